@@ -1,0 +1,75 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { importX } from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/server/drizzle/**', '**/*.d.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'import-x/no-default-export': 'error',
+      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a const object or a union type.' }],
+    },
+  },
+  {
+    // Config files the tools require to default-export.
+    files: ['**/*.config.ts', '**/*.config.js', 'eslint.config.js'],
+    rules: { 'import-x/no-default-export': 'off' },
+  },
+  {
+    // core is the pure domain: it may import only zod (and, in tests, the test tools).
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['packages/core/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod($|/)|\\.{1,2}/)',
+              message: 'packages/core imports only zod and its own files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // only config.ts reads the environment
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/config.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through config.ts.' }],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // web features never import each other; they share through components/ and lib/
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: ['account', 'auth', 'signup', 'projects', 'environments', 'features', 'targets', 'segments', 'experiments', 'audit', 'team', 'tokens', 'integrations', 'billing', 'tutorial', 'onboarding'].map((name) => ({
+            target: `./apps/web/src/features/${name}`,
+            from: './apps/web/src/features',
+            except: [`./${name}`],
+            message: 'Web features never import each other: move shared code to components/ or lib/.',
+          })),
+        },
+      ],
+    },
+  },
+);
