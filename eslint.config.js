@@ -18,7 +18,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'import-x/no-default-export': 'error',
-      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a const object or a union type.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a const object or a union type.' },
+      ],
     },
   },
   {
@@ -49,7 +52,10 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/config.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through config.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through config.ts.' },
+      ],
     },
   },
   {
@@ -62,7 +68,24 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: ['account', 'auth', 'signup', 'projects', 'environments', 'features', 'targets', 'segments', 'experiments', 'audit', 'team', 'tokens', 'integrations', 'billing', 'tutorial', 'onboarding'].map((name) => ({
+          zones: [
+            'account',
+            'auth',
+            'signup',
+            'projects',
+            'environments',
+            'features',
+            'targets',
+            'segments',
+            'experiments',
+            'audit',
+            'team',
+            'tokens',
+            'integrations',
+            'billing',
+            'tutorial',
+            'onboarding',
+          ].map((name) => ({
             target: `./apps/web/src/features/${name}`,
             from: './apps/web/src/features',
             except: [`./${name}`],

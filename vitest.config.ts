@@ -1,28 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+const serverTests = ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'];
+const serverProject = (name: string, env: Record<string, string>) => ({
+  test: {
+    name,
+    include: serverTests,
+    environment: 'node' as const,
+    globalSetup: ['apps/server/test/global-setup.ts'],
+    env,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
 const projects = [
   {
     test: {
       name: 'core',
       include: ['packages/core/src/**/*.test.ts'],
-      environment: 'node',
+      environment: 'node' as const,
     },
   },
-  {
-    test: {
-      name: 'server',
-      include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
-      environment: 'node',
-      globalSetup: ['apps/server/test/global-setup.ts'],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  },
+  serverProject('server', { VEXIL_TEST_DB: 'pglite' }),
+  // The same suite on PostgreSQL, when CI (or a developer) provides one.
+  ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', { VEXIL_TEST_DB: 'pg' })] : []),
   {
     test: {
       name: 'web',
       include: ['apps/web/src/**/*.test.{ts,tsx}'],
-      environment: 'jsdom',
+      environment: 'jsdom' as const,
       setupFiles: ['apps/web/src/test-setup.ts'],
     },
   },
@@ -30,7 +36,7 @@ const projects = [
     test: {
       name: 'e2e',
       include: ['e2e/**/*.spec.ts'],
-      environment: 'node',
+      environment: 'node' as const,
       globalSetup: ['e2e/global-setup.ts'],
       testTimeout: 60_000,
       hookTimeout: 120_000,

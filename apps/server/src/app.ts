@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import { BadRequestError } from './errors';
+import type { DatabaseHandle } from './db/client';
+import { loggerOptions } from './logger';
+import { registerAuth, rewriteOrganisationPath } from './plugins/auth';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerOpenApi } from './plugins/openapi';
+import { registerSecurityHeaders } from './plugins/security';
+import { registerWeb } from './plugins/web';
+import { accountRoutes } from './modules/account/account.routes';
+import { createAccountService } from './modules/account/account.service';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createAuthService } from './modules/auth/auth.service';
+import { healthRoutes } from './modules/health/health.routes';
+
+export type BuildAppOptions = {
+  config: Config;
+  database: DatabaseHandle;
+  /** Tests pass false; production logs JSON. */
+  logger?: FastifyServerOptions['logger'];
+  now?: () => Date;
+};
+
+export type AppServices = ReturnType<typeof createServices>;
+
+/** Every route as registered: the invariant tests walk this table so no route escapes them. */
+export type RouteEntry = { method: string; url: string; isPublic: boolean; bodySchema: unknown };
+
+function createServices(options: BuildAppOptions) {
+  const { config, database, now } = options;
+  const db = database.db;
+  const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...(now ? { now } : {}) });
+  const account = createAccountService({ db, uiFlags: config.uiFlags, ...(now ? { now } : {}) });
+  return { auth, account };
+}
+
+function refuseBody(request: FastifyRequest) {
+  const length = Number(request.headers['content-length'] ?? 0);
+  if (length > 0 || request.headers['transfer-encoding'] !== undefined) {
+    throw new BadRequestError('This request takes no body', [
+      { field: '(body)', message: 'This request takes no body' },
+    ]);
+  }
+}
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Builds the whole application; main.ts only listens and closes. */
+export async function buildApp(
+  options: BuildAppOptions,
+): Promise<FastifyInstance & { services: AppServices; routeTable: RouteEntry[] }> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    rewriteUrl: (req) =>
+      rewriteOrganisationPath(req as unknown as { url?: string; headers: Record<string, unknown> }),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: false },
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const services = createServices(options);
+  const routeTable: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    const writes = [route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
+    const schema = route.schema as { body?: unknown } | undefined;
+    if (writes && !schema?.body && route.url.toLowerCase().startsWith('/api/')) {
+      // A write that takes no body refuses one, rather than acting on it while ignoring it.
+      const existing = route.preValidation ? [route.preValidation].flat() : [];
+      route.preValidation = [...existing, async (request) => refuseBody(request)];
+    }
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      routeTable.push({
+        method,
+        url: route.url ?? route.path,
+        isPublic: route.config?.public === true,
+        bodySchema: (route.schema as { body?: unknown } | undefined)?.body,
+      });
+    }
+  });
+
+  await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  registerAuth(app, { auth: services.auth, config });
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes({ ping: () => database.ping() }));
+  await app.register(authRoutes({ auth: services.auth }));
+  await app.register(accountRoutes({ account: services.account }));
+
+  await registerWeb(app, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
+
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+
+  return Object.assign(app, { services, routeTable });
+}

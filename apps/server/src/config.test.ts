@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('starts with defaults on an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      dataDir: './data',
+      databaseUrl: undefined,
+      baseDomain: 'localhost',
+      publicUrl: 'http://localhost:3000',
+      demo: true,
+      logLevel: 'info',
+      passwordHashCost: 'standard',
+    });
+    expect(Object.values(config.uiFlags).every(Boolean)).toBe(true);
+  });
+
+  it('lists every bad variable at once', () => {
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        VEXIL_UI_FLAGS: 'nonsense=off',
+      });
+      expect.fail('should have thrown');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'VEXIL_UI_FLAGS'])
+        expect(problems).toContain(name);
+      expect(problems).toContain('unknown UI flag "nonsense"');
+    }
+  });
+
+  it('turns UI flags off from VEXIL_UI_FLAGS', () => {
+    const config = loadConfig({ VEXIL_UI_FLAGS: 'billing=off,experiments=false, home=on' });
+    expect(config.uiFlags.billing).toBe(false);
+    expect(config.uiFlags.experiments).toBe(false);
+    expect(config.uiFlags.home).toBe(true);
+    expect(config.uiFlags.segments).toBe(true);
+  });
+
+  it('treats empty values as unset and VEXIL_DEMO=off as off', () => {
+    const config = loadConfig({
+      DATABASE_URL: '',
+      VEXIL_DEMO: 'off',
+      PUBLIC_URL: 'https://flags.example.com/',
+    });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.demo).toBe(false);
+    expect(config.publicUrl).toBe('https://flags.example.com');
+  });
+});

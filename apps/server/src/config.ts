@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { UI_FLAGS, type UiFlag } from '@vexil/core';
+
+const onOff = z
+  .enum(['on', 'off', 'true', 'false', '1', '0'], { message: 'must be on or off' })
+  .transform((v) => v === 'on' || v === 'true' || v === '1');
+
+const uiFlagOverrides = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const flags = Object.fromEntries(UI_FLAGS.map((f) => [f, true])) as Record<UiFlag, boolean>;
+    for (const part of value
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const [name, setting] = part.split('=').map((s) => s.trim());
+      if (!name || !(UI_FLAGS as readonly string[]).includes(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown UI flag "${name ?? ''}" (known: ${UI_FLAGS.join(', ')})`,
+        });
+        continue;
+      }
+      const parsed = onOff.safeParse(setting ?? 'on');
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: `flag "${name}" must be on or off` });
+        continue;
+      }
+      flags[name as UiFlag] = parsed.data;
+    }
+    return flags;
+  });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  BASE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'must be a host name such as vexil.example.com')
+    .default('localhost'),
+  PUBLIC_URL: z.url({ message: 'must be an absolute URL such as https://vexil.example.com' }).optional(),
+  VEXIL_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  VEXIL_DEMO: onOff.default(true),
+  VEXIL_UI_FLAGS: uiFlagOverrides,
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('Vexil <no-reply@vexil.local>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PASSWORD_HASH_COST: z.enum(['standard', 'test']).default('standard'),
+  TRUST_PROXY: onOff.default(false),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  baseDomain: string;
+  publicUrl: string;
+  adminPassword: string | undefined;
+  demo: boolean;
+  uiFlags: Record<UiFlag, boolean>;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  passwordHashCost: 'standard' | 'test';
+  trustProxy: boolean;
+  webDist: string | undefined;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once; lists every bad variable instead of stopping at the first. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset", as a blank line in an .env file would.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    baseDomain: e.BASE_DOMAIN.toLowerCase(),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    adminPassword: e.VEXIL_ADMIN_PASSWORD,
+    demo: e.VEXIL_DEMO,
+    uiFlags: e.VEXIL_UI_FLAGS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+    passwordHashCost: e.PASSWORD_HASH_COST,
+    trustProxy: e.TRUST_PROXY,
+    webDist: e.WEB_DIST,
+  };
+}

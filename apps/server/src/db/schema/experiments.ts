@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { archivable, createdAt, id, notArchived, timestamptz, updatedAt } from './columns.ts';
+import { features } from './features.ts';
+import { users } from './identity.ts';
+import { environments, projects } from './projects.ts';
+import { organisationId } from './tenant.ts';
+
+/**
+ * A conversion goal of a project: created when an experiment names it or when an SDK first
+ * reports it (goal events), and offered by GET /api/v1/goals?projectKey=&query=.
+ */
+export const goals = pgTable(
+  'goals',
+  {
+    id: id(),
+    organisationId: organisationId(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamptz('last_seen_at'),
+  },
+  (t) => [uniqueIndex('goals_project_key_unique').on(t.projectId, t.key)],
+);
+
+/** The goals tracked for a feature (spec §3 Feature.goals[]). */
+export const featureGoals = pgTable(
+  'feature_goals',
+  {
+    id: id(),
+    organisationId: organisationId(),
+    featureId: uuid('feature_id')
+      .notNull()
+      .references(() => features.id, { onDelete: 'cascade' }),
+    goalId: uuid('goal_id')
+      .notNull()
+      .references(() => goals.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('feature_goals_feature_goal_unique').on(t.featureId, t.goalId),
+    index('feature_goals_goal_idx').on(t.goalId),
+  ],
+);
+
+/** Frozen outcome of a finished experiment; a running one is computed from the counters. */
+export interface ExperimentResults {
+  validResult: boolean;
+  winningVariation: string | null;
+  confidence?: number;
+}
+
+/**
+ * A conversion (A/B) experiment of one feature in one environment: the control variant against
+ * the variation, measured by one goal. Running while enabled with a start date and no end date.
+ */
+export const experiments = pgTable(
+  'experiments',
+  {
+    id: id(),
+    organisationId: organisationId(),
+    environmentId: uuid('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    featureId: uuid('feature_id')
+      .notNull()
+      .references(() => features.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(false),
+    /** Normalised goal key; goals(project_id, key) holds the same key. */
+    goalKey: text('goal_key').notNull(),
+    /** Variant keys of the feature (spec: control, variation). */
+    controlVariantKey: text('control_variant_key').notNull(),
+    variationVariantKey: text('variation_variant_key').notNull(),
+    startDate: timestamptz('start_date'),
+    endDate: timestamptz('end_date'),
+    results: jsonb('results').$type<ExperimentResults>(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    ...archivable(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('experiments_environment_name_unique').on(t.environmentId, t.name).where(notArchived),
+    index('experiments_environment_idx').on(t.environmentId, t.createdAt),
+    // Goal ingestion: the experiments of an environment measuring a goal.
+    index('experiments_environment_goal_idx').on(t.environmentId, t.goalKey).where(notArchived),
+    index('experiments_feature_idx').on(t.featureId),
+    index('experiments_created_by_idx').on(t.createdById),
+    check('experiments_distinct_variants', sql`control_variant_key <> variation_variant_key`),
+    check('experiments_dates_ordered', sql`end_date is null or start_date is null or end_date >= start_date`),
+  ],
+);
+
+export type GoalRow = typeof goals.$inferSelect;
+export type NewGoalRow = typeof goals.$inferInsert;
+export type FeatureGoalRow = typeof featureGoals.$inferSelect;
+export type NewFeatureGoalRow = typeof featureGoals.$inferInsert;
+export type ExperimentRow = typeof experiments.$inferSelect;
+export type NewExperimentRow = typeof experiments.$inferInsert;

@@ -1,0 +1,16 @@
+/**
+ * The database schema: every table of spec §3, one file per domain. drizzle-kit reads this file
+ * (drizzle.config.ts) and the db client passes it to drizzle() for relational queries.
+ */
+export * from './identity.ts';
+export * from './team.ts';
+export * from './tokens.ts';
+export * from './projects.ts';
+export * from './integrations.ts';
+export * from './features.ts';
+export * from './targeting.ts';
+export * from './experiments.ts';
+export * from './stats.ts';
+export * from './audit.ts';
+export * from './billing.ts';
+export * from './relations.ts';

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { seed } from './seed';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Vexil cannot start.\n${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main() {
+  const config = readConfig();
+  const database = config.databaseUrl
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    : openDatabase({ kind: 'pglite', dataDir: path.resolve(config.dataDir) });
+  await database.migrate();
+  const seeded = await seed(database.db, {
+    adminPassword: config.adminPassword,
+    demo: config.demo,
+    hashCost: config.passwordHashCost,
+  });
+  const app = await buildApp({ config, database });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // Stop accepting, finish what is in flight, flush, close the database; force-exit if it hangs.
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = new URL(config.publicUrl);
+  const orgUrl = `${base.protocol}//${seeded.organisationDomain}.${config.baseDomain}:${port}`;
+  const lines = [
+    '',
+    `  Vexil is running on ${config.databaseUrl ? 'PostgreSQL' : `PGlite (${path.resolve(config.dataDir)})`}`,
+    `  Open:     ${config.publicUrl}/${seeded.organisationDomain}/login`,
+    config.baseDomain === 'localhost' ? `            ${orgUrl} (organisation sub-domain)` : null,
+    `  Sign in:  ${seeded.adminEmail}`,
+    seeded.generatedPassword
+      ? `  Password: ${seeded.generatedPassword}   (generated now and shown only once; set VEXIL_ADMIN_PASSWORD to choose it)`
+      : config.adminPassword
+        ? '  Password: the value of VEXIL_ADMIN_PASSWORD'
+        : '  Password: the one printed at the first start (set VEXIL_ADMIN_PASSWORD to reset it)',
+    `  API docs: ${config.publicUrl}/api/docs`,
+    '',
+  ].filter((l): l is string => l !== null);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `Vexil failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});

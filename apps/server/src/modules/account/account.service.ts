@@ -1,0 +1,87 @@
+import { AUTHORITY_NAMES, type Authority, type UiFlag } from '@vexil/core';
+import type { Database } from '../../db/client';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import type { Principal } from '../auth/auth.service';
+import * as authRepo from '../auth/auth.repository';
+import * as repo from './account.repository';
+
+function isAuthority(name: string): name is Authority {
+  return (AUTHORITY_NAMES as readonly string[]).includes(name);
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
+
+export function createAccountService(deps: {
+  db: Database;
+  uiFlags: Record<UiFlag, boolean>;
+  now?: () => Date;
+}) {
+  const { db, uiFlags } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    /** What the dashboard may know before sign-in: which organisation this address is, and the UI flags. */
+    async publicContext(domain: string | null) {
+      const organisation = domain ? await authRepo.findOrganisationByDomain(db, domain) : null;
+      return { organisation, flags: uiFlags };
+    },
+
+    /** The payload the dashboard loads after sign-in (spec §3 Initial payload). */
+    async initial(principal: Principal) {
+      const [user, organisation, projectRows] = await Promise.all([
+        repo.findUser(db, principal.organisationId, principal.userId),
+        repo.findOrganisation(db, principal.organisationId),
+        repo.listProjectsWithEnvironments(db, principal.organisationId),
+      ]);
+      if (!user || !organisation) throw new NotFoundError('user');
+      return {
+        principalUser: {
+          id: user.id,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          email: user.email,
+          login: user.email,
+          userHash: '',
+          authorities: user.authorities.filter(isAuthority),
+          langKey: user.langKey,
+          activatedDate: user.activatedDate?.toISOString() ?? null,
+          settings: { introReadDate: user.settings.introReadDate ?? null },
+        },
+        organisation: {
+          id: organisation.id,
+          name: organisation.name,
+          domain: organisation.domain,
+          settings: { jiraEnabled: organisation.settings.jiraEnabled ?? false },
+        },
+        projects: projectRows.map(({ project, environments }) => ({
+          id: project.id,
+          name: project.name,
+          key: project.key,
+          url: project.url ?? '',
+          tags: project.tags,
+          environments: environments.map((e) => ({
+            id: e.id,
+            name: e.name,
+            key: e.key,
+            url: e.url ?? '',
+            color: e.color,
+            local: e.local,
+            production: e.production,
+            isProduction: e.production,
+            projectKey: project.key,
+            tags: e.tags,
+          })),
+        })),
+        subscription: null,
+        flags: uiFlags,
+      };
+    },
+
+    async markIntroRead(principal: Principal, userId: string) {
+      if (userId !== principal.userId) throw new ForbiddenError('You can only change your own settings');
+      const settings = await repo.markIntroRead(db, principal.organisationId, userId, now());
+      if (!settings) throw new NotFoundError('user', userId);
+      return { introReadDate: settings.introReadDate ?? null };
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { oneTimeTokens, organisations, sessions, users } from '../../db/schema/index';
+
+export type SessionPrincipalRow = {
+  sessionId: string;
+  userId: string;
+  organisationId: string;
+  organisationDomain: string;
+  email: string;
+  authorities: string[];
+  lastUsedAt: Date;
+};
+
+export type LoginUserRow = {
+  id: string;
+  organisationId: string;
+  passwordHash: string | null;
+  activated: boolean;
+  failedLoginCount: number;
+  lockedUntil: Date | null;
+};
+
+export async function findOrganisationByDomain(db: Executor, domain: string) {
+  const [row] = await db
+    .select({ id: organisations.id, name: organisations.name, domain: organisations.domain })
+    .from(organisations)
+    .where(eq(organisations.domain, domain.toLowerCase()))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findLoginUser(
+  db: Executor,
+  organisationId: string,
+  email: string,
+): Promise<LoginUserRow | null> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      organisationId: users.organisationId,
+      passwordHash: users.passwordHash,
+      activated: users.activated,
+      failedLoginCount: users.failedLoginCount,
+      lockedUntil: users.lockedUntil,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.organisationId, organisationId),
+        eq(users.email, email.toLowerCase()),
+        eq(users.archived, false),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function recordLoginFailure(db: Executor, userId: string, lockAfter: number, lockUntil: Date) {
+  await db
+    .update(users)
+    .set({
+      failedLoginCount: sql`${users.failedLoginCount} + 1`,
+      lockedUntil: sql`case when ${users.failedLoginCount} + 1 >= ${lockAfter} then ${lockUntil.toISOString()}::timestamptz else ${users.lockedUntil} end`,
+    })
+    .where(eq(users.id, userId));
+}
+
+export async function clearLoginFailures(db: Executor, userId: string) {
+  await db.update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, userId));
+}
+
+export async function insertSession(
+  db: Executor,
+  values: {
+    organisationId: string;
+    userId: string;
+    tokenHash: string;
+    rememberMe: boolean;
+    expiresAt: Date;
+    userAgent: string | null;
+    ip: string | null;
+  },
+) {
+  await db.insert(sessions).values(values);
+}
+
+export async function findActiveSession(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+): Promise<SessionPrincipalRow | null> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      organisationId: organisations.id,
+      organisationDomain: organisations.domain,
+      email: users.email,
+      authorities: users.authorities,
+      lastUsedAt: sessions.lastUsedAt,
+    })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.organisationId, sessions.organisationId)))
+    .innerJoin(organisations, eq(organisations.id, sessions.organisationId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        eq(users.activated, true),
+        eq(users.archived, false),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function touchSession(db: Executor, sessionId: string, now: Date) {
+  await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeSession(db: Executor, sessionId: string, now: Date) {
+  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
+}
+
+export async function insertOneTimeToken(
+  db: Executor,
+  values: { organisationId: string; userId: string; purpose: string; tokenHash: string; expiresAt: Date },
+) {
+  await db.insert(oneTimeTokens).values(values);
+}
+
+/** Marks the token used and returns its owner, in one statement so a token can be used once only. */
+export async function consumeOneTimeToken(db: Executor, tokenHash: string, purpose: string, now: Date) {
+  const [row] = await db
+    .update(oneTimeTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, tokenHash),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: oneTimeTokens.userId, organisationId: oneTimeTokens.organisationId });
+  return row ?? null;
+}
+
+export async function findUserForSession(db: Executor, userId: string, organisationId: string) {
+  const [row] = await db
+    .select({ id: users.id, activated: users.activated, archived: users.archived })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.organisationId, organisationId)))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,146 @@
+import type { Database } from '../../db/client';
+import { TooManyRequestsError, UnauthorizedError } from '../../errors';
+import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
+import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
+import * as repo from './auth.repository';
+
+export const INVALID_LOGIN = 'The email and password combination you have provided is invalid.';
+export const ACCOUNT_LOCKED = 'Too many failed login attempts. Please wait 15 minutes and try again.';
+const LOCK_AFTER_FAILURES = 5;
+const LOCK_MINUTES = 15;
+const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
+const SESSION_MS = 24 * 60 * 60 * 1000;
+const ONE_TIME_LOGIN_MS = 15 * 60 * 1000;
+/** Writing last-used on every request would turn reads into writes; a minute's precision is enough. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export type Principal = {
+  kind: 'session';
+  sessionId: string;
+  userId: string;
+  organisationId: string;
+  organisationDomain: string;
+  email: string;
+  authorities: string[];
+};
+
+export type ClientInfo = { userAgent: string | null; ip: string | null };
+export type NewSession = { token: string; rememberMe: boolean; maxAgeSeconds: number | undefined };
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(deps: { db: Database; hashCost: HashCost; now?: () => Date }) {
+  const { db, hashCost } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function startSession(
+    organisationId: string,
+    userId: string,
+    rememberMe: boolean,
+    client: ClientInfo,
+  ): Promise<NewSession> {
+    const token = newSecretToken(TOKEN_PREFIX.session);
+    const lifetime = rememberMe ? REMEMBER_ME_MS : SESSION_MS;
+    await repo.insertSession(db, {
+      organisationId,
+      userId,
+      tokenHash: hashToken(token),
+      rememberMe,
+      expiresAt: new Date(now().getTime() + lifetime),
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+      ip: client.ip,
+    });
+    return { token, rememberMe, maxAgeSeconds: rememberMe ? REMEMBER_ME_MS / 1000 : undefined };
+  }
+
+  /** Resolves a presented session token to its principal, or null when it is unknown, revoked or expired. */
+  async function resolveSession(token: string): Promise<Principal | null> {
+    if (!token.startsWith(TOKEN_PREFIX.session) || token.length > 200) return null;
+    const at = now();
+    const row = await repo.findActiveSession(db, hashToken(token), at);
+    if (!row) return null;
+    if (at.getTime() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS)
+      await repo.touchSession(db, row.sessionId, at);
+    return {
+      kind: 'session',
+      sessionId: row.sessionId,
+      userId: row.userId,
+      organisationId: row.organisationId,
+      organisationDomain: row.organisationDomain,
+      email: row.email,
+      authorities: row.authorities,
+    };
+  }
+
+  return {
+    /** Password login against one organisation; every failure reads the same, whether or not the account exists. */
+    async login(
+      input: {
+        username: string;
+        password: string;
+        domain: string | undefined;
+        rememberMe?: boolean | undefined;
+      },
+      client: ClientInfo,
+    ): Promise<NewSession> {
+      const organisation = input.domain ? await repo.findOrganisationByDomain(db, input.domain) : null;
+      const user = organisation ? await repo.findLoginUser(db, organisation.id, input.username.trim()) : null;
+      if (!user || !user.passwordHash || !user.activated) {
+        await verifyDummyPassword(input.password, hashCost);
+        throw new UnauthorizedError(INVALID_LOGIN);
+      }
+      if (user.lockedUntil && user.lockedUntil > now()) throw new TooManyRequestsError(ACCOUNT_LOCKED);
+      if (!(await verifyPassword(input.password, user.passwordHash))) {
+        await repo.recordLoginFailure(
+          db,
+          user.id,
+          LOCK_AFTER_FAILURES,
+          new Date(now().getTime() + LOCK_MINUTES * 60 * 1000),
+        );
+        throw new UnauthorizedError(INVALID_LOGIN);
+      }
+      if (user.failedLoginCount > 0 || user.lockedUntil) await repo.clearLoginFailures(db, user.id);
+      return startSession(user.organisationId, user.id, input.rememberMe ?? false, client);
+    },
+
+    /** Exchanges a one-time login token (sign-up, invitation) for a session; the token works once. */
+    async loginWithToken(
+      input: { token: string; domain?: string | undefined; rememberMe?: boolean | undefined },
+      client: ClientInfo,
+    ): Promise<NewSession> {
+      const owner = await repo.consumeOneTimeToken(db, hashToken(input.token), 'login', now());
+      if (!owner) throw new UnauthorizedError('This login link is invalid or has expired.');
+      if (input.domain) {
+        const organisation = await repo.findOrganisationByDomain(db, input.domain);
+        if (!organisation || organisation.id !== owner.organisationId) {
+          throw new UnauthorizedError('This login link is invalid or has expired.');
+        }
+      }
+      const user = await repo.findUserForSession(db, owner.userId, owner.organisationId);
+      if (!user || !user.activated || user.archived) {
+        throw new UnauthorizedError('This login link is invalid or has expired.');
+      }
+      return startSession(owner.organisationId, owner.userId, input.rememberMe ?? false, client);
+    },
+
+    async createLoginToken(organisationId: string, userId: string): Promise<string> {
+      const token = newSecretToken(TOKEN_PREFIX.oneTime);
+      await repo.insertOneTimeToken(db, {
+        organisationId,
+        userId,
+        purpose: 'login',
+        tokenHash: hashToken(token),
+        expiresAt: new Date(now().getTime() + ONE_TIME_LOGIN_MS),
+      });
+      return token;
+    },
+
+    /** Revokes the session a token names, if it is live; unknown tokens are ignored. */
+    async logout(token: string): Promise<void> {
+      const principal = await resolveSession(token);
+      if (principal) await repo.revokeSession(db, principal.sessionId, now());
+    },
+
+    resolveSession,
+  };
+}

@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { ForbiddenError, UnauthorizedError } from '../errors';
+import type { AuthService, Principal } from '../modules/auth/auth.service';
+
+export const SESSION_COOKIE = 'authenticationToken';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    authVia: 'cookie' | 'bearer' | null;
+    /** The organisation named by the Host (`{org}.{BASE_DOMAIN}`) or the `/{org}/api/…` path, if any. */
+    hostOrganisation: string | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes are authenticated unless they say otherwise. */
+    public?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const ORG_PATH = /^\/([a-z0-9][a-z0-9-]{1,62})(\/api\/.*)$/i;
+const ORG_HEADER = 'x-vexil-path-organisation';
+
+/** Routes whose URL is under /api and not part of the public or SDK surface require a session. */
+export function requiresSession(url: string, isPublic: boolean | undefined): boolean {
+  if (isPublic) return false;
+  const path = url.toLowerCase();
+  if (!path.startsWith('/api/')) return false;
+  return !(path.startsWith('/api/docs') || path.startsWith('/api/sdk/') || path.startsWith('/api/js/'));
+}
+
+/**
+ * `/{org}/api/...` is the path form of the organisation sub-domain: strip the prefix before routing and
+ * remember the organisation. Used as Fastify's `rewriteUrl`.
+ */
+export function rewriteOrganisationPath(req: { url?: string; headers: Record<string, unknown> }): string {
+  const url = req.url ?? '/';
+  const match = ORG_PATH.exec(url);
+  if (!match || match[1]!.toLowerCase() === 'api') {
+    delete req.headers[ORG_HEADER];
+    return url;
+  }
+  req.headers[ORG_HEADER] = match[1]!.toLowerCase();
+  return match[2]!;
+}
+
+function organisationFromHost(host: string | undefined, baseDomain: string): string | null {
+  if (!host) return null;
+  const hostname = host.replace(/:\d+$/, '').toLowerCase();
+  if (!hostname.endsWith(`.${baseDomain}`)) return null;
+  const sub = hostname.slice(0, -baseDomain.length - 1);
+  return /^[a-z0-9-]+$/.test(sub) ? sub : null;
+}
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^bearer\s+(\S+)$/i.exec(header.trim());
+  return match ? match[1]! : null;
+}
+
+function requestOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/**
+ * A cross-site page must not be able to write with the user's cookie. Browsers send Origin on every
+ * non-GET fetch; a write that comes with the cookie must come from our own origin.
+ */
+function assertSameOrigin(request: FastifyRequest, config: Config, cookieAuthenticated: boolean) {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  const allowed = new Set([requestOrigin(request), new URL(config.publicUrl).origin]);
+  if (origin !== undefined) {
+    if (!allowed.has(origin)) throw new ForbiddenError('Cross-site request refused');
+    return;
+  }
+  if (!cookieAuthenticated) return;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== 'same-origin') throw new ForbiddenError('Cross-site request refused');
+}
+
+export function registerAuth(app: FastifyInstance, deps: { auth: AuthService; config: Config }) {
+  const { auth, config } = deps;
+  app.decorateRequest('principal', null);
+  app.decorateRequest('authVia', null);
+  app.decorateRequest('hostOrganisation', null);
+
+  app.addHook('onRequest', async (request) => {
+    const fromPath = request.headers[ORG_HEADER];
+    request.hostOrganisation =
+      organisationFromHost(request.headers.host, config.baseDomain) ??
+      (typeof fromPath === 'string' ? fromPath : null);
+  });
+
+  // Attach the session check to every /api route as it is registered, so no route can forget it.
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (!requiresSession(url, route.config?.public)) {
+      if (
+        url.toLowerCase().startsWith('/api/') &&
+        !url.toLowerCase().startsWith('/api/sdk/') &&
+        !url.toLowerCase().startsWith('/api/js/')
+      ) {
+        // public dashboard calls (login, context) still refuse cross-site writes
+        const existing = route.onRequest ? [route.onRequest].flat() : [];
+        route.onRequest = [
+          ...existing,
+          async (request: FastifyRequest) => assertSameOrigin(request, config, false),
+        ];
+      }
+      return;
+    }
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [
+      async (request: FastifyRequest, _reply: FastifyReply) => {
+        const header = bearerToken(request.headers.authorization);
+        const cookie = request.cookies[SESSION_COOKIE];
+        const token = header ?? cookie ?? null;
+        if (!token) throw new UnauthorizedError();
+        const principal = await auth.resolveSession(token);
+        if (!principal) throw new UnauthorizedError('Your session has expired, please sign in again.');
+        if (request.hostOrganisation && request.hostOrganisation !== principal.organisationDomain) {
+          throw new UnauthorizedError('This session belongs to another organisation.');
+        }
+        request.principal = principal;
+        request.authVia = header ? 'bearer' : 'cookie';
+        assertSameOrigin(request, config, !header);
+      },
+      ...existing,
+    ];
+  });
+}
+
+/** For handlers behind the session check: the principal is always there. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthorizedError();
+  return request.principal;
+}

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, type FieldError } from '../errors';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Authentication required',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  406: 'Not acceptable',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests, please try again later.',
+};
+
+function fieldOf(path: readonly PropertyKey[], location: string | undefined): string {
+  const joined = path.map(String).join('.');
+  if (location && location !== 'body') return joined ? `${location}.${joined}` : location;
+  return joined || '(body)';
+}
+
+/** One error handler: the only place errors become HTTP; 5xx causes go to the log, never to the client. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.code(error.status).send({
+        title: error.title,
+        ...(error.detail ? { detail: error.detail } : {}),
+        ...(error.errors ? { errors: error.errors } : {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const location = (error as FastifyError).validationContext;
+      const errors: FieldError[] = error.validation.map((issue) => ({
+        field: fieldOf(issue.instancePath.split('/').filter(Boolean), location),
+        message: issue.message ?? 'Invalid value',
+      }));
+      const first = errors[0];
+      return reply.code(400).send({
+        title: first ? first.message : 'The request is not valid',
+        detail: `The ${location ?? 'request'} is not valid.`,
+        errors,
+      });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');
+      return reply.code(500).send({ title: 'Something went wrong on our side. Please try again.' });
+    }
+    const status = (error as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Fastify's own client errors: bad JSON, wrong content type, body too large, __proto__ keys…
+      return reply.code(status).send({ title: TITLES[status] ?? 'Bad request', detail: error.message });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send({ title: 'Something went wrong on our side. Please try again.' });
+  });
+}

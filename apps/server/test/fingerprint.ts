@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../src/db/client';
+
+function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
+
+/**
+ * A digest of every row of every table (or of one organisation's rows), to prove a request wrote nothing.
+ */
+export async function fingerprint(db: Database, organisationId?: string): Promise<Record<string, string>> {
+  const tables = rowsOf<{ tablename: string; scoped: boolean }>(
+    await db.execute(sql`
+      select t.tablename,
+             exists (select 1 from information_schema.columns c
+                     where c.table_schema = 'public' and c.table_name = t.tablename and c.column_name = 'organisation_id') as scoped
+      from pg_tables t where t.schemaname = 'public' order by t.tablename`),
+  );
+  const out: Record<string, string> = {};
+  for (const { tablename, scoped } of tables) {
+    let where = '';
+    if (organisationId) {
+      if (scoped) where = `where t.organisation_id = '${organisationId}'`;
+      else if (tablename === 'organisations') where = `where t.id = '${organisationId}'`;
+      else continue;
+    }
+    const [row] = rowsOf<{ digest: string | null }>(
+      await db.execute(
+        sql.raw(
+          `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${tablename}" t ${where}`,
+        ),
+      ),
+    );
+    out[tablename] = row?.digest ?? '';
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { openDatabase, type DatabaseHandle } from '../src/db/client';
+import { TEMPLATE_DATABASE, testDatabaseKind, withDatabase } from './database-url';
+
+export type TestDatabase = DatabaseHandle & {
+  /** Empties every table, keeping the schema. */
+  reset(): Promise<void>;
+  /** Drops the database (PostgreSQL) and closes connections. */
+  destroy(): Promise<void>;
+};
+
+async function createFromTemplate(url: string, name: string) {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    // Two workers copying the template at once can collide ("being accessed by other users"): retry.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`);
+        return;
+      } catch (err) {
+        if (attempt >= 20) throw err;
+        await sleep(100 + Math.random() * 200);
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** One database per test file: a copy of the migrated template, never a fresh migration. */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  let handle: DatabaseHandle;
+  let drop: () => Promise<void> = async () => {};
+  if (testDatabaseKind() === 'pg') {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `vexil_t_${randomBytes(6).toString('hex')}`;
+    await createFromTemplate(url, name);
+    handle = openDatabase({ kind: 'postgres', url: withDatabase(url, name), max: 4 });
+    drop = async () => {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    };
+  } else {
+    const dump = readFileSync(inject('pgliteDumpPath'));
+    const client = new PGlite({ loadDataDir: new Blob([dump]) });
+    handle = openDatabase({ kind: 'pglite', client });
+  }
+  return {
+    ...handle,
+    async reset() {
+      const result = await handle.db.execute<{ tablename: string }>(
+        sql`select tablename from pg_tables where schemaname = 'public'`,
+      );
+      const rows =
+        (result as unknown as { rows?: { tablename: string }[] }).rows ??
+        (result as unknown as { tablename: string }[]);
+      const tables = rows.map((r) => `"${r.tablename}"`).join(', ');
+      if (tables) await handle.db.execute(sql.raw(`truncate ${tables} restart identity cascade`));
+    },
+    async destroy() {
+      await handle.close();
+      await drop();
+    },
+  };
+}

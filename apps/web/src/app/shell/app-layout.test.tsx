@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import type { InitialPayload } from '@vexil/core';
+import {
+  allFlagsOn,
+  initialPayload,
+  jsonResponse,
+  renderRoutes,
+  stubApi,
+  trialSubscription,
+} from '../../test-utils';
+import { routes } from '../routes';
+
+function renderShell(payload: InitialPayload, path = '/') {
+  stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload) });
+  return renderRoutes(routes, path);
+}
+
+async function mainNav() {
+  await screen.findByRole('heading', { name: 'Home' });
+  // The desktop navigation; the drawer's copy is not rendered until it opens.
+  return screen.getByRole('navigation', { name: 'Main' });
+}
+
+async function openProfileMenu() {
+  await userEvent.setup().click(screen.getByRole('button', { name: /Account menu for Demo Admin/ }));
+  return screen.findByRole('menu');
+}
+
+const base = '/projects/web/environments/production';
+
+describe('top navigation', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('links every item to the current environment', async () => {
+    renderShell(initialPayload());
+    const nav = await mainNav();
+    const links = within(nav)
+      .getAllByRole('link')
+      .map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Home', '/'],
+      ['Features', `${base}/features`],
+      ['Users', `${base}/users`],
+      ['Experiments', `${base}/experiments`],
+      ['Segments', `${base}/segments`],
+      ['Tutorial', `${base}/tutorial`],
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('hides each item whose UI flag is off', async () => {
+    renderShell(
+      initialPayload({
+        flags: {
+          ...allFlagsOn,
+          home: false,
+          traffic: false,
+          experiments: false,
+          segments: false,
+          'tutorial-tab': false,
+        },
+      }),
+    );
+    const nav = await mainNav();
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Features']);
+  });
+
+  it('hides the environment items when there is no environment', async () => {
+    renderShell(initialPayload({ projects: [] }));
+    const nav = await mainNav();
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Home']);
+  });
+
+  it('links to the API docs', async () => {
+    renderShell(initialPayload());
+    await mainNav();
+    expect(screen.getByRole('link', { name: /Docs/ }).getAttribute('href')).toBe('/api/docs');
+  });
+
+  it('offers Profile, Admin and Log Out to an organisation admin', async () => {
+    renderShell(initialPayload());
+    await mainNav();
+    const menu = await openProfileMenu();
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => [item.textContent, item.getAttribute('href')]),
+    ).toEqual([
+      ['Profile', '/profile'],
+      ['Admin', '/admin'],
+      ['Log Out', '/logout'],
+    ]);
+  });
+
+  it('offers no Admin to other users and no Profile when its flag is off', async () => {
+    const payload = initialPayload({ flags: { ...allFlagsOn, profile: false } });
+    payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
+    renderShell(payload);
+    await mainNav();
+    const menu = await openProfileMenu();
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Log Out']);
+  });
+
+  it('shows the days left of a trial, linking to billing', async () => {
+    renderShell(initialPayload({ subscription: trialSubscription(12) }));
+    await mainNav();
+    expect(screen.getByRole('link', { name: '12 days left in your trial' }).getAttribute('href')).toBe(
+      '/admin/billing',
+    );
+  });
+
+  it('shows no trial banner outside a trial', async () => {
+    renderShell(initialPayload({ subscription: trialSubscription(0, false) }));
+    await mainNav();
+    expect(screen.queryByText(/left in your trial/)).toBeNull();
+  });
+});

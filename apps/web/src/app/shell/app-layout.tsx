@@ -1,0 +1,23 @@
+import { Container } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { TopNav } from './top-nav';
+import { TrialBanner } from './trial-banner';
+import classes from './shell.module.css';
+
+/** The frame of the authenticated area: banners and top navigation over the page. */
+export function AppLayout() {
+  return (
+    <>
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to content
+      </a>
+      <header className={classes.header}>
+        <TrialBanner />
+        <TopNav />
+      </header>
+      <Container size="xl" component="main" id="main-content" tabIndex={-1} className={classes.main}>
+        <Outlet />
+      </Container>
+    </>
+  );
+}

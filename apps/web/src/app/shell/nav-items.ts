@@ -1,0 +1,51 @@
+import { IconFlag, IconFlask, IconHome, IconSchool, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import type { TablerIcon } from '@tabler/icons-react';
+import { useFlag } from '../../lib/flags';
+import { useCurrentEnvironment } from './use-current-environment';
+
+export type NavItem = {
+  label: string;
+  to: string;
+  icon: TablerIcon;
+  isActive: (pathname: string) => boolean;
+  /** The environment dropdown goes right after this item. */
+  beforeEnvironment?: boolean;
+};
+
+const startsWith = (prefix: string) => (pathname: string) =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+/** Spec §2 "Top navigation": each item gated by its UI flag; environment items need an environment. */
+export function useNavItems(): NavItem[] {
+  const home = useFlag('home');
+  const traffic = useFlag('traffic');
+  const experiments = useFlag('experiments');
+  const segments = useFlag('segments');
+  const tutorial = useFlag('tutorial-tab');
+  const current = useCurrentEnvironment();
+
+  const items: NavItem[] = [];
+  if (home) {
+    items.push({
+      label: 'Home',
+      to: '/',
+      icon: IconHome,
+      isActive: (pathname) => pathname === '/' || pathname === '/home',
+      beforeEnvironment: true,
+    });
+  }
+  if (current) {
+    const environmentItem = (label: string, segment: string, icon: NavItem['icon']): NavItem => ({
+      label,
+      to: `${current.path}/${segment}`,
+      icon,
+      isActive: startsWith(`${current.path}/${segment}`),
+    });
+    items.push(environmentItem('Features', 'features', IconFlag));
+    if (traffic) items.push(environmentItem('Users', 'users', IconUsers));
+    if (experiments) items.push(environmentItem('Experiments', 'experiments', IconFlask));
+    if (segments) items.push(environmentItem('Segments', 'segments', IconUsersGroup));
+    if (tutorial) items.push(environmentItem('Tutorial', 'tutorial', IconSchool));
+  }
+  return items;
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { initialQueryKey } from './get-initial';
+
+/** PUT /api/v1/users/{id}/settings/intro/read: the welcome walkthrough has been seen. */
+export function markIntroRead(userId: string): Promise<unknown> {
+  return apiClient.put(`/api/v1/users/${encodeURIComponent(userId)}/settings/intro/read`);
+}
+
+export function useMarkIntroRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: markIntroRead,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: initialQueryKey }),
+  });
+}

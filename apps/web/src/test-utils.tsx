@@ -1,0 +1,140 @@
+import type { ReactNode } from 'react';
+import { render } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { vi } from 'vitest';
+import { theme } from './app/theme';
+import { UI_FLAGS, type InitialPayload, type Subscription } from '@vexil/core';
+
+type Handler = (request: { url: URL; method: string; body: unknown }) => Response | Promise<Response>;
+
+export function jsonResponse(status: number, body?: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** Stubs fetch with handlers keyed by "METHOD /path"; unknown calls answer 404. Returns the call log. */
+export function stubApi(handlers: Record<string, Handler>) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, path: url.pathname + url.search, body });
+    const handler = handlers[`${method} ${url.pathname}`];
+    return handler ? handler({ url, method, body }) : jsonResponse(404, { title: 'Not found' });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+export const allFlagsOn = Object.fromEntries(UI_FLAGS.map((flag) => [flag, true])) as InitialPayload['flags'];
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function environment(
+  n: number,
+  key: string,
+  name: string,
+  production: boolean,
+): InitialPayload['projects'][number]['environments'][number] {
+  return {
+    id: uuid(100 + n),
+    name,
+    key,
+    url: '',
+    color: '#1273de',
+    local: !production,
+    production,
+    isProduction: production,
+    projectKey: 'web',
+    tags: [],
+  };
+}
+
+/** A valid initial payload: the demo admin, one project with two environments, every flag on. */
+export function initialPayload(overrides: Partial<InitialPayload> = {}): InitialPayload {
+  return {
+    principalUser: {
+      id: uuid(1),
+      firstName: 'Demo',
+      lastName: 'Admin',
+      email: 'admin@example.com',
+      login: 'admin@example.com',
+      userHash: 'hash',
+      authorities: ['ROLE_ORGANISATION_ADMIN'],
+      langKey: 'en',
+      activatedDate: '2026-01-01T00:00:00.000Z',
+      settings: { introReadDate: null },
+    },
+    organisation: { id: uuid(2), name: 'Demo', domain: 'demo', settings: { jiraEnabled: false } },
+    projects: [
+      {
+        id: uuid(3),
+        name: 'Web shop',
+        key: 'web',
+        url: '',
+        tags: [],
+        environments: [
+          environment(1, 'production', 'Production', true),
+          environment(2, 'dev', 'Development', false),
+        ],
+      },
+    ],
+    subscription: null,
+    flags: allFlagsOn,
+    ...overrides,
+  };
+}
+
+/** A trial subscription with `days` left. */
+export function trialSubscription(days: number, inTrial = true): Subscription {
+  return {
+    id: 'sub_1',
+    status: 'active',
+    quantity: 1,
+    total: 0,
+    percentOff: null,
+    amountOff: null,
+    inTrial,
+    daysUntilEndOfTrial: days,
+    price: null,
+    limits: {
+      maxOrganisationUsers: null,
+      auditLog: true,
+      variantTesting: true,
+      maxApplicationUniqueUsers: null,
+      maxImpressions: null,
+      maxProjects: null,
+      maxEnvironments: null,
+      maxFeatures: null,
+    },
+  };
+}
+
+export function createTestQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+}
+
+export function Providers({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
+  return (
+    <MantineProvider theme={theme} env="test">
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </MantineProvider>
+  );
+}
+
+/** Renders a route table in memory at `path`; returns the router to read where it went. */
+export function renderRoutes(routes: RouteObject[], path: string) {
+  const queryClient = createTestQueryClient();
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <Providers queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...result, router, queryClient };
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+
+let browser: Browser;
+let flagsOff: RunningServer;
+
+beforeAll(async () => {
+  [browser, flagsOff] = await Promise.all([
+    launchBrowser(),
+    startServer({ VEXIL_UI_FLAGS: 'profile=off,home=off' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([browser?.close(), flagsOff?.stop()]);
+});
+
+async function menuItems(page: Page): Promise<string[]> {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  const items = page.getByRole('menuitem');
+  await items.first().waitFor();
+  const names = (await items.allTextContents()).map((text) => text.trim());
+  await page.keyboard.press('Escape');
+  return names;
+}
+
+describe('top navigation', () => {
+  it('shows Home and the environment items, and Profile in the menu, with the default flags', async () => {
+    const { context, page } = await openPage(browser, inject('baseURL'));
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Home' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Features' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: /Docs/ }).getAttribute('href')).toBe('/api/docs');
+    await screenshot(page, 'home-shell');
+    expect(await menuItems(page)).toEqual(['Profile', 'Admin', 'Log Out']);
+    await context.close();
+  });
+
+  it('hides Home and Profile when their UI flags are off', async () => {
+    const { context, page } = await openPage(browser, flagsOff.url);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Features' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Home' }).count()).toBe(0);
+    await screenshot(page, 'home-shell-flags-off');
+    expect(await menuItems(page)).toEqual(['Admin', 'Log Out']);
+    await context.close();
+  });
+});

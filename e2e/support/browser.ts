@@ -1,0 +1,42 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_DOMAIN } from './server';
+
+const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+    headless: true,
+  });
+}
+
+/** A fresh browser profile (no cookies, no storage) on the given server. */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs in as the demo admin the way a user does, from /demo/login. */
+export async function signIn(page: Page, options: { email?: string; password?: string } = {}): Promise<void> {
+  await page.goto(`/${DEMO_DOMAIN}/login`);
+  await page.getByLabel('Email').fill(options.email ?? ADMIN_EMAIL);
+  await page.getByLabel('Password', { exact: true }).fill(options.password ?? ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  // Let fonts and transitions settle so the picture shows the finished screen.
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where `apps/server/src/main.ts` and the root node_modules (tsx) are. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'e2e-admin-password';
+export const DEMO_DOMAIN = 'demo';
+
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export type RunningServer = { url: string; stop: () => Promise<void> };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts the real server (built dashboard included) on a free port with a fresh PGlite directory and the
+ * demo organisation, and resolves once GET /readyz answers 200.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'vexil-e2e-'));
+  const url = `http://localhost:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      VEXIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      VEXIL_DEMO: 'on',
+      BASE_DOMAIN: 'localhost',
+      PUBLIC_URL: url,
+      PASSWORD_HASH_COST: 'test',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+  let output = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+
+  const cleanUp = async () => {
+    if (!exited) {
+      child.kill('SIGTERM');
+      // Escalate only if the graceful shutdown hangs; the timer must not outlive the child.
+      const escalation = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exit;
+      clearTimeout(escalation);
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (exited) {
+      await cleanUp();
+      const { code, signal } = exited;
+      throw new Error(
+        `The server exited before it was ready (code ${String(code)}, signal ${String(signal)}).\n` +
+          `stderr:\n${stderr || '(empty)'}\nstdout:\n${output || '(empty)'}`,
+      );
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await cleanUp();
+      throw new Error(
+        `The server was not ready within ${READY_TIMEOUT_MS / 1000} s.\nstderr:\n${stderr || '(empty)'}\nstdout:\n${output || '(empty)'}`,
+      );
+    }
+    await delay(250);
+  }
+
+  return { url, stop: cleanUp };
+}

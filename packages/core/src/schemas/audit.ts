@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { dateTimeSchema, featureKeySchema, idSchema, pageOf, projectKeySchema } from './common';
+
+/** Audit log page size (spec §9). */
+export const AUDIT_PAGE_SIZE = 50;
+
+/** One audit log entry; `description` is markdown. */
+export const auditItemSchema = z.object({
+  id: idSchema,
+  title: z.string(),
+  description: z.string(),
+  createdDate: dateTimeSchema,
+});
+/** Type of {@link auditItemSchema}. */
+export type AuditItem = z.infer<typeof auditItemSchema>;
+
+/** Response of GET /api/v1/audit-items. */
+export const auditPageSchema = pageOf(auditItemSchema);
+/** Type of {@link auditPageSchema}. */
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** Query of GET /api/v1/audit-items: optional scope, page from 0, page size 50. */
+export const auditQuery = z.object({
+  resourceId: idSchema.optional(),
+  projectKey: projectKeySchema.optional(),
+  featureKey: featureKeySchema.optional(),
+  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  pageSize: z.coerce.number().int().min(1).max(AUDIT_PAGE_SIZE).default(AUDIT_PAGE_SIZE),
+});
+/** Type of {@link auditQuery}. */
+export type AuditQuery = z.infer<typeof auditQuery>;

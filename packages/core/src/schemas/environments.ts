@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { normaliseEnvironmentKey } from '../keys';
+import {
+  MAX_LENGTH,
+  environmentKeySchema,
+  idSchema,
+  normalisedKey,
+  optionalUrl,
+  projectKeySchema,
+  tagsInput,
+  text,
+} from './common';
+
+/** Default environment colour (spec §9). */
+export const DEFAULT_ENVIRONMENT_COLOR = '#1273de';
+/** `#rgb` or `#rrggbb`. */
+export const HEX_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+/** Server SDK key: `sdk-srv-env-` and 32 hex digits (sdk-protocol §1). */
+export const SERVER_SDK_KEY_PATTERN = /^sdk-srv-env-[0-9a-f]{32}$/;
+/** Browser/mobile SDK key: `sdk-js-env-` and 32 hex digits; public by design. */
+export const JS_SDK_KEY_PATTERN = /^sdk-js-env-[0-9a-f]{32}$/;
+
+/** An environment of a project (spec §3). */
+export const environmentSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  key: z.string(),
+  /** `''` when no url is set. */
+  url: z.string(),
+  color: z.string(),
+  local: z.boolean(),
+  production: z.boolean(),
+  /** Mirrors `production`; the spec names both and dashboards read either. */
+  isProduction: z.boolean(),
+  projectKey: z.string(),
+  tags: z.array(z.string()),
+  apiKey: z.string().regex(SERVER_SDK_KEY_PATTERN),
+  jsApiKey: z.string().regex(JS_SDK_KEY_PATTERN),
+});
+/** Type of {@link environmentSchema}. */
+export type Environment = z.infer<typeof environmentSchema>;
+
+/**
+ * Body of PUT (with `id`) or POST /api/v1/environments/, and the Create/Update Environment form.
+ * The key is normalised (spec §5); the server ignores a changed key on update.
+ */
+export const environmentInput = z.object({
+  id: idSchema.optional(),
+  projectKey: projectKeySchema,
+  name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
+  key: normalisedKey(normaliseEnvironmentKey, 'Key is required'),
+  url: optionalUrl,
+  color: text({ max: 7, required: 'Color is required' })
+    .regex(HEX_COLOR_PATTERN, 'Color must be a hex colour such as #1273de.')
+    .default(DEFAULT_ENVIRONMENT_COLOR),
+  local: z.boolean().default(false),
+  production: z.boolean().default(false),
+  tags: tagsInput,
+  /** Copies the targeting of this environment's controls into the new one. */
+  cloneEnvironmentId: idSchema.optional(),
+});
+/** Type of {@link environmentInput} after parsing. */
+export type EnvironmentInput = z.infer<typeof environmentInput>;
+
+/** Route params `/environments/{projectKey}/{environmentKey}`. */
+export const environmentParams = z.object({
+  projectKey: projectKeySchema,
+  environmentKey: environmentKeySchema,
+});
+/** Type of {@link environmentParams}. */
+export type EnvironmentParams = z.infer<typeof environmentParams>;

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { KEY_MAX_LENGTH, normaliseGoalKey } from '../keys';
+import {
+  MAX_LENGTH,
+  dateTimeSchema,
+  environmentKeySchema,
+  idSchema,
+  normalisedKey,
+  optionalText,
+  projectKeySchema,
+  text,
+} from './common';
+
+/** Outcome of an experiment so far. */
+export const experimentResultsSchema = z.object({
+  validResult: z.boolean(),
+  winningVariation: z.string().nullable(),
+});
+/** Type of {@link experimentResultsSchema}. */
+export type ExperimentResults = z.infer<typeof experimentResultsSchema>;
+
+/** A conversion (A/B) experiment of one environment (spec §3). */
+export const experimentSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+  goalKey: z.string(),
+  featureId: idSchema,
+  featureKey: z.string(),
+  environmentId: idSchema,
+  environmentKey: z.string(),
+  projectKey: z.string(),
+  /** Key of the control variant. */
+  control: z.string(),
+  /** Key of the alternate variant. */
+  variation: z.string(),
+  startDate: dateTimeSchema.nullable(),
+  /** Set once the experiment has finished (spec §4). */
+  endDate: dateTimeSchema.nullable(),
+  archived: z.boolean(),
+  results: experimentResultsSchema.nullable(),
+  feature: z.object({ id: idSchema, key: z.string(), name: z.string() }).nullable(),
+});
+/** Type of {@link experimentSchema}. */
+export type Experiment = z.infer<typeof experimentSchema>;
+
+const variantKey = (required: string) => text({ max: KEY_MAX_LENGTH, required });
+
+/**
+ * Body of PUT (with `id`) or POST /api/v1/experiments/, and the experiment form. The goal key is
+ * normalised (spec §5); control and alternate must be different variants.
+ */
+export const experimentInput = z
+  .object({
+    id: idSchema.optional(),
+    projectKey: projectKeySchema,
+    environmentKey: environmentKeySchema,
+    name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
+    description: optionalText(MAX_LENGTH.description),
+    goalKey: normalisedKey(normaliseGoalKey, 'Goal Key is required'),
+    featureId: z.uuid({ error: 'Feature is required' }),
+    control: variantKey('Control variant is required'),
+    variation: variantKey('Alternate variant is required'),
+    enabled: z.boolean().default(false),
+  })
+  .refine((experiment) => experiment.control !== experiment.variation, {
+    path: ['variation'],
+    message: 'The alternate variant must differ from the control variant.',
+  });
+/** Type of {@link experimentInput} after parsing. */
+export type ExperimentInput = z.infer<typeof experimentInput>;
+/** The experiment form: same rules as {@link experimentInput}. */
+export const experimentForm = experimentInput;
+/** Type of {@link experimentForm}. */
+export type ExperimentForm = ExperimentInput;
+
+/** Per-variant figures of an experiment. */
+export const variantResultSchema = z.object({
+  goals: z.number().int().min(0),
+  impressions: z.number().int().min(0),
+  /** Conversions per impression, 0..1; shown as a percentage to 2 decimals. */
+  conversionRate: z.number().min(0).max(1),
+});
+/** Type of {@link variantResultSchema}. */
+export type VariantResult = z.infer<typeof variantResultSchema>;
+
+/** Response of GET /api/v1/experiment-statistics/{id}: a two-proportion z-test. */
+export const experimentStatisticsSchema = z.object({
+  /** 0..1; a winner is declared at 0.95 (spec §9). */
+  confidence: z.number().min(0).max(1),
+  pvalue: z.number().min(0).max(1),
+  validResult: z.boolean(),
+  winningVariation: z.string().nullable(),
+  zscore: z.number(),
+  variantResults: z.record(z.string(), variantResultSchema),
+});
+/** Type of {@link experimentStatisticsSchema}. */
+export type ExperimentStatistics = z.infer<typeof experimentStatisticsSchema>;
+
+/** A goal that SDKs report conversions against. */
+export const goalSchema = z.object({ key: z.string(), name: z.string() });
+/** Type of {@link goalSchema}. */
+export type Goal = z.infer<typeof goalSchema>;
+
+/** Query of GET /api/v1/goals?projectKey=&query=. */
+export const goalsQuery = z.object({
+  projectKey: projectKeySchema,
+  query: text({ max: MAX_LENGTH.query }).optional(),
+});
+/** Type of {@link goalsQuery}. */
+export type GoalsQuery = z.infer<typeof goalsQuery>;

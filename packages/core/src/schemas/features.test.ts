@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { toFieldErrors } from './common';
+import {
+  bookmarkParams,
+  createFeatureForm,
+  defaultVariants,
+  featureFiltersForm,
+  featureInput,
+  featureListQuery,
+  featureSchema,
+  linkFeatureForm,
+  variantForm,
+} from './features';
+import { FEATURE, ID } from './test-samples';
+
+const errors = (result: { error?: { issues: Parameters<typeof toFieldErrors>[0] } }) =>
+  result.error ? toFieldErrors(result.error.issues) : [];
+
+describe('featureSchema', () => {
+  it('accepts a feature with controls per environment', () => {
+    expect(featureSchema.parse(FEATURE)).toEqual(FEATURE);
+  });
+});
+
+describe('featureInput', () => {
+  it('requires a name and a key', () => {
+    expect(errors(featureInput.safeParse({ name: '', key: '' }))).toEqual([
+      { field: 'name', message: 'Name is required' },
+      { field: 'key', message: 'Key is required' },
+    ]);
+  });
+
+  it('normalises the key and fills the defaults: variants On and Off', () => {
+    expect(featureInput.parse({ name: 'New Checkout', key: 'New Checkout!' })).toEqual({
+      name: 'New Checkout',
+      key: 'new-checkout',
+      description: '',
+      permanent: false,
+      variants: defaultVariants(),
+      tags: [],
+      jiraIssueKeys: [],
+      goals: [],
+      maintainerId: null,
+    });
+  });
+
+  it('needs at least two variants with distinct keys', () => {
+    const one = [{ key: 'on', name: 'On' }];
+    expect(errors(featureInput.safeParse({ name: 'a', key: 'a', variants: one }))).toEqual([
+      { field: 'variants', message: 'At least two variants are required.' },
+    ]);
+    const twins = [
+      { key: 'on', name: 'On' },
+      { key: 'ON', name: 'Also on' },
+    ];
+    expect(errors(featureInput.safeParse({ name: 'a', key: 'a', variants: twins }))).toEqual([
+      { field: 'variants.1.key', message: 'Variant keys must be unique.' },
+    ]);
+  });
+
+  it('normalises issue keys, tags and goal keys', () => {
+    const parsed = featureInput.parse({
+      name: 'a',
+      key: 'a',
+      jiraIssueKeys: ['abc 12', 'ABC-12'],
+      tags: ['Team A'],
+      goals: ['Added To Cart'],
+    });
+    expect(parsed).toMatchObject({ jiraIssueKeys: ['ABC-12'], tags: ['team-a'], goals: ['added-to-cart'] });
+    expect(errors(featureInput.safeParse({ name: 'a', key: 'a', jiraIssueKeys: ['abc'] }))).toEqual([
+      { field: 'jiraIssueKeys.0', message: 'Must be an issue key such as ABC-123.' },
+    ]);
+  });
+});
+
+describe('variantForm', () => {
+  it('requires a name and a key', () => {
+    expect(errors(variantForm.safeParse({}))).toEqual([
+      { field: 'key', message: 'Key is required' },
+      { field: 'name', message: 'Name is required' },
+    ]);
+  });
+});
+
+describe('createFeatureForm', () => {
+  it('asks for a project, a name and a key', () => {
+    expect(errors(createFeatureForm.safeParse({}))).toEqual([
+      { field: 'projectKey', message: 'Please select a project' },
+      { field: 'name', message: 'Name is required' },
+      { field: 'key', message: 'Key is required' },
+    ]);
+  });
+
+  it('accepts an empty issue key and normalises a typed one', () => {
+    const base = { projectKey: 'mob', name: 'Checkout', key: 'checkout' };
+    expect(createFeatureForm.parse(base).jiraIssueKey).toBe('');
+    expect(createFeatureForm.parse({ ...base, jiraIssueKey: 'abc-7' }).jiraIssueKey).toBe('ABC-7');
+  });
+});
+
+describe('linkFeatureForm', () => {
+  it('asks for a project and a feature', () => {
+    expect(errors(linkFeatureForm.safeParse({ jiraIssueKey: 'ABC-1' }))).toEqual([
+      { field: 'projectKey', message: 'Please select a project' },
+      { field: 'featureId', message: 'Please select a feature' },
+    ]);
+    expect(
+      errors(linkFeatureForm.safeParse({ projectKey: 'mob', featureId: '', jiraIssueKey: 'ABC-1' })),
+    ).toEqual([{ field: 'featureId', message: 'Please select a feature' }]);
+  });
+
+  it('accepts a chosen project and feature', () => {
+    expect(
+      linkFeatureForm.safeParse({ projectKey: 'mob', featureId: ID, jiraIssueKey: 'ABC-1' }).success,
+    ).toBe(true);
+  });
+});
+
+describe('featureFiltersForm', () => {
+  it('defaults to recent features sorted by name ascending', () => {
+    expect(featureFiltersForm.parse({})).toEqual({
+      filter: 'recent',
+      query: '',
+      sortBy: 'name',
+      sortDirection: 'asc',
+    });
+  });
+});
+
+describe('featureListQuery', () => {
+  it('pages by 50, 100 or 500, 50 by default', () => {
+    expect(featureListQuery.parse({})).toEqual({ page: 0, pageSize: 50 });
+    expect(featureListQuery.parse({ page: '2', pageSize: '500' })).toEqual({ page: 2, pageSize: 500 });
+    expect(featureListQuery.safeParse({ pageSize: '20' }).success).toBe(false);
+  });
+});
+
+describe('bookmarkParams', () => {
+  it('reads the bookmarked flag from the path', () => {
+    expect(bookmarkParams.parse({ featureId: ID, bookmarked: 'true' }).bookmarked).toBe(true);
+    expect(bookmarkParams.parse({ featureId: ID, bookmarked: 'false' }).bookmarked).toBe(false);
+  });
+});

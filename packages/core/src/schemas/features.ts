@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import {
+  ISSUE_KEY_MAX_LENGTH,
+  ISSUE_KEY_PATTERN,
+  PROJECT_KEY_PATTERN,
+  normaliseFeatureKey,
+  normaliseGoalKey,
+  normaliseIssueKey,
+} from '../keys';
+import {
+  FEATURE_PAGE_SIZES,
+  MAX_LENGTH,
+  featureKeySchema,
+  idSchema,
+  normalisedKey,
+  optionalText,
+  pageQuery,
+  projectKeySchema,
+  tagsInput,
+  text,
+} from './common';
+import { MAX_VARIANTS, featureControlSchema } from './targeting';
+
+export * from './targeting';
+
+/** A variant of a feature. */
+export const variantSchema = z.object({ key: z.string(), name: z.string(), description: z.string() });
+/** Type of {@link variantSchema}. */
+export type Variant = z.infer<typeof variantSchema>;
+
+/** The variants of a new feature (spec §9): On and Off. Returns fresh objects each call. */
+export function defaultVariants(): Variant[] {
+  return [
+    { key: 'on', name: 'On', description: '' },
+    { key: 'off', name: 'Off', description: '' },
+  ];
+}
+
+/** One row of the variants editor; the key is normalised like a feature key. */
+export const variantInput = z.object({
+  key: normalisedKey(normaliseFeatureKey, 'Key is required'),
+  name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
+  description: optionalText(MAX_LENGTH.description),
+});
+/** Type of {@link variantInput}. */
+export type VariantInput = z.infer<typeof variantInput>;
+/** The variant form (spec §3): same rules as {@link variantInput}. */
+export const variantForm = variantInput;
+/** Type of {@link variantForm}. */
+export type VariantForm = VariantInput;
+
+/** At least two variants with distinct keys (spec §5); On and Off when missing. */
+export const variantsInput = z
+  .array(variantInput)
+  .min(2, 'At least two variants are required.')
+  .max(MAX_VARIANTS, `At most ${MAX_VARIANTS} variants are allowed.`)
+  .superRefine((variants, ctx) => {
+    const seen = new Set<string>();
+    variants.forEach((variant, index) => {
+      if (seen.has(variant.key)) {
+        ctx.addIssue({ code: 'custom', path: [index, 'key'], message: 'Variant keys must be unique.' });
+      }
+      seen.add(variant.key);
+    });
+  })
+  .default(defaultVariants);
+
+/** Message for an issue key that does not look like `ABC-123`. */
+export const ISSUE_KEY_MESSAGE = 'Must be an issue key such as ABC-123.';
+
+/** A required issue-tracker key, normalised (spec §5). */
+export const issueKeySchema = normalisedKey(normaliseIssueKey, 'Issue key is required').regex(
+  ISSUE_KEY_PATTERN,
+  ISSUE_KEY_MESSAGE,
+);
+
+/** An optional issue-tracker key: `''` for none. */
+export const optionalIssueKey = text({ max: ISSUE_KEY_MAX_LENGTH })
+  .overwrite(normaliseIssueKey)
+  .refine((key) => key === '' || ISSUE_KEY_PATTERN.test(key), ISSUE_KEY_MESSAGE)
+  .default('');
+
+const dedupe = (keys: string[]) => [...new Set(keys)];
+
+/** An issue-tracker ticket linked to a feature. */
+export const jiraIssueSchema = z.object({ key: z.string(), title: z.string(), url: z.string() });
+/** Type of {@link jiraIssueSchema}. */
+export type JiraIssue = z.infer<typeof jiraIssueSchema>;
+
+/** The member responsible for a feature. */
+export const maintainerSchema = z.object({ id: idSchema, name: z.string(), email: z.string() });
+/** Type of {@link maintainerSchema}. */
+export type Maintainer = z.infer<typeof maintainerSchema>;
+
+/** A feature with its controls keyed by environment key (spec §3). */
+export const featureSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  key: z.string(),
+  description: z.string(),
+  permanent: z.boolean(),
+  variants: z.array(variantSchema),
+  tags: z.array(z.string()),
+  goals: z.array(z.string()),
+  jiraIssues: z.array(jiraIssueSchema),
+  jiraIssueKeys: z.array(z.string()),
+  maintainer: maintainerSchema.nullable(),
+  projectKey: z.string(),
+  project: z.object({ key: z.string(), name: z.string() }),
+  bookmarked: z.boolean(),
+  archived: z.boolean(),
+  /** Lists may carry only the environment being shown. */
+  controls: z.record(z.string(), featureControlSchema),
+});
+/** Type of {@link featureSchema}. */
+export type Feature = z.infer<typeof featureSchema>;
+
+/**
+ * Body of PUT (with `id`) or POST /api/v1/projects/{projectKey}/features, and the Feature
+ * Settings form. The key is normalised; the server keeps the stored key and the keys of
+ * existing variants on update, and refuses to remove existing variants (spec §5).
+ */
+export const featureInput = z.object({
+  id: idSchema.optional(),
+  name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
+  key: normalisedKey(normaliseFeatureKey, 'Key is required'),
+  description: optionalText(MAX_LENGTH.description),
+  permanent: z.boolean().default(false),
+  variants: variantsInput,
+  tags: tagsInput,
+  jiraIssueKeys: z.array(issueKeySchema).max(50).overwrite(dedupe).default([]),
+  goals: z
+    .array(normalisedKey(normaliseGoalKey, 'Goal Key is required'))
+    .max(50)
+    .overwrite(dedupe)
+    .default([]),
+  maintainerId: idSchema.nullable().default(null),
+});
+/** Type of {@link featureInput} after parsing. */
+export type FeatureInput = z.infer<typeof featureInput>;
+/** The Feature Settings form: same rules as {@link featureInput}. */
+export const featureForm = featureInput;
+/** Type of {@link featureForm}. */
+export type FeatureForm = FeatureInput;
+
+const selectedProject = text({ max: MAX_LENGTH.keyInput, required: 'Please select a project' }).regex(
+  PROJECT_KEY_PATTERN,
+  'Please select a project',
+);
+
+/** The Create Feature page (spec §5); `jiraIssueKey` is prefilled from `?issueKey=`. */
+export const createFeatureForm = z.object({
+  projectKey: selectedProject,
+  name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
+  key: normalisedKey(normaliseFeatureKey, 'Key is required'),
+  jiraIssueKey: optionalIssueKey,
+});
+/** Type of {@link createFeatureForm}. */
+export type CreateFeatureForm = z.infer<typeof createFeatureForm>;
+
+/** The Link Feature page: choose a project, then one of its features. */
+export const linkFeatureForm = z.object({
+  projectKey: selectedProject,
+  featureId: z.uuid({ error: 'Please select a feature' }),
+  jiraIssueKey: issueKeySchema,
+});
+/** Type of {@link linkFeatureForm}. */
+export type LinkFeatureForm = z.infer<typeof linkFeatureForm>;
+
+/** Body of PUT /api/v1/features/link. */
+export const linkFeatureInput = z.object({ featureId: idSchema, jiraIssueKey: issueKeySchema });
+/** Type of {@link linkFeatureInput}. */
+export type LinkFeatureInput = z.infer<typeof linkFeatureInput>;
+
+/** Home page feature lists (spec §2), `recent` by default. */
+export const HOME_FEATURE_FILTERS = ['recent', 'bookmarked', 'maintaining'] as const;
+/** One of {@link HOME_FEATURE_FILTERS}. */
+export type HomeFeatureFilter = (typeof HOME_FEATURE_FILTERS)[number];
+/** Sortable columns of the home feature table. */
+export const FEATURE_SORT_COLUMNS = ['key', 'name', 'description', 'project', 'maintainer'] as const;
+/** Feature detail tabs; `overview` is the default (spec §9). */
+export const FEATURE_DETAIL_TABS = ['overview', 'targeting', 'settings', 'audit'] as const;
+/** One of {@link FEATURE_DETAIL_TABS}. */
+export type FeatureDetailTab = (typeof FEATURE_DETAIL_TABS)[number];
+
+/** Home page feature filters: list, "Filter Features..." text and sort (name ascending). */
+export const featureFiltersForm = z.object({
+  filter: z.enum(HOME_FEATURE_FILTERS).default('recent'),
+  query: text({ max: MAX_LENGTH.query }).default(''),
+  sortBy: z.enum(FEATURE_SORT_COLUMNS).default('name'),
+  sortDirection: z.enum(['asc', 'desc']).default('asc'),
+});
+/** Type of {@link featureFiltersForm}. */
+export type FeatureFiltersForm = z.infer<typeof featureFiltersForm>;
+
+/** Query of GET /api/v1/features?filter={text}. */
+export const featuresQuery = z.object({ filter: text({ max: MAX_LENGTH.query }).optional() });
+/** Type of {@link featuresQuery}. */
+export type FeaturesQuery = z.infer<typeof featuresQuery>;
+
+/** Query of an environment's paged feature list: search text and a page size of 50, 100 or 500. */
+export const featureListQuery = pageQuery.extend({
+  query: text({ max: MAX_LENGTH.query }).optional(),
+  pageSize: z.coerce
+    .number()
+    .refine(
+      (size) => (FEATURE_PAGE_SIZES as readonly number[]).includes(size),
+      'Page size must be 50, 100 or 500.',
+    )
+    .default(FEATURE_PAGE_SIZES[0]),
+});
+/** Type of {@link featureListQuery}. */
+export type FeatureListQuery = z.infer<typeof featureListQuery>;
+
+/** Route params `/projects/{projectKey}/features/{featureKey}`. */
+export const featureParams = z.object({ projectKey: projectKeySchema, featureKey: featureKeySchema });
+/** Type of {@link featureParams}. */
+export type FeatureParams = z.infer<typeof featureParams>;
+
+/** Route params of PUT /api/v1/features/{featureId}/bookmark/{bookmarked}. */
+export const bookmarkParams = z.object({ featureId: idSchema, bookmarked: z.stringbool() });
+/** Type of {@link bookmarkParams}. */
+export type BookmarkParams = z.infer<typeof bookmarkParams>;
+
+/** Query of GET /api/v1/variant-daily-impressions. */
+export const variantDailyImpressionsQuery = z.object({ featureControlId: idSchema });
+/** Response of GET /api/v1/variant-daily-impressions: one dataset per variant, one point per label (day). */
+export const variantDailyImpressionsSchema = z.object({
+  labels: z.array(z.string()),
+  datasets: z.array(z.object({ label: z.string(), data: z.array(z.number()) })),
+});
+/** Type of {@link variantDailyImpressionsSchema}. */
+export type VariantDailyImpressions = z.infer<typeof variantDailyImpressionsSchema>;

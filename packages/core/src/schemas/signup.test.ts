@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { toFieldErrors } from './common';
+import {
+  checkDomainInput,
+  domainSuggestions,
+  inviteeSignupForm,
+  signupForm,
+  signupNameForm,
+  signupOrganisationForm,
+  validatePinInput,
+} from './signup';
+
+const errors = (result: { error?: { issues: Parameters<typeof toFieldErrors>[0] } }) =>
+  result.error ? toFieldErrors(result.error.issues) : [];
+
+describe('validatePinInput', () => {
+  it.each(['12345', '1234567', '12a456', ''])('refuses the pin %j', (pin) => {
+    expect(errors(validatePinInput.safeParse({ email: 'ada@example.com', once: 'o', pin }))).toEqual([
+      { field: 'pin', message: 'The pin you have entered is invalid.' },
+    ]);
+  });
+
+  it('accepts 6 digits', () => {
+    expect(validatePinInput.safeParse({ email: 'ada@example.com', once: 'o', pin: '012345' }).success).toBe(
+      true,
+    );
+  });
+});
+
+describe('signupOrganisationForm', () => {
+  it('requires the organisation name', () => {
+    expect(errors(signupOrganisationForm.safeParse({ organisationDomain: 'acme' }))).toEqual([
+      { field: 'organisationName', message: 'The Organisation name is required' },
+    ]);
+  });
+
+  it('normalises the domain and needs at least 4 characters', () => {
+    expect(
+      signupOrganisationForm.parse({ organisationName: 'Acme', organisationDomain: 'Acme Corp' }),
+    ).toEqual({
+      organisationName: 'Acme',
+      organisationDomain: 'acme-corp',
+    });
+    expect(errors(checkDomainInput.safeParse({ domain: 'a-b' }))).toEqual([
+      { field: 'domain', message: 'The domain must be at least 4 characters long.' },
+    ]);
+    expect(errors(checkDomainInput.safeParse({ domain: '' }))).toEqual([
+      { field: 'domain', message: 'The domain is required' },
+    ]);
+  });
+});
+
+describe('signupNameForm', () => {
+  it('requires both names', () => {
+    expect(errors(signupNameForm.safeParse({}))).toEqual([
+      { field: 'firstName', message: 'First name is required' },
+      { field: 'lastName', message: 'Last name is required' },
+    ]);
+  });
+});
+
+describe('signupForm', () => {
+  const form = {
+    email: 'ada@example.com',
+    once: 'o',
+    pin: '123456',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    organisationName: 'Acme',
+    organisationDomain: 'acme',
+    password: 'secret',
+    confirmPassword: 'secret',
+  };
+
+  it('accepts a completed wizard', () => {
+    expect(signupForm.parse(form)).toEqual(form);
+  });
+
+  it('checks the password and its confirmation', () => {
+    expect(errors(signupForm.safeParse({ ...form, confirmPassword: 'other' }))).toEqual([
+      { field: 'confirmPassword', message: 'The two passwords do not match.' },
+    ]);
+    expect(errors(signupForm.safeParse({ ...form, password: 'abc', confirmPassword: 'abc' }))).toEqual([
+      { field: 'password', message: 'Your password should be greater than 4 characters long' },
+    ]);
+  });
+});
+
+describe('inviteeSignupForm', () => {
+  it('requires first and last names', () => {
+    expect(errors(inviteeSignupForm.safeParse({ password: 'secret', confirmPassword: 'secret' }))).toEqual([
+      { field: 'firstName', message: 'First name is required' },
+      { field: 'lastName', message: 'Last name is required' },
+    ]);
+  });
+});
+
+describe('domainSuggestions', () => {
+  it('suffixes -global, -group and -company', () => {
+    expect(domainSuggestions('acme')).toEqual(['acme-global', 'acme-group', 'acme-company']);
+  });
+
+  it('stays a valid domain for a long name', () => {
+    for (const suggestion of domainSuggestions('a'.repeat(63))) {
+      expect(checkDomainInput.safeParse({ domain: suggestion }).data?.domain).toBe(suggestion);
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import {
+  ORGANISATION_DOMAIN_MAX_LENGTH,
+  ORGANISATION_DOMAIN_MIN_LENGTH,
+  normaliseOrganisationDomain,
+} from '../keys';
+import { PASSWORDS_MATCH_CHECK, newPasswordSchema, passwordFields, passwordsMatch } from './auth';
+import { MAX_LENGTH, email, normalisedKey, text } from './common';
+
+/** Digits in a signup pin (spec §9). */
+export const SIGNUP_PIN_LENGTH = 6;
+/** Shown for a pin that is not 6 digits (spec §5). */
+export const PIN_MESSAGE = 'The pin you have entered is invalid.';
+/** Suffixes offered when a domain is taken (spec §8). */
+export const DOMAIN_SUGGESTION_SUFFIXES = ['global', 'group', 'company'] as const;
+
+const signupEmail = email({
+  required: 'Please provide an email address.',
+  invalid: (value) => `${value} is not a valid email.`,
+});
+const once = text({ max: MAX_LENGTH.token, required: 'Signup token is required', trim: false });
+const pin = z.string({ error: PIN_MESSAGE }).regex(/^\d{6}$/, PIN_MESSAGE);
+const firstName = text({ max: MAX_LENGTH.name, required: 'First name is required' });
+const lastName = text({ max: MAX_LENGTH.name, required: 'Last name is required' });
+const organisationName = text({ max: MAX_LENGTH.name, required: 'The Organisation name is required' });
+
+/** An organisation sub-domain, normalised (spec §5) and at least 4 characters long. */
+export const organisationDomainSchema = normalisedKey(
+  normaliseOrganisationDomain,
+  'The domain is required',
+).min(
+  ORGANISATION_DOMAIN_MIN_LENGTH,
+  `The domain must be at least ${ORGANISATION_DOMAIN_MIN_LENGTH} characters long.`,
+);
+
+/** Alternatives offered for a taken domain: `acme-global`, `acme-group`, `acme-company`. */
+export function domainSuggestions(domain: string): string[] {
+  const base = normaliseOrganisationDomain(domain);
+  return DOMAIN_SUGGESTION_SUFFIXES.map((suffix) =>
+    normaliseOrganisationDomain(
+      `${base.slice(0, ORGANISATION_DOMAIN_MAX_LENGTH - suffix.length - 1)}-${suffix}`,
+    ),
+  );
+}
+
+/** Body of POST /api/v1/signup/registeremail. */
+export const registerEmailInput = z.object({ email: signupEmail, beta: z.boolean().default(false) });
+/** Type of {@link registerEmailInput}. */
+export type RegisterEmailInput = z.infer<typeof registerEmailInput>;
+
+/** Response of registeremail: the one-time value that pairs the e-mail with its pin. */
+export const registerEmailResponse = z.object({ once: z.string() });
+/** Type of {@link registerEmailResponse}. */
+export type RegisterEmailResponse = z.infer<typeof registerEmailResponse>;
+
+/** Body of POST /api/v1/signup/validatepin. */
+export const validatePinInput = z.object({ email: signupEmail, once, pin });
+/** Type of {@link validatePinInput}. */
+export type ValidatePinInput = z.infer<typeof validatePinInput>;
+
+/** Body of POST /api/v1/signup/checkdomain. */
+export const checkDomainInput = z.object({ domain: organisationDomainSchema });
+/** Type of {@link checkDomainInput}. */
+export type CheckDomainInput = z.infer<typeof checkDomainInput>;
+
+/** Response of checkdomain; `suggestions` are free alternatives when it is taken. */
+export const checkDomainResponse = z.object({ available: z.boolean(), suggestions: z.array(z.string()) });
+/** Type of {@link checkDomainResponse}. */
+export type CheckDomainResponse = z.infer<typeof checkDomainResponse>;
+
+/** Wizard step 0: e-mail. */
+export const signupEmailForm = z.object({ email: signupEmail });
+/** Wizard step 0: the pin sent by e-mail (auto-submitted at 6 digits). */
+export const signupPinForm = z.object({ pin });
+/** Wizard step 2: names. */
+export const signupNameForm = z.object({ firstName, lastName });
+/** Wizard step 3: organisation. */
+export const signupOrganisationForm = z.object({
+  organisationName,
+  organisationDomain: organisationDomainSchema,
+});
+
+const createAccountFields = {
+  email: signupEmail,
+  once,
+  pin,
+  firstName,
+  lastName,
+  organisationName,
+  organisationDomain: organisationDomainSchema,
+};
+
+/** Body of POST /api/v1/signup/createaccount. */
+export const createAccountInput = z.object({ ...createAccountFields, password: newPasswordSchema });
+/** Type of {@link createAccountInput}. */
+export type CreateAccountInput = z.infer<typeof createAccountInput>;
+
+/** Response of createaccount: a one-time login token for the new organisation's domain. */
+export const createAccountResponse = z.object({ token: z.string() });
+/** Type of {@link createAccountResponse}. */
+export type CreateAccountResponse = z.infer<typeof createAccountResponse>;
+
+/** The whole signup wizard (spec §3), password confirmation included. */
+export const signupForm = z
+  .object({ ...createAccountFields, ...passwordFields })
+  .refine(passwordsMatch, PASSWORDS_MATCH_CHECK);
+/** Type of {@link signupForm}. */
+export type SignupForm = z.infer<typeof signupForm>;
+
+/** Body of POST /api/v1/signup/invitee/. */
+export const inviteeSignupInput = z.object({
+  activationKey: text({ max: MAX_LENGTH.token, required: 'Activation key is required', trim: false }),
+  firstName,
+  lastName,
+  password: newPasswordSchema,
+});
+/** Type of {@link inviteeSignupInput}. */
+export type InviteeSignupInput = z.infer<typeof inviteeSignupInput>;
+
+/** The invited-user signup form. */
+export const inviteeSignupForm = z
+  .object({ firstName, lastName, ...passwordFields })
+  .refine(passwordsMatch, PASSWORDS_MATCH_CHECK);
+/** Type of {@link inviteeSignupForm}. */
+export type InviteeSignupForm = z.infer<typeof inviteeSignupForm>;
