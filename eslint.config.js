@@ -2,8 +2,26 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
+
+const WEB_FEATURES = [
+  'account',
+  'auth',
+  'signup',
+  'projects',
+  'environments',
+  'features',
+  'targets',
+  'segments',
+  'experiments',
+  'audit',
+  'team',
+  'tokens',
+  'integrations',
+  'billing',
+  'tutorial',
+  'onboarding',
+];
 
 export default tseslint.config(
   {
@@ -13,21 +31,25 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'import-x/no-default-export': 'error',
       'no-restricted-syntax': [
         'error',
         { selector: 'TSEnumDeclaration', message: 'Use a const object or a union type.' },
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
       ],
     },
   },
   {
     // Config files the tools require to default-export.
     files: ['**/*.config.ts', '**/*.config.js', 'eslint.config.js'],
-    rules: { 'import-x/no-default-export': 'off' },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a const object or a union type.' },
+      ],
+    },
   },
   {
     // core is the pure domain: it may import only zod (and, in tests, the test tools).
@@ -62,40 +84,25 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
-    },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // web features never import each other; they share through components/ and lib/
-      'import-x/no-restricted-paths': [
+    },
+  },
+  // Web features never import each other; they share through components/ and lib/.
+  ...WEB_FEATURES.map((name) => ({
+    files: [`apps/web/src/features/${name}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
         'error',
         {
-          zones: [
-            'account',
-            'auth',
-            'signup',
-            'projects',
-            'environments',
-            'features',
-            'targets',
-            'segments',
-            'experiments',
-            'audit',
-            'team',
-            'tokens',
-            'integrations',
-            'billing',
-            'tutorial',
-            'onboarding',
-          ].map((name) => ({
-            target: `./apps/web/src/features/${name}`,
-            from: './apps/web/src/features',
-            except: [`./${name}`],
-            message: 'Web features never import each other: move shared code to components/ or lib/.',
-          })),
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${WEB_FEATURES.filter((other) => other !== name).join('|')})(/|$)|features/(?!${name}/)`,
+              message: 'Web features never import each other: move shared code to components/ or lib/.',
+            },
+          ],
         },
       ],
     },
-  },
+  })),
 );
