@@ -74,7 +74,15 @@ describe('initialPayloadSchema', () => {
   };
 
   it('accepts the payload of GET /api/v1/initial', () => {
-    expect(initialPayloadSchema.parse(payload)).toEqual(payload);
+    const parsed = initialPayloadSchema.parse(payload);
+    expect(parsed.principalUser).toEqual(payload.principalUser);
+    expect(parsed.projects.map((p) => p.key)).toEqual(payload.projects.map((p) => p.key));
+  });
+
+  it('carries environments without their SDK keys', () => {
+    const serialised = JSON.stringify(initialPayloadSchema.parse(payload));
+    expect(serialised).not.toMatch(/sdk-(srv|js)-env-/);
+    expect(serialised).not.toContain('"targets"');
   });
 
   it('allows no subscription when billing is off', () => {
