@@ -5,6 +5,18 @@ import { loggerOptions, redactUrl } from './logger';
 import { createHarness, randomIp, testConfig, type Harness } from '../test/helpers';
 import { openTestDatabase } from '../test/test-database';
 
+/** A log destination the test can read back. */
+function captureLogs() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
@@ -110,13 +122,7 @@ describe('error handler', () => {
   });
 
   it('hides the cause of a 500 from the client and logs it', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = captureLogs();
     const database = await openTestDatabase();
     const logger = { ...(loggerOptions('info') as object), stream };
     const app = await buildApp({ config: testConfig(), database, logger });
@@ -135,13 +141,7 @@ describe('error handler', () => {
 
 describe('logs', () => {
   it('never contain passwords, tokens or cookies', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = captureLogs();
     const database = await openTestDatabase();
     const app = await buildApp({
       config: testConfig(),
