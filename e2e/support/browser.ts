@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,4 +40,26 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * One browser per spec file and a fresh profile per test: registers the hooks and exposes the
+ * current page and context (read them inside tests, after the hooks ran).
+ */
+export function useFreshPage(): { readonly page: Page; readonly context: BrowserContext } {
+  let browser: Browser;
+  const current = {} as { page: Page; context: BrowserContext };
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+  beforeEach(async () => {
+    Object.assign(current, await openPage(browser, inject('baseURL')));
+  });
+  afterEach(async () => {
+    await current.context.close();
+  });
+  return current;
 }

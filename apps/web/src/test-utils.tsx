@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import { theme } from './app/theme';
-import { UI_FLAGS, type InitialPayload, type Subscription } from '@vexil/core';
+import { ENTERPRISE_PLAN_LIMITS, UI_FLAGS, type InitialPayload, type Subscription } from '@vexil/core';
 
 type Handler = (request: { url: URL; method: string; body: unknown }) => Response | Promise<Response>;
 
@@ -102,16 +102,7 @@ export function trialSubscription(days: number, inTrial = true): Subscription {
     inTrial,
     daysUntilEndOfTrial: days,
     price: null,
-    limits: {
-      maxOrganisationUsers: null,
-      auditLog: true,
-      variantTesting: true,
-      maxApplicationUniqueUsers: null,
-      maxImpressions: null,
-      maxProjects: null,
-      maxEnvironments: null,
-      maxFeatures: null,
-    },
+    limits: { ...ENTERPRISE_PLAN_LIMITS },
   };
 }
 
