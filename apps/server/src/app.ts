@@ -17,7 +17,16 @@ import { accountRoutes } from './modules/account/account.routes';
 import { createAccountService } from './modules/account/account.service';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { createAuditService } from './modules/audit/audit.service';
+import { createBillingService } from './modules/billing/billing.service';
+import { environmentsRoutes } from './modules/environments/environments.routes';
+import { createEnvironmentsService } from './modules/environments/environments.service';
+import { createFeatureControlsService } from './modules/features/feature-controls.service';
 import { healthRoutes } from './modules/health/health.routes';
+import { projectsRoutes } from './modules/projects/projects.routes';
+import { createProjectsService } from './modules/projects/projects.service';
+import { createChangeEvents } from './lib/change-events';
 
 export type BuildAppOptions = {
   config: Config;
@@ -32,12 +41,20 @@ export type AppServices = ReturnType<typeof createServices>;
 /** Every route as registered: the invariant tests walk this table so no route escapes them. */
 export type RouteEntry = { method: string; url: string; isPublic: boolean; bodySchema: unknown };
 
-function createServices(options: BuildAppOptions) {
-  const { config, database, now } = options;
+function createServices(options: BuildAppOptions, onListenerError: (error: unknown) => void) {
+  const { config, database } = options;
   const db = database.db;
-  const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...(now ? { now } : {}) });
-  const account = createAccountService({ db, uiFlags: config.uiFlags, ...(now ? { now } : {}) });
-  return { auth, account };
+  const clock = options.now ? { now: options.now } : {};
+  const uiFlags = config.uiFlags;
+  const events = createChangeEvents(onListenerError);
+  const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...clock });
+  const billing = createBillingService({ db, uiFlags, ...clock });
+  const audit = createAuditService({ db, billing, ...clock });
+  const controls = createFeatureControlsService();
+  const environments = createEnvironmentsService({ db, audit, billing, controls, events, ...clock });
+  const projects = createProjectsService({ db, audit, billing, environments, events, ...clock });
+  const account = createAccountService({ db, uiFlags, billing, projects, ...clock });
+  return { events, auth, billing, account, audit, controls, environments, projects };
 }
 
 function refuseBody(request: FastifyRequest) {
@@ -71,7 +88,9 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  const services = createServices(options);
+  const services = createServices(options, (error) =>
+    app.log.error({ err: error }, 'A change-event listener failed'),
+  );
   const routeTable: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
     const writes = [route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
@@ -101,6 +120,9 @@ export async function buildApp(
   await app.register(healthRoutes({ ping: () => database.ping() }));
   await app.register(authRoutes({ auth: services.auth }));
   await app.register(accountRoutes({ account: services.account }));
+  await app.register(auditRoutes({ audit: services.audit }));
+  await app.register(projectsRoutes({ projects: services.projects }));
+  await app.register(environmentsRoutes({ environments: services.environments }));
 
   await registerWeb(app, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
 

@@ -85,6 +85,7 @@ beforeAll(async () => {
       featureKey: victimFeatures.map((f) => f.key),
       featureId: victimFeatures.map((f) => f.id),
       bookmarked: ['true', 'false'],
+      kind: ['server', 'js'],
     },
   };
   attacker = await h.createOrganisation({ domain: 'attacker', name: 'Attacker Inc' });

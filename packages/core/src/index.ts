@@ -3,6 +3,7 @@
  */
 export * from './keys';
 export * from './limits';
+export * from './markdown';
 export * from './permissions';
 export * from './schemas/account';
 export * from './schemas/audit';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from './common';
 import {
   conditionForm,
+  defaultControlFor,
   defaultRules,
   featureControlInput,
   featureControlSchema,
@@ -114,6 +115,23 @@ describe('rulesSchema', () => {
     expect(rulesSchema.parse(defaultRules())).toEqual([
       { defaultRule: true, audience: null, variantSplits: [{ variantKey: 'on', split: 100 }] },
     ]);
+  });
+});
+
+describe('defaultControlFor', () => {
+  it('starts off, serving off, and gives everyone on once switched on', () => {
+    expect(defaultControlFor(['on', 'off'])).toEqual({
+      enabled: false,
+      offVariantKey: 'off',
+      rules: [{ defaultRule: true, audience: null, variantSplits: [{ variantKey: 'on', split: 100 }] }],
+    });
+  });
+
+  it('falls back to the last variant as off and the first other as on', () => {
+    const control = defaultControlFor(['red', 'green', 'blue']);
+    expect(control.offVariantKey).toBe('blue');
+    expect(control.rules[0]?.variantSplits).toEqual([{ variantKey: 'red', split: 100 }]);
+    expect(rulesSchema.safeParse(control.rules).success).toBe(true);
   });
 });
 

@@ -112,6 +112,23 @@ export function defaultRules(variantKey = 'on'): Rule[] {
   return [{ defaultRule: true, audience: null, variantSplits: [{ variantKey, split: 100 }] }];
 }
 
+/**
+ * The switch, off variant and rules a feature's control starts with in a new environment (or a new
+ * feature in every environment): off, serving `off` (else the last variant) when off, and giving
+ * everyone `on` (else the first other variant) once switched on.
+ */
+export function defaultControlFor(variantKeys: readonly string[]): {
+  enabled: false;
+  offVariantKey: string;
+  rules: Rule[];
+} {
+  const offVariantKey = variantKeys.includes('off') ? 'off' : (variantKeys[variantKeys.length - 1] ?? 'off');
+  const onVariantKey = variantKeys.includes('on')
+    ? 'on'
+    : (variantKeys.find((key) => key !== offVariantKey) ?? offVariantKey);
+  return { enabled: false, offVariantKey, rules: defaultRules(onVariantKey) };
+}
+
 /** Traffic status of a control (spec §4). */
 export const TRAFFIC_STATUSES = ['never', 'inactive', 'active'] as const;
 /** Type of one of {@link TRAFFIC_STATUSES}. */

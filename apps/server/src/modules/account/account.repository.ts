@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { environments, organisations, projects, users } from '../../db/schema/index';
+import { organisations, users } from '../../db/schema/index';
 
 export async function findUser(db: Executor, organisationId: string, userId: string) {
   const [row] = await db
@@ -14,34 +14,6 @@ export async function findUser(db: Executor, organisationId: string, userId: str
 export async function findOrganisation(db: Executor, organisationId: string) {
   const [row] = await db.select().from(organisations).where(eq(organisations.id, organisationId)).limit(1);
   return row ?? null;
-}
-
-/** Live projects with their live environments, in a stable order for menus. */
-export async function listProjectsWithEnvironments(db: Executor, organisationId: string) {
-  const projectRows = await db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.organisationId, organisationId), eq(projects.archived, false)))
-    .orderBy(asc(projects.name));
-  if (projectRows.length === 0) return [];
-  const environmentRows = await db
-    .select()
-    .from(environments)
-    .where(
-      and(
-        eq(environments.organisationId, organisationId),
-        eq(environments.archived, false),
-        inArray(
-          environments.projectId,
-          projectRows.map((p) => p.id),
-        ),
-      ),
-    )
-    .orderBy(asc(environments.createdAt), asc(environments.name));
-  return projectRows.map((project) => ({
-    project,
-    environments: environmentRows.filter((e) => e.projectId === project.id),
-  }));
 }
 
 export async function markIntroRead(db: Executor, organisationId: string, userId: string, at: Date) {

@@ -2,6 +2,8 @@ import { AUTHORITY_NAMES, type Authority, type UiFlag } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
+import type { ProjectsService } from '../projects/projects.service';
 import * as authRepo from '../auth/auth.repository';
 import * as repo from './account.repository';
 
@@ -14,9 +16,11 @@ export type AccountService = ReturnType<typeof createAccountService>;
 export function createAccountService(deps: {
   db: Database;
   uiFlags: Record<UiFlag, boolean>;
+  billing: BillingService;
+  projects: ProjectsService;
   now?: () => Date;
 }) {
-  const { db, uiFlags } = deps;
+  const { db, uiFlags, billing, projects } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
@@ -28,10 +32,11 @@ export function createAccountService(deps: {
 
     /** The payload the dashboard loads after sign-in (spec §3 Initial payload). */
     async initial(principal: Principal) {
-      const [user, organisation, projectRows] = await Promise.all([
+      const [user, organisation, projectRows, subscription] = await Promise.all([
         repo.findUser(db, principal.organisationId, principal.userId),
         repo.findOrganisation(db, principal.organisationId),
-        repo.listProjectsWithEnvironments(db, principal.organisationId),
+        projects.list(principal),
+        billing.subscriptionFor(principal.organisationId),
       ]);
       if (!user || !organisation) throw new NotFoundError('user');
       return {
@@ -53,26 +58,14 @@ export function createAccountService(deps: {
           domain: organisation.domain,
           settings: { jiraEnabled: organisation.settings.jiraEnabled ?? false },
         },
-        projects: projectRows.map(({ project, environments }) => ({
-          id: project.id,
-          name: project.name,
-          key: project.key,
-          url: project.url ?? '',
-          tags: project.tags,
-          environments: environments.map((e) => ({
-            id: e.id,
-            name: e.name,
-            key: e.key,
-            url: e.url ?? '',
-            color: e.color,
-            local: e.local,
-            production: e.production,
-            isProduction: e.production,
-            projectKey: project.key,
-            tags: e.tags,
-          })),
+        // Menus need no SDK keys and no targets: those are fetched with the project when needed.
+        projects: projectRows.map(({ targets: _targets, environments, ...project }) => ({
+          ...project,
+          environments: environments.map(
+            ({ apiKey: _apiKey, jsApiKey: _jsApiKey, ...environment }) => environment,
+          ),
         })),
-        subscription: null,
+        subscription,
         flags: uiFlags,
       };
     },

@@ -1,0 +1,38 @@
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { auditItems, type NewAuditItemRow } from '../../db/schema/index';
+
+export async function insertAuditItem(db: Executor, row: NewAuditItemRow): Promise<void> {
+  await db.insert(auditItems).values(row);
+}
+
+export type AuditFilter = {
+  resourceId?: string | undefined;
+  projectKey?: string | undefined;
+  featureKey?: string | undefined;
+};
+
+/** One page of the organisation's audit log, newest first; one row more than asked tells whether it is the last. */
+export async function listAuditItems(
+  db: Executor,
+  organisationId: string,
+  filter: AuditFilter,
+  page: { offset: number; limit: number },
+) {
+  const conditions: SQL[] = [eq(auditItems.organisationId, organisationId)];
+  if (filter.resourceId) conditions.push(eq(auditItems.resourceId, filter.resourceId));
+  if (filter.projectKey) conditions.push(eq(auditItems.projectKey, filter.projectKey));
+  if (filter.featureKey) conditions.push(eq(auditItems.featureKey, filter.featureKey));
+  return db
+    .select({
+      id: auditItems.id,
+      title: auditItems.title,
+      description: auditItems.description,
+      createdAt: auditItems.createdAt,
+    })
+    .from(auditItems)
+    .where(and(...conditions))
+    .orderBy(desc(auditItems.createdAt), desc(auditItems.id))
+    .offset(page.offset)
+    .limit(page.limit);
+}

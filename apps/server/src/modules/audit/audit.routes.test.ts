@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AuditPage, Project } from '@vexil/core';
+import { createTeam, subscribe, type Team } from '../../../test/api';
+import { createHarness, type Harness } from '../../../test/helpers';
+
+let h: Harness;
+let team: Team;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.database.reset();
+  team = await createTeam(h);
+});
+
+async function createProjects(count: number) {
+  for (let i = 0; i < count; i++) {
+    const res = await team.admin.call('POST', '/api/v1/projects/', { name: `Project ${i}`, key: `p${i}` });
+    expect(res.statusCode).toBe(201);
+  }
+}
+
+describe('GET /api/v1/audit-items', () => {
+  it('pages the log newest first, 50 at a time, and says which page is the last', async () => {
+    await createProjects(52);
+    const first = await team.readOnly.call('GET', '/api/v1/audit-items?page=0');
+    expect(first.statusCode).toBe(200);
+    const page0 = first.json<AuditPage>();
+    expect(page0.content).toHaveLength(50);
+    expect(page0.last).toBe(false);
+    expect(page0.content[0]!.title).toBe('Project Project 51 created');
+    const page1 = (await team.readOnly.call('GET', '/api/v1/audit-items?page=1')).json<AuditPage>();
+    expect(page1.content.map((i) => i.title)).toEqual([
+      'Project Project 1 created',
+      'Project Project 0 created',
+    ]);
+    expect(page1.last).toBe(true);
+  });
+
+  it('narrows to one project by key or one resource by id', async () => {
+    await createProjects(2);
+    const project = (await team.admin.call('GET', '/api/v1/projects/p1')).json<Project>();
+    await team.admin.call('PUT', '/api/v1/projects/', { id: project.id, name: 'Renamed', key: 'p1' });
+    const byKey = (await team.admin.call('GET', '/api/v1/audit-items?projectKey=p1')).json<AuditPage>();
+    expect(byKey.content.map((i) => i.title)).toEqual([
+      'Project Renamed updated',
+      'Project Project 1 created',
+    ]);
+    const byId = (
+      await team.admin.call('GET', `/api/v1/audit-items?resourceId=${project.id}`)
+    ).json<AuditPage>();
+    expect(byId.content).toHaveLength(2);
+  });
+
+  it('shows one organisation none of another’s entries', async () => {
+    await createProjects(1);
+    const res = await team.outsider.call('GET', '/api/v1/audit-items');
+    expect(res.json<AuditPage>().content).toEqual([]);
+  });
+
+  it('is refused when the plan does not include the audit log', async () => {
+    await subscribe(h, team.admin.organisationId, { auditLog: false });
+    const res = await team.admin.call('GET', '/api/v1/audit-items');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ title: 'Audit logs are not available on your current plan.' });
+  });
+
+  it('rejects a page size above 50', async () => {
+    const res = await team.admin.call('GET', '/api/v1/audit-items?pageSize=51');
+    expect(res.statusCode).toBe(400);
+  });
+});

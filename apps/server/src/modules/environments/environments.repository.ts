@@ -1,0 +1,135 @@
+import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import {
+  environments,
+  projects,
+  type EnvironmentRow,
+  type NewEnvironmentRow,
+  type ProjectRow,
+} from '../../db/schema/index';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type EnvironmentWithProject = { environment: EnvironmentRow; project: ProjectRow };
+
+const live = (organisationId: string): SQL =>
+  and(eq(environments.organisationId, organisationId), eq(environments.archived, false))!;
+
+export async function findLiveProjectByKey(db: Executor, organisationId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(projects)
+    .where(
+      and(eq(projects.organisationId, organisationId), eq(projects.key, key), eq(projects.archived, false)),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Live environments of the given projects, oldest first (the order menus and lists show). */
+export async function listByProjects(db: Executor, organisationId: string, projectIds: string[]) {
+  if (projectIds.length === 0) return [];
+  return db
+    .select()
+    .from(environments)
+    .where(and(live(organisationId), inArray(environments.projectId, projectIds)))
+    .orderBy(asc(environments.createdAt), asc(environments.name));
+}
+
+/** A live environment of a live project, by the project's key and the environment's key or id. */
+export async function findByProjectKey(
+  db: Executor,
+  organisationId: string,
+  projectKey: string,
+  keyOrId: string,
+): Promise<EnvironmentWithProject | null> {
+  const match = UUID.test(keyOrId)
+    ? or(eq(environments.key, keyOrId), eq(environments.id, keyOrId))!
+    : eq(environments.key, keyOrId);
+  const rows = await db
+    .select({ environment: environments, project: projects })
+    .from(environments)
+    .innerJoin(projects, eq(projects.id, environments.projectId))
+    .where(and(live(organisationId), match, eq(projects.key, projectKey), eq(projects.archived, false)))
+    .limit(2);
+  // A key equal to another environment's id is not possible (keys are not UUID-shaped by
+  // accident often, but can be): the key wins.
+  return rows.find((row) => row.environment.key === keyOrId) ?? rows[0] ?? null;
+}
+
+/** A live environment (of a live project) by id. */
+export async function findById(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<EnvironmentWithProject | null> {
+  const [row] = await db
+    .select({ environment: environments, project: projects })
+    .from(environments)
+    .innerJoin(projects, eq(projects.id, environments.projectId))
+    .where(and(live(organisationId), eq(environments.id, id), eq(projects.archived, false)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function keyTaken(db: Executor, projectId: string, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: environments.id })
+    .from(environments)
+    .where(
+      and(eq(environments.projectId, projectId), eq(environments.key, key), eq(environments.archived, false)),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Live environments of live projects across the organisation (the maxEnvironments count, spec §9). */
+export async function countLive(db: Executor, organisationId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(environments)
+    .innerJoin(projects, eq(projects.id, environments.projectId))
+    .where(and(live(organisationId), eq(projects.archived, false)));
+  return row?.total ?? 0;
+}
+
+export async function countLiveInProject(db: Executor, organisationId: string, projectId: string) {
+  const [row] = await db
+    .select({ total: count() })
+    .from(environments)
+    .where(and(live(organisationId), eq(environments.projectId, projectId)));
+  return row?.total ?? 0;
+}
+
+export async function insert(db: Executor, row: NewEnvironmentRow): Promise<EnvironmentRow> {
+  const [created] = await db.insert(environments).values(row).returning();
+  return created!;
+}
+
+export async function update(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: Partial<NewEnvironmentRow>,
+): Promise<EnvironmentRow> {
+  const [updated] = await db
+    .update(environments)
+    .set(changes)
+    .where(and(eq(environments.organisationId, organisationId), eq(environments.id, id)))
+    .returning();
+  return updated!;
+}
+
+/** Archives the live environments of a project (the project is being removed). */
+export async function archiveAllOfProject(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  at: Date,
+): Promise<EnvironmentRow[]> {
+  return db
+    .update(environments)
+    .set({ archived: true, archivedAt: at, updatedAt: at })
+    .where(and(live(organisationId), eq(environments.projectId, projectId)))
+    .returning();
+}

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  environmentInput,
+  environmentParams,
+  environmentSchema,
+  errorBodySchema,
+  idParam,
+} from '@vexil/core';
+import { principalOf } from '../../plugins/auth';
+import type { EnvironmentsService } from './environments.service';
+
+const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+export function environmentsRoutes(deps: { environments: EnvironmentsService }): FastifyPluginAsyncZod {
+  const { environments } = deps;
+  return async (app) => {
+    app.get(
+      '/api/v1/environments/:projectKey/:environmentKey',
+      {
+        schema: {
+          tags: ['environments'],
+          summary: 'One environment with its SDK keys, by key or id',
+          params: environmentParams,
+          response: { 200: environmentSchema, ...errors },
+        },
+      },
+      async (request) =>
+        environments.get(principalOf(request), request.params.projectKey, request.params.environmentKey),
+    );
+
+    app.post(
+      '/api/v1/environments',
+      {
+        schema: {
+          tags: ['environments'],
+          summary: 'Create an environment (organisation admins), with new SDK keys and a control per feature',
+          body: environmentInput,
+          response: { 201: environmentSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(await environments.create(principalOf(request), request.body)),
+    );
+
+    app.put(
+      '/api/v1/environments',
+      {
+        schema: {
+          tags: ['environments'],
+          summary: 'Update an environment (organisation admins); the key and project cannot change',
+          body: environmentInput,
+          response: { 200: environmentSchema, ...errors },
+        },
+      },
+      async (request) => environments.update(principalOf(request), request.body),
+    );
+
+    app.delete(
+      '/api/v1/environments/:id',
+      {
+        schema: {
+          tags: ['environments'],
+          summary: 'Delete an environment (organisation admins); its SDK keys stop working at once',
+          params: idParam,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await environments.remove(principalOf(request), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/v1/environments/:id/keys/:kind/rotate',
+      {
+        schema: {
+          tags: ['environments'],
+          summary: 'Replace the server or JS client SDK key (organisation admins); the old key stops working',
+          params: idParam.extend({ kind: z.enum(['server', 'js']) }),
+          response: { 200: environmentSchema, ...errors },
+        },
+      },
+      async (request) => environments.rotateKey(principalOf(request), request.params.id, request.params.kind),
+    );
+  };
+}

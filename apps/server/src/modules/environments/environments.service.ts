@@ -1,0 +1,332 @@
+import {
+  LAST_ENVIRONMENT_MESSAGE,
+  can,
+  escapeMarkdown,
+  markdownCode,
+  type Environment,
+  type EnvironmentInput,
+} from '@vexil/core';
+import type { Database, Executor } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { lockOrganisation } from '../../db/locks';
+import type { EnvironmentRow, ProjectRow } from '../../db/schema/index';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import type { ChangeEvents } from '../../lib/change-events';
+import { newSdkKey } from '../../lib/tokens';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
+import type { FeatureControlsService } from '../features/feature-controls.service';
+import * as repo from './environments.repository';
+
+/** Spec §2: what non-admins read where projects and environments are managed. */
+export const ADMINS_ONLY = 'Only organisation admins may manage projects.';
+
+export type SdkKeyKind = 'server' | 'js';
+
+export function toEnvironment(row: EnvironmentRow, projectKey: string): Environment {
+  return {
+    id: row.id,
+    name: row.name,
+    key: row.key,
+    url: row.url ?? '',
+    color: row.color,
+    local: row.local,
+    production: row.production,
+    isProduction: row.production,
+    projectKey,
+    tags: row.tags,
+    apiKey: row.serverApiKey,
+    jsApiKey: row.jsApiKey,
+  };
+}
+
+function keyTakenError(key: string) {
+  return new ValidationError('key', `An environment with the key "${key}" already exists in this project.`);
+}
+
+function describeEnvironment(row: Pick<EnvironmentRow, 'name' | 'key' | 'production' | 'local'>) {
+  const kinds = [row.production ? 'production' : null, row.local ? 'local' : null].filter(Boolean);
+  return `**${escapeMarkdown(row.name)}** (${markdownCode(row.key)}${kinds.length ? `, ${kinds.join(', ')}` : ''})`;
+}
+
+/** The fields an update may change, with how the audit log names them. */
+const EDITABLE: readonly {
+  field: 'name' | 'url' | 'color' | 'local' | 'production' | 'tags';
+  label: string;
+}[] = [
+  { field: 'name', label: 'name' },
+  { field: 'url', label: 'url' },
+  { field: 'color', label: 'colour' },
+  { field: 'local', label: 'local' },
+  { field: 'production', label: 'production' },
+  { field: 'tags', label: 'tags' },
+];
+
+function show(value: unknown): string {
+  if (Array.isArray(value))
+    return value.length ? value.map((v) => markdownCode(String(v))).join(', ') : '(none)';
+  if (value === null || value === '') return '(none)';
+  return markdownCode(String(value));
+}
+
+export type EnvironmentsService = ReturnType<typeof createEnvironmentsService>;
+
+export function createEnvironmentsService(deps: {
+  db: Database;
+  audit: AuditService;
+  billing: BillingService;
+  controls: FeatureControlsService;
+  events: ChangeEvents;
+  now?: () => Date;
+}) {
+  const { db, audit, billing, controls, events } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
+    if (!can(principal, action, { type: 'environment' })) throw new ForbiddenError(ADMINS_ONLY);
+  }
+
+  function changed(organisationId: string, environmentId: string) {
+    events.publish({ type: 'environment.changed', organisationId, environmentId });
+  }
+
+  async function insertEnvironment(
+    tx: Executor,
+    principal: Principal,
+    project: ProjectRow,
+    input: Omit<EnvironmentInput, 'projectKey' | 'id'>,
+  ): Promise<EnvironmentRow> {
+    const at = now();
+    const row = await repo.insert(tx, {
+      organisationId: principal.organisationId,
+      projectId: project.id,
+      name: input.name,
+      key: input.key,
+      url: input.url || null,
+      color: input.color,
+      local: input.local,
+      production: input.production,
+      tags: input.tags,
+      serverApiKey: newSdkKey('server'),
+      jsApiKey: newSdkKey('js'),
+      createdAt: at,
+      updatedAt: at,
+    });
+    await controls.createForEnvironment(tx, {
+      organisationId: principal.organisationId,
+      projectId: project.id,
+      environmentId: row.id,
+      cloneFromEnvironmentId: input.cloneEnvironmentId,
+    });
+    return row;
+  }
+
+  return {
+    toEnvironment,
+
+    /** Live environments of these projects, grouped by project id. */
+    async listByProjects(executor: Executor, organisationId: string, projects: ProjectRow[]) {
+      const rows = await repo.listByProjects(
+        executor,
+        organisationId,
+        projects.map((p) => p.id),
+      );
+      const keyOf = new Map(projects.map((p) => [p.id, p.key]));
+      const grouped = new Map<string, Environment[]>(projects.map((p) => [p.id, []]));
+      for (const row of rows) grouped.get(row.projectId)?.push(toEnvironment(row, keyOf.get(row.projectId)!));
+      return grouped;
+    },
+
+    /** GET /api/v1/environments/{projectKey}/{environmentKey}: by key, or by id (the dashboard rewrites ids to keys). */
+    async get(principal: Principal, projectKey: string, keyOrId: string): Promise<Environment> {
+      const found = await repo.findByProjectKey(db, principal.organisationId, projectKey, keyOrId);
+      if (!found) throw new NotFoundError('environment', `${projectKey}/${keyOrId}`);
+      return toEnvironment(found.environment, found.project.key);
+    },
+
+    /** POST /api/v1/environments/ */
+    async create(principal: Principal, input: EnvironmentInput): Promise<Environment> {
+      assertAdmin(principal, 'create');
+      if (input.id !== undefined)
+        throw new ValidationError('id', 'A new environment has no id: use PUT to update.');
+      const organisationId = principal.organisationId;
+      try {
+        const { row, project } = await db.transaction(async (tx) => {
+          await lockOrganisation(tx, organisationId);
+          const project = await repo.findLiveProjectByKey(tx, organisationId, input.projectKey);
+          if (!project) throw new NotFoundError('project', input.projectKey);
+          if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
+          if (input.cloneEnvironmentId) {
+            const source = await repo.findById(tx, organisationId, input.cloneEnvironmentId);
+            if (!source || source.project.id !== project.id) {
+              throw new ValidationError(
+                'cloneEnvironmentId',
+                'The environment to copy must belong to the same project.',
+              );
+            }
+          }
+          await billing.assertWithinLimit(tx, organisationId, 'maxEnvironments', () =>
+            repo.countLive(tx, organisationId),
+          );
+          const row = await insertEnvironment(tx, principal, project, input);
+          await audit.record(tx, principal, {
+            action: 'create',
+            resourceType: 'environment',
+            resourceId: row.id,
+            projectKey: project.key,
+            environmentKey: row.key,
+            title: `Environment ${row.name} created in ${project.name}`,
+            description: `${escapeMarkdown(principal.email)} created the environment ${describeEnvironment(row)} in the project **${escapeMarkdown(project.name)}**${input.cloneEnvironmentId ? ', copying its targeting from another environment' : ''}.`,
+          });
+          return { row, project };
+        });
+        changed(organisationId, row.id);
+        return toEnvironment(row, project.key);
+      } catch (error) {
+        if (isUniqueViolation(error, 'environments_project_key_unique')) throw keyTakenError(input.key);
+        throw error;
+      }
+    },
+
+    /**
+     * The environments a new project starts with, created in the project's transaction: as many of
+     * `defaults` as the plan's environment limit leaves room for (at least one, or the limit's 400).
+     */
+    async createDefaults(
+      tx: Executor,
+      principal: Principal,
+      project: ProjectRow,
+      defaults: readonly Omit<EnvironmentInput, 'projectKey' | 'id'>[],
+    ): Promise<EnvironmentRow[]> {
+      const organisationId = principal.organisationId;
+      const room = await billing.remaining(tx, organisationId, 'maxEnvironments', () =>
+        repo.countLive(tx, organisationId),
+      );
+      if (room < 1) {
+        await billing.assertWithinLimit(tx, organisationId, 'maxEnvironments', () =>
+          repo.countLive(tx, organisationId),
+        );
+      }
+      const created: EnvironmentRow[] = [];
+      for (const input of defaults.slice(0, Math.max(1, Math.min(defaults.length, room)))) {
+        created.push(await insertEnvironment(tx, principal, project, input));
+      }
+      return created;
+    },
+
+    /** PUT /api/v1/environments/: the key and the project stay as they are. */
+    async update(principal: Principal, input: EnvironmentInput): Promise<Environment> {
+      assertAdmin(principal, 'update');
+      if (input.id === undefined)
+        throw new ValidationError('id', 'An id is required to update an environment.');
+      const id = input.id;
+      const organisationId = principal.organisationId;
+      const row = await db.transaction(async (tx) => {
+        const found = await repo.findById(tx, organisationId, id);
+        if (!found) throw new NotFoundError('environment', id);
+        const { environment: before, project } = found;
+        if (input.projectKey !== project.key) {
+          throw new ValidationError('projectKey', 'An environment cannot move to another project.');
+        }
+        if (input.key !== before.key)
+          throw new ValidationError('key', 'The key of an environment cannot be changed.');
+        const next = {
+          name: input.name,
+          url: input.url || null,
+          color: input.color,
+          local: input.local,
+          production: input.production,
+          tags: input.tags,
+        };
+        const changes = EDITABLE.filter(
+          ({ field }) => JSON.stringify(before[field]) !== JSON.stringify(next[field]),
+        );
+        const after = await repo.update(tx, organisationId, id, { ...next, updatedAt: now() });
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'environment',
+          resourceId: id,
+          projectKey: project.key,
+          environmentKey: before.key,
+          title: `Environment ${after.name} updated in ${project.name}`,
+          description:
+            changes.length === 0
+              ? `${escapeMarkdown(principal.email)} saved the environment ${describeEnvironment(after)} without changes.`
+              : `${escapeMarkdown(principal.email)} updated the environment ${describeEnvironment(after)} in **${escapeMarkdown(project.name)}**:\n\n${changes
+                  .map(({ field, label }) => `- ${label}: ${show(before[field])} → ${show(next[field])}`)
+                  .join('\n')}`,
+          data: Object.fromEntries(
+            changes.map(({ field }) => [field, { from: before[field], to: next[field] }]),
+          ),
+        });
+        return { after, projectKey: project.key };
+      });
+      changed(organisationId, id);
+      return toEnvironment(row.after, row.projectKey);
+    },
+
+    /** DELETE /api/v1/environments/{id}: archives it; its SDK keys stop working at once. */
+    async remove(principal: Principal, id: string): Promise<void> {
+      assertAdmin(principal, 'delete');
+      const organisationId = principal.organisationId;
+      await db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const found = await repo.findById(tx, organisationId, id);
+        if (!found) throw new NotFoundError('environment', id);
+        const { environment, project } = found;
+        if ((await repo.countLiveInProject(tx, organisationId, project.id)) <= 1) {
+          throw new BadRequestError(LAST_ENVIRONMENT_MESSAGE);
+        }
+        const at = now();
+        await repo.update(tx, organisationId, id, { archived: true, archivedAt: at, updatedAt: at });
+        await audit.record(tx, principal, {
+          action: 'archive',
+          resourceType: 'environment',
+          resourceId: id,
+          projectKey: project.key,
+          environmentKey: environment.key,
+          title: `Environment ${environment.name} deleted from ${project.name}`,
+          description: `${escapeMarkdown(principal.email)} deleted the environment ${describeEnvironment(environment)} from the project **${escapeMarkdown(project.name)}**. Its SDK keys no longer work.`,
+        });
+      });
+      events.publish({ type: 'environment.removed', organisationId, environmentId: id });
+    },
+
+    /** Archives every environment of a project being removed, in the project's transaction. */
+    async archiveAllOfProject(
+      tx: Executor,
+      organisationId: string,
+      projectId: string,
+    ): Promise<EnvironmentRow[]> {
+      return repo.archiveAllOfProject(tx, organisationId, projectId, now());
+    },
+
+    /** Replaces one SDK key: the new one works at once and the old one stops at once. */
+    async rotateKey(principal: Principal, id: string, kind: SdkKeyKind): Promise<Environment> {
+      assertAdmin(principal, 'update');
+      const organisationId = principal.organisationId;
+      const result = await db.transaction(async (tx) => {
+        const found = await repo.findById(tx, organisationId, id);
+        if (!found) throw new NotFoundError('environment', id);
+        const { project } = found;
+        const change =
+          kind === 'server' ? { serverApiKey: newSdkKey('server') } : { jsApiKey: newSdkKey('js') };
+        const after = await repo.update(tx, organisationId, id, { ...change, updatedAt: now() });
+        const label = kind === 'server' ? 'server SDK key' : 'JS client SDK key';
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'environment',
+          resourceId: id,
+          projectKey: project.key,
+          environmentKey: after.key,
+          title: `The ${label} of ${after.name} rotated`,
+          description: `${escapeMarkdown(principal.email)} replaced the ${label} of the environment ${describeEnvironment(after)} in **${escapeMarkdown(project.name)}**. The previous key no longer works.`,
+        });
+        return { after, projectKey: project.key };
+      });
+      changed(organisationId, id);
+      return toEnvironment(result.after, result.projectKey);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { features, projects, targets, type NewProjectRow, type ProjectRow } from '../../db/schema/index';
+
+const live = (organisationId: string): SQL =>
+  and(eq(projects.organisationId, organisationId), eq(projects.archived, false))!;
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Live projects by name, optionally those whose name or key contains `query` (any case). */
+export async function list(db: Executor, organisationId: string, query?: string): Promise<ProjectRow[]> {
+  const where = query
+    ? and(
+        live(organisationId),
+        or(ilike(projects.name, likePattern(query)), ilike(projects.key, likePattern(query))),
+      )
+    : live(organisationId);
+  return db.select().from(projects).where(where).orderBy(asc(projects.name), asc(projects.key));
+}
+
+export async function findByKey(db: Executor, organisationId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(projects)
+    .where(and(live(organisationId), eq(projects.key, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findById(db: Executor, organisationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(projects)
+    .where(and(live(organisationId), eq(projects.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function countLive(db: Executor, organisationId: string): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(projects).where(live(organisationId));
+  return row?.total ?? 0;
+}
+
+export async function insert(db: Executor, row: NewProjectRow): Promise<ProjectRow> {
+  const [created] = await db.insert(projects).values(row).returning();
+  return created!;
+}
+
+export async function update(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: Partial<NewProjectRow>,
+): Promise<ProjectRow> {
+  const [updated] = await db
+    .update(projects)
+    .set(changes)
+    .where(and(eq(projects.organisationId, organisationId), eq(projects.id, id)))
+    .returning();
+  return updated!;
+}
+
+/** Archives the live features of a project being removed; returns how many. */
+export async function archiveFeaturesOfProject(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  at: Date,
+) {
+  const rows = await db
+    .update(features)
+    .set({ archived: true, archivedAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(features.organisationId, organisationId),
+        eq(features.projectId, projectId),
+        eq(features.archived, false),
+      ),
+    )
+    .returning({ id: features.id });
+  return rows.length;
+}
+
+export async function listTargets(db: Executor, organisationId: string, projectIds: string[]) {
+  if (projectIds.length === 0) return [];
+  return db
+    .select({ projectId: targets.projectId, key: targets.key, name: targets.name, type: targets.type })
+    .from(targets)
+    .where(and(eq(targets.organisationId, organisationId), inArray(targets.projectId, projectIds)))
+    .orderBy(asc(targets.name), asc(targets.key));
+}

@@ -1,0 +1,225 @@
+import {
+  DEFAULT_ENVIRONMENT_COLOR,
+  LAST_PROJECT_MESSAGE,
+  can,
+  escapeMarkdown,
+  markdownCode,
+  type EnvironmentInput,
+  type Project,
+  type ProjectInput,
+} from '@vexil/core';
+import type { Database, Executor } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { lockOrganisation } from '../../db/locks';
+import type { ProjectRow } from '../../db/schema/index';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import type { ChangeEvents } from '../../lib/change-events';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
+import { ADMINS_ONLY, type EnvironmentsService } from '../environments/environments.service';
+import * as repo from './projects.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The environments a new project starts with (fewer when the plan's environment limit is near). */
+export const DEFAULT_PROJECT_ENVIRONMENTS: readonly Omit<EnvironmentInput, 'projectKey' | 'id'>[] = [
+  {
+    name: 'Production',
+    key: 'production',
+    url: '',
+    color: '#d0021b',
+    local: false,
+    production: true,
+    tags: [],
+  },
+  {
+    name: 'Development',
+    key: 'development',
+    url: '',
+    color: DEFAULT_ENVIRONMENT_COLOR,
+    local: false,
+    production: false,
+    tags: [],
+  },
+];
+
+function keyTakenError(key: string) {
+  return new ValidationError('key', `A project with the key "${key}" already exists.`);
+}
+
+function describeProject(row: Pick<ProjectRow, 'name' | 'key'>) {
+  return `**${escapeMarkdown(row.name)}** (${markdownCode(row.key)})`;
+}
+
+export type ProjectsService = ReturnType<typeof createProjectsService>;
+
+export function createProjectsService(deps: {
+  db: Database;
+  audit: AuditService;
+  billing: BillingService;
+  environments: EnvironmentsService;
+  events: ChangeEvents;
+  now?: () => Date;
+}) {
+  const { db, audit, billing, environments, events } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
+    if (!can(principal, action, { type: 'project' })) throw new ForbiddenError(ADMINS_ONLY);
+  }
+
+  async function toProjects(
+    executor: Executor,
+    organisationId: string,
+    rows: ProjectRow[],
+  ): Promise<Project[]> {
+    const [environmentsByProject, targets] = await Promise.all([
+      environments.listByProjects(executor, organisationId, rows),
+      repo.listTargets(
+        executor,
+        organisationId,
+        rows.map((r) => r.id),
+      ),
+    ]);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      key: row.key,
+      url: row.url ?? '',
+      tags: row.tags,
+      environments: environmentsByProject.get(row.id) ?? [],
+      targets: targets
+        .filter((t) => t.projectId === row.id)
+        .map(({ key, name, type }) => ({ key, name, type })),
+    }));
+  }
+
+  async function toProject(executor: Executor, organisationId: string, row: ProjectRow): Promise<Project> {
+    const [project] = await toProjects(executor, organisationId, [row]);
+    return project!;
+  }
+
+  return {
+    /** GET /api/v1/projects?query=: every member may read projects and their SDK keys. */
+    async list(principal: Principal, query?: string): Promise<Project[]> {
+      const rows = await repo.list(db, principal.organisationId, query?.trim() || undefined);
+      return toProjects(db, principal.organisationId, rows);
+    },
+
+    /** GET /api/v1/projects/{key} */
+    async get(principal: Principal, key: string): Promise<Project> {
+      const row = await repo.findByKey(db, principal.organisationId, key);
+      if (!row) throw new NotFoundError('project', key);
+      return toProject(db, principal.organisationId, row);
+    },
+
+    /** POST /api/v1/projects/: the project and its first environments, in one transaction. */
+    async create(principal: Principal, input: ProjectInput): Promise<Project> {
+      assertAdmin(principal, 'create');
+      if (input.id !== undefined)
+        throw new ValidationError('id', 'A new project has no id: use PUT to update.');
+      const organisationId = principal.organisationId;
+      try {
+        const result = await db.transaction(async (tx) => {
+          await lockOrganisation(tx, organisationId);
+          if (await repo.findByKey(tx, organisationId, input.key)) throw keyTakenError(input.key);
+          await billing.assertWithinLimit(tx, organisationId, 'maxProjects', () =>
+            repo.countLive(tx, organisationId),
+          );
+          const at = now();
+          const row = await repo.insert(tx, {
+            organisationId,
+            name: input.name,
+            key: input.key,
+            createdAt: at,
+            updatedAt: at,
+          });
+          const created = await environments.createDefaults(tx, principal, row, DEFAULT_PROJECT_ENVIRONMENTS);
+          await audit.record(tx, principal, {
+            action: 'create',
+            resourceType: 'project',
+            resourceId: row.id,
+            projectKey: row.key,
+            title: `Project ${row.name} created`,
+            description: `${escapeMarkdown(principal.email)} created the project ${describeProject(row)} with the environments ${created
+              .map((e) => `**${escapeMarkdown(e.name)}**`)
+              .join(', ')}.`,
+          });
+          return {
+            project: await toProject(tx, organisationId, row),
+            environmentIds: created.map((e) => e.id),
+          };
+        });
+        for (const environmentId of result.environmentIds) {
+          events.publish({ type: 'environment.changed', organisationId, environmentId });
+        }
+        return result.project;
+      } catch (error) {
+        if (isUniqueViolation(error, 'projects_organisation_key_unique')) throw keyTakenError(input.key);
+        throw error;
+      }
+    },
+
+    /** PUT /api/v1/projects/: renames; the key is fixed at creation. */
+    async update(principal: Principal, input: ProjectInput): Promise<Project> {
+      assertAdmin(principal, 'update');
+      if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a project.');
+      const id = input.id;
+      const organisationId = principal.organisationId;
+      return db.transaction(async (tx) => {
+        const before = await repo.findById(tx, organisationId, id);
+        if (!before) throw new NotFoundError('project', id);
+        if (input.key !== before.key)
+          throw new ValidationError('key', 'The key of a project cannot be changed.');
+        const after = await repo.update(tx, organisationId, id, { name: input.name, updatedAt: now() });
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'project',
+          resourceId: id,
+          projectKey: after.key,
+          title: `Project ${after.name} updated`,
+          description:
+            before.name === after.name
+              ? `${escapeMarkdown(principal.email)} saved the project ${describeProject(after)} without changes.`
+              : `${escapeMarkdown(principal.email)} renamed the project ${markdownCode(after.key)} from **${escapeMarkdown(before.name)}** to **${escapeMarkdown(after.name)}**.`,
+          data: before.name === after.name ? {} : { name: { from: before.name, to: after.name } },
+        });
+        return toProject(tx, organisationId, after);
+      });
+    },
+
+    /**
+     * DELETE /api/v1/projects/{id}: by id or key (the admin page passes the key). Archives the
+     * project with its environments and features; their SDK keys stop working at once.
+     */
+    async remove(principal: Principal, idOrKey: string): Promise<void> {
+      assertAdmin(principal, 'delete');
+      const organisationId = principal.organisationId;
+      const archived = await db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const row = UUID.test(idOrKey)
+          ? await repo.findById(tx, organisationId, idOrKey)
+          : await repo.findByKey(tx, organisationId, idOrKey.toLowerCase());
+        if (!row) throw new NotFoundError('project', idOrKey);
+        if ((await repo.countLive(tx, organisationId)) <= 1) throw new BadRequestError(LAST_PROJECT_MESSAGE);
+        const at = now();
+        const featureCount = await repo.archiveFeaturesOfProject(tx, organisationId, row.id, at);
+        const removed = await environments.archiveAllOfProject(tx, organisationId, row.id);
+        await repo.update(tx, organisationId, row.id, { archived: true, archivedAt: at, updatedAt: at });
+        await audit.record(tx, principal, {
+          action: 'archive',
+          resourceType: 'project',
+          resourceId: row.id,
+          projectKey: row.key,
+          title: `Project ${row.name} deleted`,
+          description: `${escapeMarkdown(principal.email)} deleted the project ${describeProject(row)} with its ${removed.length} environment(s) and ${featureCount} feature(s). Their SDK keys no longer work.`,
+        });
+        return removed;
+      });
+      for (const environment of archived) {
+        events.publish({ type: 'environment.removed', organisationId, environmentId: environment.id });
+      }
+    },
+  };
+}
