@@ -22,7 +22,10 @@ import { createAuditService } from './modules/audit/audit.service';
 import { createBillingService } from './modules/billing/billing.service';
 import { environmentsRoutes } from './modules/environments/environments.routes';
 import { createEnvironmentsService } from './modules/environments/environments.service';
+import { featureControlsRoutes } from './modules/features/feature-controls.routes';
 import { createFeatureControlsService } from './modules/features/feature-controls.service';
+import { featuresRoutes } from './modules/features/features.routes';
+import { createFeaturesService } from './modules/features/features.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { projectsRoutes } from './modules/projects/projects.routes';
 import { createProjectsService } from './modules/projects/projects.service';
@@ -50,11 +53,12 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
   const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...clock });
   const billing = createBillingService({ db, uiFlags, ...clock });
   const audit = createAuditService({ db, billing, ...clock });
-  const controls = createFeatureControlsService();
+  const controls = createFeatureControlsService({ db, audit, billing, events, ...clock });
   const environments = createEnvironmentsService({ db, audit, billing, controls, events, ...clock });
   const projects = createProjectsService({ db, audit, billing, environments, events, ...clock });
+  const features = createFeaturesService({ db, audit, billing, controls, environments, events, ...clock });
   const account = createAccountService({ db, uiFlags, billing, projects, ...clock });
-  return { events, auth, billing, account, audit, controls, environments, projects };
+  return { events, auth, billing, account, audit, controls, environments, projects, features };
 }
 
 function refuseBody(request: FastifyRequest) {
@@ -123,6 +127,8 @@ export async function buildApp(
   await app.register(auditRoutes({ audit: services.audit }));
   await app.register(projectsRoutes({ projects: services.projects }));
   await app.register(environmentsRoutes({ environments: services.environments }));
+  await app.register(featuresRoutes({ features: services.features }));
+  await app.register(featureControlsRoutes({ controls: services.controls }));
 
   await registerWeb(app, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
 

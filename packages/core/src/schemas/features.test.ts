@@ -82,6 +82,26 @@ describe('variantForm', () => {
   });
 });
 
+describe('variant values', () => {
+  it('accepts any JSON value up to 32 KB, and none', () => {
+    const base = { key: 'blue', name: 'Blue' };
+    expect(variantForm.parse(base).value).toBeUndefined();
+    expect(variantForm.parse({ ...base, value: { colour: '#00f', sizes: [1, 2] } }).value).toEqual({
+      colour: '#00f',
+      sizes: [1, 2],
+    });
+    expect(variantForm.parse({ ...base, value: 'x'.repeat(32 * 1024 - 2) }).value).toHaveLength(
+      32 * 1024 - 2,
+    );
+  });
+
+  it('refuses a value over 32 KB', () => {
+    expect(errors(variantForm.safeParse({ key: 'a', name: 'A', value: 'x'.repeat(32 * 1024) }))).toEqual([
+      { field: 'value', message: 'A variant value may be at most 32 KB of JSON.' },
+    ]);
+  });
+});
+
 describe('createFeatureForm', () => {
   it('asks for a project, a name and a key', () => {
     expect(errors(createFeatureForm.safeParse({}))).toEqual([

@@ -10,6 +10,7 @@ import {
 import {
   FEATURE_PAGE_SIZES,
   MAX_LENGTH,
+  dateTimeSchema,
   featureKeySchema,
   idSchema,
   normalisedKey,
@@ -24,7 +25,13 @@ import { MAX_VARIANTS, featureControlSchema } from './targeting';
 export * from './targeting';
 
 /** A variant of a feature. */
-export const variantSchema = z.object({ key: z.string(), name: z.string(), description: z.string() });
+export const variantSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** What SDKs and OFREP return for this variant; absent or null when the variant has none (its key is used). */
+  value: z.json().nullable().optional(),
+});
 /** Type of {@link variantSchema}. */
 export type Variant = z.infer<typeof variantSchema>;
 
@@ -36,11 +43,33 @@ export function defaultVariants(): Variant[] {
   ];
 }
 
+/** Largest JSON value a variant may carry, serialised (32 KB). */
+export const MAX_VARIANT_VALUE_BYTES = 32 * 1024;
+
+/** UTF-8 size of the value's JSON (core has no TextEncoder: it runs wherever zod does). */
+function jsonByteLength(value: unknown): number {
+  const json = JSON.stringify(value);
+  let bytes = 0;
+  for (const char of json) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
 /** One row of the variants editor; the key is normalised like a feature key. */
 export const variantInput = z.object({
   key: normalisedKey(normaliseFeatureKey, 'Key is required'),
   name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
   description: optionalText(MAX_LENGTH.description),
+  value: z
+    .json()
+    .nullable()
+    .optional()
+    .refine(
+      (value) => value === undefined || jsonByteLength(value) <= MAX_VARIANT_VALUE_BYTES,
+      `A variant value may be at most ${MAX_VARIANT_VALUE_BYTES / 1024} KB of JSON.`,
+    ),
 });
 /** Type of {@link variantInput}. */
 export type VariantInput = z.infer<typeof variantInput>;
@@ -111,6 +140,8 @@ export const featureSchema = z.object({
   archived: z.boolean(),
   /** Lists may carry only the environment being shown. */
   controls: z.record(z.string(), featureControlSchema),
+  createdDate: dateTimeSchema,
+  lastModifiedDate: dateTimeSchema,
 });
 /** Type of {@link featureSchema}. */
 export type Feature = z.infer<typeof featureSchema>;

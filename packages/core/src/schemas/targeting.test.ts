@@ -4,18 +4,21 @@ import {
   conditionForm,
   defaultControlFor,
   defaultRules,
+  describeRules,
+  trafficOf,
   featureControlInput,
   featureControlSchema,
   ruleSchema,
   rulesSchema,
   targetingStatusOf,
+  type Rule,
 } from './features';
 import { FEATURE_CONTROL, ID } from './test-samples';
 
 const errors = (result: { error?: { issues: Parameters<typeof toFieldErrors>[0] } }) =>
   result.error ? toFieldErrors(result.error.issues) : [];
 
-const targeted = {
+const targeted: Rule = {
   defaultRule: false,
   audience: { conditions: [{ target: 'tier', operator: 'equals', values: ['gold'] }] },
   variantSplits: [{ variantKey: 'on', split: 100 }],
@@ -212,5 +215,65 @@ describe('conditionForm', () => {
     expect(
       conditionForm.parse({ target: 'tier', operator: 'equals', values: ['gold', 'silver'] }).values,
     ).toEqual(['gold']);
+  });
+});
+
+describe('trafficOf', () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  it('is never without impressions, counting stale days from creation', () => {
+    expect(trafficOf({ lastImpressionDate: null, createdDate: '2026-11-18T12:00:00Z' }, now)).toEqual({
+      trafficStatus: 'never',
+      staleDays: 3,
+    });
+  });
+  it('is active until seven whole days pass without an impression, then inactive', () => {
+    const created = '2026-01-01T00:00:00Z';
+    expect(trafficOf({ lastImpressionDate: '2026-11-21T11:00:00Z', createdDate: created }, now)).toEqual({
+      trafficStatus: 'active',
+      staleDays: 0,
+    });
+    expect(
+      trafficOf({ lastImpressionDate: '2026-11-14T12:00:01Z', createdDate: created }, now).trafficStatus,
+    ).toBe('active');
+    expect(trafficOf({ lastImpressionDate: '2026-11-14T12:00:00Z', createdDate: created }, now)).toEqual({
+      trafficStatus: 'inactive',
+      staleDays: 7,
+    });
+  });
+});
+
+describe('describeRules', () => {
+  const names = { on: 'On', off: 'Off' };
+  it('says what everyone gets when off', () => {
+    expect(describeRules({ enabled: false, offVariantKey: 'off', rules: defaultRules() }, names)).toBe(
+      'Off: everyone gets Off.',
+    );
+  });
+  it('names the single variant, or the split, of the default rule', () => {
+    expect(describeRules({ enabled: true, offVariantKey: 'off', rules: defaultRules() }, names)).toBe(
+      'Everyone gets On.',
+    );
+    const split = [
+      {
+        defaultRule: true,
+        audience: null,
+        variantSplits: [
+          { variantKey: 'on', split: 50 },
+          { variantKey: 'off', split: 50 },
+        ],
+      },
+    ];
+    expect(describeRules({ enabled: true, offVariantKey: 'off', rules: split }, names)).toBe(
+      'Everyone gets 50% On, 50% Off.',
+    );
+  });
+  it('counts targeting rules before the default', () => {
+    expect(
+      describeRules({
+        enabled: true,
+        offVariantKey: 'off',
+        rules: [targeted, targeted, ...defaultRules('off')],
+      }),
+    ).toBe('2 targeting rules, otherwise off.');
   });
 });

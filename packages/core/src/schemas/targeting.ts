@@ -154,6 +154,51 @@ export function targetingStatusOf(control: { enabled: boolean; rules: readonly R
   return single ? 'single' : 'targeted';
 }
 
+/** A control with no impression for this many days is inactive (spec §4 traffic status). */
+export const STALE_AFTER_DAYS = 7;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Traffic status and stale days of a control (spec §3, §4): `never` without any impression;
+ * otherwise `staleDays` is the number of whole days since the last impression, and the control is
+ * `inactive` once that reaches {@link STALE_AFTER_DAYS}, else `active`. Without impressions
+ * `staleDays` counts from the control's creation.
+ */
+export function trafficOf(
+  control: { lastImpressionDate: string | null; createdDate: string },
+  now: Date,
+): { trafficStatus: TrafficStatus; staleDays: number } {
+  const since = Date.parse(control.lastImpressionDate ?? control.createdDate);
+  const staleDays = Number.isFinite(since) ? Math.max(0, Math.floor((now.getTime() - since) / DAY_MS)) : 0;
+  if (control.lastImpressionDate === null) return { trafficStatus: 'never', staleDays };
+  return { trafficStatus: staleDays >= STALE_AFTER_DAYS ? 'inactive' : 'active', staleDays };
+}
+
+function describeSplits(splits: readonly VariantSplit[], nameOf: (key: string) => string): string {
+  const given = splits.filter((split) => split.split > 0);
+  if (given.length === 1) return nameOf(given[0]!.variantKey);
+  return given.map((split) => `${split.split}% ${nameOf(split.variantKey)}`).join(', ');
+}
+
+/**
+ * A short sentence saying what a control serves (spec §3 `rulesDescription`): `Off: everyone gets
+ * Off.`, `Everyone gets On.`, `Everyone gets 50% On, 50% Off.` or `2 targeting rules, otherwise On.`
+ * Variant names are used when known, else keys.
+ */
+export function describeRules(
+  control: { enabled: boolean; offVariantKey: string; rules: readonly Rule[] },
+  variantNames: Readonly<Record<string, string>> = {},
+): string {
+  const nameOf = (key: string) => variantNames[key] ?? key;
+  if (!control.enabled) return `Off: everyone gets ${nameOf(control.offVariantKey)}.`;
+  const fallback = control.rules.find((rule) => rule.defaultRule);
+  const targeted = control.rules.filter((rule) => !rule.defaultRule).length;
+  const otherwise = fallback ? describeSplits(fallback.variantSplits, nameOf) : nameOf(control.offVariantKey);
+  if (targeted === 0) return `Everyone gets ${otherwise}.`;
+  return `${targeted} targeting rule${targeted === 1 ? '' : 's'}, otherwise ${otherwise}.`;
+}
+
 const todayCount = z.object({ today: z.number().int().min(0) });
 
 /** Impression statistics of a control. */

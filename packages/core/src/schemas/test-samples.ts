@@ -105,6 +105,8 @@ export const FEATURE = {
   bookmarked: false,
   archived: false,
   controls: { production: FEATURE_CONTROL },
+  createdDate: '2026-01-01T00:00:00.000Z',
+  lastModifiedDate: '2026-01-02T00:00:00.000Z',
 } satisfies Feature;
 
 /** A running experiment. */

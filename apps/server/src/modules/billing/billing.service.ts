@@ -9,10 +9,13 @@ import {
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import type { SubscriptionRow } from '../../db/schema/index';
-import { BadRequestError } from '../../errors';
+import { BadRequestError, ForbiddenError } from '../../errors';
 import * as repo from './billing.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Spec §4: the toast for an inactive subscription, and the refusal of feature changes meanwhile. */
+export const INACTIVE_ACCOUNT = 'Your account is inactive. Please purchase a subscription.';
 const INACTIVE_STATUSES: ReadonlySet<SubscriptionRow['status']> = new Set([
   'inactive',
   'canceled',
@@ -105,6 +108,16 @@ export function createBillingService(deps: {
       const limit = limits?.[key];
       if (limit === null || limit === undefined) return Number.POSITIVE_INFINITY;
       return Math.max(0, limit - (await count()));
+    },
+
+    /**
+     * Spec §4: while the subscription is inactive (trial over, nothing bought) features keep
+     * evaluating but nobody changes them.
+     */
+    async assertActive(organisationId: string, executor: Executor = db): Promise<void> {
+      if (!uiFlags.billing) return;
+      const row = await repo.findSubscription(executor, organisationId);
+      if (row && INACTIVE_STATUSES.has(row.status)) throw new ForbiddenError(INACTIVE_ACCOUNT);
     },
 
     /** The subscription as the initial payload carries it; null without billing or a subscription. */

@@ -1,11 +1,91 @@
-import { defaultControlFor } from '@vexil/core';
-import type { Executor } from '../../db/client';
+import {
+  can,
+  defaultControlFor,
+  describeRules,
+  escapeMarkdown,
+  isProductionEnvironment,
+  markdownCode,
+  targetingStatusOf,
+  trafficOf,
+  type FeatureControl,
+  type FeatureControlInput,
+  type VariantDailyImpressions,
+} from '@vexil/core';
+import type { Database, Executor } from '../../db/client';
+import type { FeatureControlRow } from '../../db/schema/index';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import type { ChangeEvents } from '../../lib/change-events';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
+import * as featuresRepo from './features.repository';
 import * as repo from './feature-controls.repository';
+
+/** Days the variant daily impressions chart covers, today included. */
+export const IMPRESSION_CHART_DAYS = 30;
+export const PRODUCTION_CONTROL_DENIED =
+  'Only a production editor can change a feature in a production environment.';
+export const CONTROL_DENIED = 'You do not have permission to change this feature.';
+
+/** UTC calendar day, as impression counters key it. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+export type ControlContext = {
+  featureKey: string;
+  environmentKey: string;
+  variantNames: Record<string, string>;
+  /** Today's impressions of this control per variant. */
+  impressionsToday: Map<string, number>;
+};
+
+/** A stored control as the API shows it, with its computed statuses (spec §3 Feature control). */
+export function toControlView(row: FeatureControlRow, context: ControlContext, now: Date): FeatureControl {
+  const lastImpressionDate = row.lastImpressionAt?.toISOString() ?? null;
+  const createdDate = row.createdAt.toISOString();
+  const { trafficStatus, staleDays } = trafficOf({ lastImpressionDate, createdDate }, now);
+  let total = 0;
+  const variants: Record<string, { impressions: { today: number } }> = {};
+  for (const key of Object.keys(context.variantNames)) {
+    const today = context.impressionsToday.get(key) ?? 0;
+    total += today;
+    variants[key] = { impressions: { today } };
+  }
+  return {
+    id: row.id,
+    key: context.featureKey,
+    environmentKey: context.environmentKey,
+    enabled: row.enabled,
+    offVariantKey: row.offVariantKey,
+    rules: row.rules as FeatureControl['rules'],
+    available: row.available,
+    trafficStatus,
+    targetingStatus: targetingStatusOf({ enabled: row.enabled, rules: row.rules as FeatureControl['rules'] }),
+    staleDays,
+    rulesDescription: describeRules(
+      { enabled: row.enabled, offVariantKey: row.offVariantKey, rules: row.rules as FeatureControl['rules'] },
+      context.variantNames,
+    ),
+    createdDate,
+    lastModifiedDate: row.updatedAt.toISOString(),
+    statistics: { lastImpressionDate, impressions: { today: total }, variants },
+  };
+}
 
 export type FeatureControlsService = ReturnType<typeof createFeatureControlsService>;
 
 /** Feature controls: one per feature and environment (spec §3). */
-export function createFeatureControlsService() {
+export function createFeatureControlsService(deps: {
+  db: Database;
+  audit: AuditService;
+  billing: BillingService;
+  events: ChangeEvents;
+  now?: () => Date;
+}) {
+  const { db, audit, billing, events } = deps;
+  const now = deps.now ?? (() => new Date());
+
   return {
     /**
      * Gives a new environment a control for every live feature of its project: copied from
@@ -29,7 +109,7 @@ export function createFeatureControlsService() {
               (control) => [control.featureId, control],
             ),
           )
-        : new Map();
+        : new Map<string, FeatureControlRow>();
       const rows = [...featureVariants].map(([featureId, variantKeys]) => {
         const copied = source.get(featureId);
         const control = copied
@@ -38,6 +118,202 @@ export function createFeatureControlsService() {
         return { organisationId, featureId, environmentId, ...control };
       });
       await repo.insertControls(tx, rows);
+    },
+
+    /** A new feature's controls: the default control in every live environment of its project. */
+    async createForFeature(
+      tx: Executor,
+      target: { organisationId: string; projectId: string; featureId: string; variantKeys: string[] },
+    ): Promise<string[]> {
+      const environmentIds = await repo.liveEnvironmentIds(tx, target.organisationId, target.projectId);
+      const control = defaultControlFor(target.variantKeys);
+      await repo.insertControls(
+        tx,
+        environmentIds.map((environmentId) => ({
+          organisationId: target.organisationId,
+          featureId: target.featureId,
+          environmentId,
+          ...control,
+        })),
+      );
+      return environmentIds;
+    },
+
+    /** Live environments of a project: those whose SDK payload a feature change alters. */
+    environmentIdsOf(executor: Executor, organisationId: string, projectId: string): Promise<string[]> {
+      return repo.liveEnvironmentIds(executor, organisationId, projectId);
+    },
+
+    /** Views of the controls of these features keyed by feature id, then environment key. */
+    async viewsOf(
+      executor: Executor,
+      organisationId: string,
+      features: { id: string; key: string; variantNames: Record<string, string> }[],
+      environmentIds?: string[],
+    ): Promise<Map<string, Record<string, FeatureControl>>> {
+      const rows = await repo.controlsOfFeatures(
+        executor,
+        organisationId,
+        features.map((f) => f.id),
+        environmentIds,
+      );
+      const at = now();
+      const impressions = await repo.impressionsOn(
+        executor,
+        organisationId,
+        rows.map((r) => r.control.id),
+        utcDay(at),
+      );
+      const byControl = new Map<string, Map<string, number>>();
+      for (const row of impressions) {
+        const counts = byControl.get(row.controlId) ?? new Map<string, number>();
+        counts.set(row.variantKey, (counts.get(row.variantKey) ?? 0) + row.count);
+        byControl.set(row.controlId, counts);
+      }
+      const featureById = new Map(features.map((f) => [f.id, f]));
+      const result = new Map<string, Record<string, FeatureControl>>(features.map((f) => [f.id, {}]));
+      for (const { control, environment } of rows) {
+        const feature = featureById.get(control.featureId)!;
+        result.get(feature.id)![environment.key] = toControlView(
+          control,
+          {
+            featureKey: feature.key,
+            environmentKey: environment.key,
+            variantNames: feature.variantNames,
+            impressionsToday: byControl.get(control.id) ?? new Map(),
+          },
+          at,
+        );
+      }
+      return result;
+    },
+
+    /**
+     * PUT /api/v1/feature-controls/: the switch, off variant and rules of one control. Needs update
+     * rights on it, production edit rights in a production environment (spec §6).
+     */
+    async save(principal: Principal, input: FeatureControlInput): Promise<FeatureControl> {
+      const organisationId = principal.organisationId;
+      const result = await db.transaction(async (tx) => {
+        const found = await repo.findControl(tx, organisationId, input.id);
+        if (!found) throw new NotFoundError('feature control', input.id);
+        const { control: before, feature, environment, project } = found;
+        const constraint = { production: environment.production, tags: environment.tags };
+        if (!can(principal, 'update', { type: 'featureControl', environment: constraint })) {
+          const canEditElsewhere = can(principal, 'update', {
+            type: 'featureControl',
+            environment: { production: false },
+          });
+          throw new ForbiddenError(
+            isProductionEnvironment(constraint) && canEditElsewhere
+              ? PRODUCTION_CONTROL_DENIED
+              : CONTROL_DENIED,
+          );
+        }
+        await billing.assertActive(organisationId, tx);
+        const variantRows = await featuresRepo.variantsOf(tx, organisationId, [feature.id]);
+        const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
+        if (!(input.offVariantKey in variantNames)) {
+          throw new ValidationError(
+            'offVariantKey',
+            'The off variant must be one of the feature’s variants.',
+          );
+        }
+        input.rules.forEach((rule, index) => {
+          for (const split of rule.variantSplits) {
+            if (!(split.variantKey in variantNames)) {
+              throw new ValidationError(
+                `rules.${index}.variantSplits`,
+                `Rule ${index + 1} gives the unknown variant "${split.variantKey}".`,
+              );
+            }
+          }
+        });
+        const at = now();
+        const after = await repo.updateControl(tx, organisationId, before.id, {
+          enabled: input.enabled,
+          offVariantKey: input.offVariantKey,
+          rules: input.rules,
+          updatedAt: at,
+        });
+        await featuresRepo.update(tx, organisationId, feature.id, { updatedAt: at });
+        const rulesChanged =
+          before.offVariantKey !== after.offVariantKey ||
+          JSON.stringify(before.rules) !== JSON.stringify(after.rules);
+        const who = escapeMarkdown(principal.email);
+        const where = `**${escapeMarkdown(feature.name)}** (${markdownCode(feature.key)}) in **${escapeMarkdown(environment.name)}**`;
+        const describeBefore = describeRules(
+          {
+            enabled: before.enabled,
+            offVariantKey: before.offVariantKey,
+            rules: before.rules as FeatureControl['rules'],
+          },
+          variantNames,
+        );
+        const describeAfter = describeRules(
+          { enabled: after.enabled, offVariantKey: after.offVariantKey, rules: input.rules },
+          variantNames,
+        );
+        const switched = before.enabled !== after.enabled;
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'feature_control',
+          resourceId: feature.id,
+          projectKey: project.key,
+          environmentKey: environment.key,
+          featureKey: feature.key,
+          title:
+            switched && !rulesChanged
+              ? `Feature ${feature.name} turned ${after.enabled ? 'on' : 'off'} in ${environment.name}`
+              : `Targeting of ${feature.name} in ${environment.name} updated`,
+          description: `${who} ${switched ? `turned ${after.enabled ? 'on' : 'off'}` : 'updated the targeting of'} ${where}.\n\n- before: ${escapeMarkdown(describeBefore)}\n- after: ${escapeMarkdown(describeAfter)}`,
+          data: {
+            before: { enabled: before.enabled, offVariantKey: before.offVariantKey, rules: before.rules },
+            after: input,
+          },
+        });
+        const impressions = await repo.impressionsOn(tx, organisationId, [after.id], utcDay(at));
+        return {
+          environmentId: environment.id,
+          view: toControlView(
+            after,
+            {
+              featureKey: feature.key,
+              environmentKey: environment.key,
+              variantNames,
+              impressionsToday: new Map(impressions.map((i) => [i.variantKey, i.count])),
+            },
+            at,
+          ),
+        };
+      });
+      events.publish({ type: 'environment.changed', organisationId, environmentId: result.environmentId });
+      return result.view;
+    },
+
+    /** GET /api/v1/variant-daily-impressions: the last 30 days of one control, one dataset per variant. */
+    async dailyImpressions(principal: Principal, controlId: string): Promise<VariantDailyImpressions> {
+      const found = await repo.findControl(db, principal.organisationId, controlId);
+      if (!found) throw new NotFoundError('feature control', controlId);
+      const today = now();
+      const labels: string[] = [];
+      for (let back = IMPRESSION_CHART_DAYS - 1; back >= 0; back--) {
+        labels.push(utcDay(new Date(today.getTime() - back * 24 * 60 * 60 * 1000)));
+      }
+      const [variantRows, counts] = await Promise.all([
+        featuresRepo.variantsOf(db, principal.organisationId, [found.feature.id]),
+        repo.dailyImpressions(db, principal.organisationId, controlId, labels[0]!),
+      ]);
+      const index = new Map(labels.map((label, i) => [label, i]));
+      const datasets = variantRows.map((variant) => {
+        const data = labels.map(() => 0);
+        for (const row of counts) {
+          const at = index.get(row.day);
+          if (row.variantKey === variant.key && at !== undefined) data[at] = (data[at] ?? 0) + row.count;
+        }
+        return { label: variant.name, data };
+      });
+      return { labels, datasets };
     },
   };
 }

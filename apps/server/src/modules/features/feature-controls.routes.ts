@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  errorBodySchema,
+  featureControlInput,
+  featureControlSchema,
+  variantDailyImpressionsQuery,
+  variantDailyImpressionsSchema,
+} from '@vexil/core';
+import { principalOf } from '../../plugins/auth';
+import type { FeatureControlsService } from './feature-controls.service';
+
+const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+export function featureControlsRoutes(deps: { controls: FeatureControlsService }): FastifyPluginAsyncZod {
+  const { controls } = deps;
+  return async (app) => {
+    app.put(
+      '/api/v1/feature-controls',
+      {
+        schema: {
+          tags: ['features'],
+          summary:
+            'Save one control: on/off, off variant and targeting rules (production needs a production editor)',
+          body: featureControlInput,
+          response: { 200: featureControlSchema, ...errors },
+        },
+      },
+      async (request) => controls.save(principalOf(request), request.body),
+    );
+
+    app.get(
+      '/api/v1/variant-daily-impressions',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Impressions of one control per variant and day, the last 30 days',
+          querystring: variantDailyImpressionsQuery,
+          response: { 200: variantDailyImpressionsSchema, ...errors },
+        },
+      },
+      async (request) => controls.dailyImpressions(principalOf(request), request.query.featureControlId),
+    );
+  };
+}

@@ -1,0 +1,377 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import {
+  bookmarks,
+  featureGoals,
+  featureIssueLinks,
+  features,
+  goals,
+  projects,
+  users,
+  variants,
+  type FeatureRow,
+  type NewFeatureRow,
+  type NewVariantRow,
+  type ProjectRow,
+} from '../../db/schema/index';
+
+export type FeatureWithProject = { feature: FeatureRow; project: Pick<ProjectRow, 'id' | 'key' | 'name'> };
+
+const projectColumns = { id: projects.id, key: projects.key, name: projects.name };
+
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Live features of live projects of the organisation. */
+function liveFeatures(organisationId: string): SQL {
+  return and(
+    eq(features.organisationId, organisationId),
+    eq(features.archived, false),
+    eq(projects.archived, false),
+  )!;
+}
+
+function matching(text: string | undefined): SQL | undefined {
+  if (!text) return undefined;
+  const pattern = likePattern(text);
+  return or(
+    ilike(features.name, pattern),
+    ilike(features.key, pattern),
+    ilike(features.description, pattern),
+  );
+}
+
+export async function findLiveProject(db: Executor, organisationId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(projects)
+    .where(
+      and(eq(projects.organisationId, organisationId), eq(projects.key, key), eq(projects.archived, false)),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findByKey(
+  db: Executor,
+  organisationId: string,
+  projectKey: string,
+  featureKey: string,
+): Promise<FeatureWithProject | null> {
+  const [row] = await db
+    .select({ feature: features, project: projectColumns })
+    .from(features)
+    .innerJoin(projects, eq(projects.id, features.projectId))
+    .where(and(liveFeatures(organisationId), eq(projects.key, projectKey), eq(features.key, featureKey)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findById(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<FeatureWithProject | null> {
+  const [row] = await db
+    .select({ feature: features, project: projectColumns })
+    .from(features)
+    .innerJoin(projects, eq(projects.id, features.projectId))
+    .where(and(liveFeatures(organisationId), eq(features.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Features across the organisation whose name, key or description contains `text`, by name. */
+export async function search(db: Executor, organisationId: string, text: string | undefined, limit: number) {
+  return db
+    .select({ feature: features, project: projectColumns })
+    .from(features)
+    .innerJoin(projects, eq(projects.id, features.projectId))
+    .where(and(liveFeatures(organisationId), matching(text)))
+    .orderBy(asc(features.name), asc(features.key))
+    .limit(limit);
+}
+
+/** Features of one project matching `text`, by name (link page, feature pickers). */
+export async function searchInProject(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  text: string | undefined,
+  limit: number,
+) {
+  return db
+    .select({ feature: features, project: projectColumns })
+    .from(features)
+    .innerJoin(projects, eq(projects.id, features.projectId))
+    .where(and(liveFeatures(organisationId), eq(features.projectId, projectId), matching(text)))
+    .orderBy(asc(features.name), asc(features.key))
+    .limit(limit);
+}
+
+/** One page of a project's features, by name, with the total. */
+export async function page(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  text: string | undefined,
+  offset: number,
+  limit: number,
+) {
+  const where = and(liveFeatures(organisationId), eq(features.projectId, projectId), matching(text));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ feature: features, project: projectColumns })
+      .from(features)
+      .innerJoin(projects, eq(projects.id, features.projectId))
+      .where(where)
+      .orderBy(asc(features.name), asc(features.key))
+      .offset(offset)
+      .limit(limit),
+    db
+      .select({ total: count() })
+      .from(features)
+      .innerJoin(projects, eq(projects.id, features.projectId))
+      .where(where),
+  ]);
+  return { rows, total: total?.total ?? 0 };
+}
+
+export type HomeList = 'recent' | 'bookmarked' | 'maintaining';
+
+/** The home page lists: recently changed, bookmarked by the user, maintained by the user. */
+export async function homeList(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  list: HomeList,
+  limit: number,
+) {
+  const base = db
+    .select({ feature: features, project: projectColumns })
+    .from(features)
+    .innerJoin(projects, eq(projects.id, features.projectId));
+  if (list === 'bookmarked') {
+    return base
+      .innerJoin(bookmarks, and(eq(bookmarks.featureId, features.id), eq(bookmarks.userId, userId)))
+      .where(liveFeatures(organisationId))
+      .orderBy(desc(bookmarks.createdAt))
+      .limit(limit);
+  }
+  if (list === 'maintaining') {
+    return base
+      .where(and(liveFeatures(organisationId), eq(features.maintainerId, userId)))
+      .orderBy(desc(features.updatedAt))
+      .limit(limit);
+  }
+  return base
+    .where(liveFeatures(organisationId))
+    .orderBy(desc(features.updatedAt), asc(features.key))
+    .limit(limit);
+}
+
+/** Keys of the project's live features (uniqueness of a new key). */
+export async function liveKeys(db: Executor, projectId: string): Promise<string[]> {
+  const rows = await db
+    .select({ key: features.key })
+    .from(features)
+    .where(and(eq(features.projectId, projectId), eq(features.archived, false)));
+  return rows.map((r) => r.key);
+}
+
+export async function countLive(db: Executor, organisationId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(features)
+    .innerJoin(projects, eq(projects.id, features.projectId))
+    .where(liveFeatures(organisationId));
+  return row?.total ?? 0;
+}
+
+export async function insert(db: Executor, row: NewFeatureRow): Promise<FeatureRow> {
+  const [created] = await db.insert(features).values(row).returning();
+  return created!;
+}
+
+export async function update(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: Partial<NewFeatureRow>,
+): Promise<FeatureRow> {
+  const [updated] = await db
+    .update(features)
+    .set(changes)
+    .where(and(eq(features.organisationId, organisationId), eq(features.id, id)))
+    .returning();
+  return updated!;
+}
+
+export async function variantsOf(db: Executor, organisationId: string, featureIds: string[]) {
+  if (featureIds.length === 0) return [];
+  return db
+    .select()
+    .from(variants)
+    .where(and(eq(variants.organisationId, organisationId), inArray(variants.featureId, featureIds)))
+    .orderBy(asc(variants.position), asc(variants.key));
+}
+
+export async function insertVariants(db: Executor, rows: NewVariantRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(variants).values(rows);
+}
+
+export async function updateVariant(
+  db: Executor,
+  featureId: string,
+  key: string,
+  changes: Partial<NewVariantRow>,
+): Promise<void> {
+  await db
+    .update(variants)
+    .set(changes)
+    .where(and(eq(variants.featureId, featureId), eq(variants.key, key)));
+}
+
+export async function issueLinksOf(db: Executor, organisationId: string, featureIds: string[]) {
+  if (featureIds.length === 0) return [];
+  return db
+    .select()
+    .from(featureIssueLinks)
+    .where(
+      and(
+        eq(featureIssueLinks.organisationId, organisationId),
+        inArray(featureIssueLinks.featureId, featureIds),
+      ),
+    )
+    .orderBy(asc(featureIssueLinks.createdAt), asc(featureIssueLinks.issueKey));
+}
+
+export async function addIssueLinks(db: Executor, organisationId: string, featureId: string, keys: string[]) {
+  if (keys.length === 0) return;
+  await db
+    .insert(featureIssueLinks)
+    .values(keys.map((issueKey) => ({ organisationId, featureId, issueKey })))
+    .onConflictDoNothing();
+}
+
+export async function removeIssueLinks(db: Executor, featureId: string, keys: string[]) {
+  if (keys.length === 0) return;
+  await db
+    .delete(featureIssueLinks)
+    .where(and(eq(featureIssueLinks.featureId, featureId), inArray(featureIssueLinks.issueKey, keys)));
+}
+
+export async function goalKeysOf(db: Executor, organisationId: string, featureIds: string[]) {
+  if (featureIds.length === 0) return [];
+  return db
+    .select({ featureId: featureGoals.featureId, key: goals.key })
+    .from(featureGoals)
+    .innerJoin(goals, eq(goals.id, featureGoals.goalId))
+    .where(and(eq(featureGoals.organisationId, organisationId), inArray(featureGoals.featureId, featureIds)))
+    .orderBy(asc(goals.key));
+}
+
+/** Makes the feature's goals exactly `keys`, creating goals the project does not have yet. */
+export async function setGoals(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  featureId: string,
+  keys: string[],
+): Promise<void> {
+  await db.delete(featureGoals).where(eq(featureGoals.featureId, featureId));
+  if (keys.length === 0) return;
+  await db
+    .insert(goals)
+    .values(keys.map((key) => ({ organisationId, projectId, key })))
+    .onConflictDoNothing();
+  const rows = await db
+    .select({ id: goals.id })
+    .from(goals)
+    .where(and(eq(goals.projectId, projectId), inArray(goals.key, keys)));
+  await db.insert(featureGoals).values(rows.map((goal) => ({ organisationId, featureId, goalId: goal.id })));
+}
+
+export async function usersById(db: Executor, organisationId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), inArray(users.id, ids)));
+}
+
+export async function bookmarkedIds(
+  db: Executor,
+  userId: string,
+  featureIds: string[],
+): Promise<Set<string>> {
+  if (featureIds.length === 0) return new Set();
+  const rows = await db
+    .select({ featureId: bookmarks.featureId })
+    .from(bookmarks)
+    .where(and(eq(bookmarks.userId, userId), inArray(bookmarks.featureId, featureIds)));
+  return new Set(rows.map((r) => r.featureId));
+}
+
+export async function setBookmark(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  featureId: string,
+  bookmarked: boolean,
+): Promise<void> {
+  if (bookmarked) {
+    await db.insert(bookmarks).values({ organisationId, userId, featureId }).onConflictDoNothing();
+  } else {
+    await db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.featureId, featureId)));
+  }
+}
+
+/** Distinct tags of the project's live features containing `text`, alphabetically. */
+export async function tagsOf(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  text: string | undefined,
+) {
+  const tag = sql<string>`unnest(${features.tags})`;
+  const rows = await db
+    .selectDistinct({ tag })
+    .from(features)
+    .where(
+      and(
+        eq(features.organisationId, organisationId),
+        eq(features.projectId, projectId),
+        eq(features.archived, false),
+      ),
+    );
+  const needle = text?.toLowerCase();
+  return rows
+    .map((r) => r.tag)
+    .filter((t) => !needle || t.toLowerCase().includes(needle))
+    .sort();
+}
+
+/** Activated members of the organisation whose name or e-mail contains `text`. */
+export async function members(db: Executor, organisationId: string, text: string | undefined, limit: number) {
+  const pattern = text ? likePattern(text) : undefined;
+  return db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(
+      and(
+        eq(users.organisationId, organisationId),
+        eq(users.activated, true),
+        eq(users.archived, false),
+        pattern
+          ? or(
+              ilike(users.email, pattern),
+              ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
+    .limit(limit);
+}

@@ -1,0 +1,392 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Feature, Project } from '@vexil/core';
+import { subscriptions } from '../../db/schema/index';
+import { auditTrail, createTeam, subscribe, type Caller, type Team } from '../../../test/api';
+import { createHarness, type Harness } from '../../../test/helpers';
+
+let h: Harness;
+let team: Team;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.database.reset();
+  team = await createTeam(h);
+  project = (
+    await team.admin.call('POST', '/api/v1/projects/', { name: 'Web shop', key: 'web' })
+  ).json<Project>();
+});
+
+async function createFeature(
+  body: Record<string, unknown>,
+  call: Caller = team.admin.call,
+): Promise<Feature> {
+  const res = await call('POST', '/api/v1/projects/web/features', body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<Feature>();
+}
+
+function settings(feature: Feature, changes: Record<string, unknown> = {}) {
+  return {
+    id: feature.id,
+    name: feature.name,
+    key: feature.key,
+    description: feature.description,
+    permanent: feature.permanent,
+    variants: feature.variants,
+    tags: feature.tags,
+    jiraIssueKeys: feature.jiraIssueKeys,
+    goals: feature.goals,
+    maintainerId: feature.maintainer?.id ?? null,
+    ...changes,
+  };
+}
+
+describe('POST /api/v1/projects/{projectKey}/features', () => {
+  it('creates a feature with On and Off, off in every environment, maintained by its creator', async () => {
+    const feature = await createFeature({
+      name: 'New checkout',
+      key: 'new-checkout',
+      description: 'One page',
+    });
+    expect(feature).toMatchObject({
+      name: 'New checkout',
+      key: 'new-checkout',
+      description: 'One page',
+      projectKey: 'web',
+      project: { key: 'web', name: 'Web shop' },
+      variants: [
+        { key: 'on', name: 'On', description: '' },
+        { key: 'off', name: 'Off', description: '' },
+      ],
+      bookmarked: false,
+      maintainer: { id: team.admin.id, email: team.admin.email },
+    });
+    expect(Object.keys(feature.controls)).toEqual(['production', 'development']);
+    expect(feature.controls.production).toMatchObject({
+      key: 'new-checkout',
+      environmentKey: 'production',
+      enabled: false,
+      offVariantKey: 'off',
+      available: false,
+      trafficStatus: 'never',
+      targetingStatus: 'off',
+      rulesDescription: 'Off: everyone gets Off.',
+      rules: [{ defaultRule: true, audience: null, variantSplits: [{ variantKey: 'on', split: 100 }] }],
+      statistics: { lastImpressionDate: null, impressions: { today: 0 } },
+    });
+    const [item] = await auditTrail(team.admin.call);
+    expect(item!.title).toBe('Feature New checkout created in Web shop');
+  });
+
+  it('normalises the key and makes it unique in the project with a trailing number', async () => {
+    expect((await createFeature({ name: 'Checkout', key: 'Check Out!' })).key).toBe('check-out');
+    expect((await createFeature({ name: 'Checkout', key: 'check-out' })).key).toBe('check-out1');
+    expect((await createFeature({ name: 'Checkout', key: 'check-out' })).key).toBe('check-out2');
+    expect((await createFeature({ name: 'V', key: 'api-v1' })).key).toBe('api-v1');
+    expect((await createFeature({ name: 'V', key: 'api-v1' })).key).toBe('api-v2');
+  });
+
+  it('normalises issue keys and tags', async () => {
+    const feature = await createFeature({
+      name: 'A',
+      key: 'a',
+      jiraIssueKeys: ['abc 7'],
+      tags: ['Team A', 'team a'],
+    });
+    expect(feature.jiraIssueKeys).toEqual(['ABC-7']);
+    expect(feature.tags).toEqual(['team-a']);
+  });
+
+  it('answers the settings form messages', async () => {
+    const res = await team.admin.call('POST', '/api/v1/projects/web/features', {
+      name: '',
+      key: '',
+      variants: [{ key: '', name: '' }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ errors: unknown[] }>().errors).toEqual(
+      expect.arrayContaining([
+        { field: 'name', message: 'Name is required' },
+        { field: 'key', message: 'Key is required' },
+        { field: 'variants.0.key', message: 'Key is required' },
+        { field: 'variants.0.name', message: 'Name is required' },
+      ]),
+    );
+    const oneVariant = await team.admin.call('POST', '/api/v1/projects/web/features', {
+      name: 'A',
+      key: 'a',
+      variants: [{ key: 'on', name: 'On' }],
+    });
+    expect(oneVariant.json()).toMatchObject({
+      errors: [{ field: 'variants', message: 'At least two variants are required.' }],
+    });
+  });
+
+  it('keeps a JSON value per variant, and refuses one over 32 KB', async () => {
+    const feature = await createFeature({
+      name: 'Theme',
+      key: 'theme',
+      variants: [
+        { key: 'blue', name: 'Blue', value: { primary: '#00f' } },
+        { key: 'red', name: 'Red' },
+      ],
+    });
+    expect(feature.variants).toEqual([
+      { key: 'blue', name: 'Blue', description: '', value: { primary: '#00f' } },
+      { key: 'red', name: 'Red', description: '' },
+    ]);
+    expect(feature.controls.production).toMatchObject({ offVariantKey: 'red' });
+    const big = await team.admin.call('POST', '/api/v1/projects/web/features', {
+      name: 'Big',
+      key: 'big',
+      variants: [
+        { key: 'a', name: 'A', value: 'x'.repeat(33 * 1024) },
+        { key: 'b', name: 'B' },
+      ],
+    });
+    expect(big.statusCode).toBe(400);
+  });
+
+  it('needs create permission: editors may, read-only users and other organisations may not', async () => {
+    await createFeature({ name: 'By editor', key: 'by-editor' }, team.editor.call);
+    const readOnly = await team.readOnly.call('POST', '/api/v1/projects/web/features', {
+      name: 'X',
+      key: 'x',
+    });
+    expect(readOnly.statusCode).toBe(403);
+    const outsider = await team.outsider.call('POST', '/api/v1/projects/web/features', {
+      name: 'X',
+      key: 'x',
+    });
+    expect(outsider.statusCode).toBe(404);
+  });
+
+  it('enforces maxFeatures: "Only 1 feature(s) allowed."', async () => {
+    await subscribe(h, team.admin.organisationId, { maxFeatures: 1 });
+    await createFeature({ name: 'One', key: 'one' });
+    const res = await team.admin.call('POST', '/api/v1/projects/web/features', { name: 'Two', key: 'two' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ title: 'Only 1 feature(s) allowed.' });
+  });
+
+  it('refuses changes while the subscription is inactive', async () => {
+    await h.database.db.insert(subscriptions).values({
+      organisationId: team.admin.organisationId,
+      status: 'inactive',
+    });
+    const res = await team.admin.call('POST', '/api/v1/projects/web/features', { name: 'One', key: 'one' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ title: 'Your account is inactive. Please purchase a subscription.' });
+  });
+});
+
+describe('PUT /api/v1/projects/{projectKey}/features', () => {
+  it('updates settings across environments and adds variants', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const res = await team.editor.call(
+      'PUT',
+      '/api/v1/projects/web/features',
+      settings(feature, {
+        name: 'One-page checkout',
+        description: 'Faster',
+        tags: ['payments'],
+        variants: [...feature.variants, { key: 'beta', name: 'Beta', description: 'Early users' }],
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Feature>()).toMatchObject({
+      name: 'One-page checkout',
+      description: 'Faster',
+      tags: ['payments'],
+      variants: [{ key: 'on' }, { key: 'off' }, { key: 'beta', name: 'Beta' }],
+    });
+    const [item] = await auditTrail(team.admin.call);
+    expect(item!.description).toContain('- name: `Checkout` → `One-page checkout`');
+    expect(item!.description).toContain('- variants added: `beta`');
+  });
+
+  it('locks the key and the existing variants', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const rekey = await team.admin.call(
+      'PUT',
+      '/api/v1/projects/web/features',
+      settings(feature, { key: 'other' }),
+    );
+    expect(rekey.statusCode).toBe(400);
+    expect(rekey.json()).toMatchObject({
+      errors: [{ field: 'key', message: 'The key of a feature cannot be changed.' }],
+    });
+    const dropOff = await team.admin.call(
+      'PUT',
+      '/api/v1/projects/web/features',
+      settings(feature, { variants: [feature.variants[0], { key: 'blue', name: 'Blue' }] }),
+    );
+    expect(dropOff.statusCode).toBe(400);
+    expect(dropOff.json()).toMatchObject({
+      errors: [{ field: 'variants', message: 'Existing variants cannot be removed or re-keyed: "off".' }],
+    });
+  });
+
+  it('needs update permission and the same organisation', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const body = settings(feature, { name: 'Hijacked' });
+    expect((await team.readOnly.call('PUT', '/api/v1/projects/web/features', body)).statusCode).toBe(403);
+    expect((await team.outsider.call('PUT', '/api/v1/projects/web/features', body)).statusCode).toBe(404);
+    const after = await team.admin.call('GET', '/api/v1/projects/web/features/checkout');
+    expect(after.json<Feature>().name).toBe('Checkout');
+  });
+
+  it('refuses a maintainer from another organisation', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const res = await team.admin.call(
+      'PUT',
+      '/api/v1/projects/web/features',
+      settings(feature, { maintainerId: team.outsider.id }),
+    );
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('DELETE /api/v1/project/{projectKey}/features/{featureId}/', () => {
+  it('lets a production editor delete; the feature leaves every list', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const res = await team.productionEditor.call('DELETE', `/api/v1/project/web/features/${feature.id}/`);
+    expect(res.statusCode).toBe(204);
+    expect((await team.admin.call('GET', '/api/v1/projects/web/features/checkout')).statusCode).toBe(404);
+    expect((await team.admin.call('GET', '/api/v1/features')).json<Feature[]>()).toEqual([]);
+    const [item] = await auditTrail(team.admin.call);
+    expect(item!.title).toBe('Feature Checkout deleted');
+  });
+
+  it('tells a non-production editor and a read-only user why not', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const editor = await team.editor.call('DELETE', `/api/v1/project/web/features/${feature.id}/`);
+    expect(editor.statusCode).toBe(403);
+    expect(editor.json()).toMatchObject({ title: 'Only a production editor can delete a feature' });
+    const readOnly = await team.readOnly.call('DELETE', `/api/v1/project/web/features/${feature.id}/`);
+    expect(readOnly.json()).toMatchObject({ title: 'You do not have permission to delete this feature' });
+    expect(
+      (await team.outsider.call('DELETE', `/api/v1/project/web/features/${feature.id}/`)).statusCode,
+    ).toBe(404);
+    expect((await team.admin.call('GET', '/api/v1/projects/web/features/checkout')).statusCode).toBe(200);
+  });
+});
+
+describe('feature lists', () => {
+  it('GET /api/v1/features?filter= matches name, key or description in any case', async () => {
+    await createFeature({ name: 'Dark mode', key: 'dark', description: 'Night THEME' });
+    await createFeature({ name: 'Search', key: 'search-v2' });
+    await createFeature({ name: 'Checkout', key: 'checkout' });
+    const names = async (filter: string) =>
+      (await team.readOnly.call('GET', `/api/v1/features?filter=${filter}`))
+        .json<Feature[]>()
+        .map((f) => f.name);
+    expect(await names('')).toEqual(['Checkout', 'Dark mode', 'Search']);
+    expect(await names('theme')).toEqual(['Dark mode']);
+    expect(await names('SEARCH-V')).toEqual(['Search']);
+    expect(await names('out')).toEqual(['Checkout']);
+    expect((await team.outsider.call('GET', '/api/v1/features')).json<Feature[]>()).toEqual([]);
+  });
+
+  it('home lists: recent by last change, bookmarked and maintaining per user', async () => {
+    const a = await createFeature({ name: 'A', key: 'a' });
+    await createFeature({ name: 'B', key: 'b' }, team.editor.call);
+    await team.admin.call('PUT', '/api/v1/projects/web/features', settings(a, { description: 'touched' }));
+    const list = async (call: Caller, name: string) =>
+      (await call('GET', `/api/v1/features/home?list=${name}`)).json<Feature[]>().map((f) => f.key);
+    expect(await list(team.readOnly.call, 'recent')).toEqual(['a', 'b']);
+    expect(await list(team.admin.call, 'maintaining')).toEqual(['a']);
+    expect(await list(team.editor.call, 'maintaining')).toEqual(['b']);
+    expect((await team.editor.call('PUT', `/api/v1/features/${a.id}/bookmark/true`)).statusCode).toBe(200);
+    expect(await list(team.editor.call, 'bookmarked')).toEqual(['a']);
+    expect(await list(team.admin.call, 'bookmarked')).toEqual([]);
+    const seen = await team.editor.call('GET', '/api/v1/projects/web/features/a');
+    expect(seen.json<Feature>().bookmarked).toBe(true);
+    await team.editor.call('PUT', `/api/v1/features/${a.id}/bookmark/false`);
+    expect(await list(team.editor.call, 'bookmarked')).toEqual([]);
+  });
+
+  it('pages an environment’s features 50, 100 or 500 at a time with that environment’s control only', async () => {
+    for (let i = 0; i < 120; i++)
+      await createFeature({ name: `F ${String(i).padStart(3, '0')}`, key: `f${i}` });
+    type Page = { content: Feature[]; last: boolean; totalElements: number };
+    const url = '/api/v1/projects/web/environments/development/features';
+    const first = (await team.readOnly.call('GET', url)).json<Page>();
+    expect(first.content).toHaveLength(50);
+    expect(first).toMatchObject({ last: false, totalElements: 120 });
+    expect(first.content[0]!.name).toBe('F 000');
+    expect(Object.keys(first.content[0]!.controls)).toEqual(['development']);
+    const third = (await team.readOnly.call('GET', `${url}?page=2&pageSize=50`)).json<Page>();
+    expect(third.content.map((f) => f.name)[0]).toBe('F 100');
+    expect(third).toMatchObject({ last: true });
+    expect(third.content).toHaveLength(20);
+    expect((await team.readOnly.call('GET', `${url}?pageSize=100`)).json<Page>().content).toHaveLength(100);
+    expect((await team.readOnly.call('GET', `${url}?pageSize=30`)).statusCode).toBe(400);
+    const found = (await team.readOnly.call('GET', `${url}?query=F%2011`)).json<Page>();
+    expect(found.content.map((f) => f.name)).toEqual(Array.from({ length: 10 }, (_, i) => `F 11${i}`));
+    expect((await team.outsider.call('GET', url)).statusCode).toBe(404);
+  });
+
+  it('finds a feature by project and key with a control per environment, and searches a project', async () => {
+    await createFeature({ name: 'Checkout', key: 'checkout' });
+    await createFeature({ name: 'Search', key: 'search' });
+    const res = await team.readOnly.call('GET', '/api/v1/projects/web/features/checkout');
+    expect(Object.keys(res.json<Feature>().controls)).toEqual(['production', 'development']);
+    expect((await team.readOnly.call('GET', '/api/v1/projects/web/features/nope')).statusCode).toBe(404);
+    const search = await team.readOnly.call('GET', '/api/v1/projects/web/features?query=sea');
+    expect(search.json<Feature[]>().map((f) => f.key)).toEqual(['search']);
+  });
+
+  it('lists a project’s tags and the organisation’s members', async () => {
+    await createFeature({ name: 'A', key: 'a', tags: ['payments', 'beta'] });
+    await createFeature({ name: 'B', key: 'b', tags: ['beta', 'mobile'] });
+    expect((await team.readOnly.call('GET', '/api/v1/projects/web/tags')).json()).toEqual([
+      'beta',
+      'mobile',
+      'payments',
+    ]);
+    expect((await team.readOnly.call('GET', '/api/v1/projects/web/tags?query=PAY')).json()).toEqual([
+      'payments',
+    ]);
+    const members = (await team.readOnly.call('GET', '/api/v1/members')).json<{ email: string }[]>();
+    expect(members.map((m) => m.email).sort()).toEqual(
+      [team.admin, team.productionEditor, team.editor, team.readOnly].map((u) => u.email).sort(),
+    );
+    const one = (
+      await team.readOnly.call('GET', `/api/v1/members?query=${team.editor.email.slice(0, 12)}`)
+    ).json();
+    expect(one).toEqual([{ id: team.editor.id, name: 'Test User', email: team.editor.email }]);
+  });
+});
+
+describe('PUT /api/v1/features/link', () => {
+  it('links an issue key once, normalised, and audits it', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const res = await team.editor.call('PUT', '/api/v1/features/link', {
+      featureId: feature.id,
+      jiraIssueKey: 'shop-12',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Feature>().jiraIssueKeys).toEqual(['SHOP-12']);
+    await team.editor.call('PUT', '/api/v1/features/link', {
+      featureId: feature.id,
+      jiraIssueKey: 'SHOP-12',
+    });
+    const after = await team.editor.call('GET', '/api/v1/projects/web/features/checkout');
+    expect(after.json<Feature>().jiraIssues).toEqual([{ key: 'SHOP-12', title: '', url: '' }]);
+    const [item] = await auditTrail(team.admin.call);
+    expect(item!.title).toBe('Feature Checkout linked to SHOP-12');
+  });
+
+  it('needs create permission and the same organisation', async () => {
+    const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
+    const body = { featureId: feature.id, jiraIssueKey: 'SHOP-1' };
+    expect((await team.readOnly.call('PUT', '/api/v1/features/link', body)).statusCode).toBe(403);
+    expect((await team.outsider.call('PUT', '/api/v1/features/link', body)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,209 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  HOME_FEATURE_FILTERS,
+  bookmarkParams,
+  environmentParams,
+  errorBodySchema,
+  featureInput,
+  featureListQuery,
+  featureParams,
+  featureSchema,
+  featuresQuery,
+  idSchema,
+  linkFeatureInput,
+  pageOf,
+  projectKeyParam,
+  searchQuery,
+} from '@vexil/core';
+import { principalOf } from '../../plugins/auth';
+import type { FeaturesService } from './features.service';
+
+const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const features = z.array(featureSchema);
+
+export function featuresRoutes(deps: { features: FeaturesService }): FastifyPluginAsyncZod {
+  const { features: service } = deps;
+  return async (app) => {
+    app.get(
+      '/api/v1/features',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Features across the organisation whose name, key or description contains the filter',
+          querystring: featuresQuery,
+          response: { 200: features, ...errors },
+        },
+      },
+      async (request) => service.search(principalOf(request), request.query.filter),
+    );
+
+    app.get(
+      '/api/v1/features/home',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Home page lists: recently changed, bookmarked by me, maintained by me (100 at most)',
+          querystring: z.object({ list: z.enum(HOME_FEATURE_FILTERS).default('recent') }),
+          response: { 200: features, ...errors },
+        },
+      },
+      async (request) => service.home(principalOf(request), request.query.list),
+    );
+
+    app.get(
+      '/api/v1/projects/:projectKey/features',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Features of a project matching typed text (50 at most)',
+          params: projectKeyParam,
+          querystring: searchQuery,
+          response: { 200: features, ...errors },
+        },
+      },
+      async (request) =>
+        service.searchInProject(principalOf(request), request.params.projectKey, request.query.query),
+    );
+
+    app.get(
+      '/api/v1/projects/:projectKey/features/:featureKey',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'A feature with its control in every environment',
+          params: featureParams,
+          response: { 200: featureSchema, ...errors },
+        },
+      },
+      async (request) =>
+        service.get(principalOf(request), request.params.projectKey, request.params.featureKey),
+    );
+
+    app.get(
+      '/api/v1/projects/:projectKey/environments/:environmentKey/features',
+      {
+        schema: {
+          tags: ['features'],
+          summary:
+            'One page (50, 100 or 500) of an environment’s features, each with that environment’s control',
+          params: environmentParams,
+          querystring: featureListQuery,
+          response: { 200: pageOf(featureSchema), ...errors },
+        },
+      },
+      async (request) =>
+        service.page(
+          principalOf(request),
+          request.params.projectKey,
+          request.params.environmentKey,
+          request.query,
+        ),
+    );
+
+    app.post(
+      '/api/v1/projects/:projectKey/features',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Create a feature; it gets an off control in every environment',
+          params: projectKeyParam,
+          body: featureInput,
+          response: { 201: featureSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .code(201)
+          .send(await service.create(principalOf(request), request.params.projectKey, request.body)),
+    );
+
+    app.put(
+      '/api/v1/projects/:projectKey/features',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Update a feature’s settings (all environments); key and existing variants stay',
+          params: projectKeyParam,
+          body: featureInput,
+          response: { 200: featureSchema, ...errors },
+        },
+      },
+      async (request) => service.update(principalOf(request), request.params.projectKey, request.body),
+    );
+
+    app.delete(
+      '/api/v1/project/:projectKey/features/:featureId',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Delete (archive) a feature: production editors only',
+          params: projectKeyParam.extend({ featureId: idSchema }),
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await service.remove(principalOf(request), request.params.projectKey, request.params.featureId);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.put(
+      '/api/v1/features/link',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Link an issue-tracker key to a feature',
+          body: linkFeatureInput,
+          response: { 200: featureSchema, ...errors },
+        },
+      },
+      async (request) =>
+        service.link(principalOf(request), request.body.featureId, request.body.jiraIssueKey),
+    );
+
+    app.put(
+      '/api/v1/features/:featureId/bookmark/:bookmarked',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Bookmark or un-bookmark a feature for the signed-in user',
+          params: bookmarkParams,
+          response: { 200: z.object({ featureId: idSchema, bookmarked: z.boolean() }), ...errors },
+        },
+      },
+      async (request) =>
+        service.bookmark(principalOf(request), request.params.featureId, request.params.bookmarked),
+    );
+
+    app.get(
+      '/api/v1/projects/:projectKey/tags',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Tags used by the project’s features, containing the query',
+          params: projectKeyParam,
+          querystring: searchQuery,
+          response: { 200: z.array(z.string()), ...errors },
+        },
+      },
+      async (request) => service.tags(principalOf(request), request.params.projectKey, request.query.query),
+    );
+
+    app.get(
+      '/api/v1/members',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Activated members whose name or e-mail contains the query (maintainer picker)',
+          querystring: searchQuery,
+          response: {
+            200: z.array(z.object({ id: idSchema, name: z.string(), email: z.string() })),
+            ...errors,
+          },
+        },
+      },
+      async (request) => service.members(principalOf(request), request.query.query),
+    );
+  };
+}
