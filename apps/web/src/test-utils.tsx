@@ -1,11 +1,18 @@
 import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import { theme } from './app/theme';
-import { ENTERPRISE_PLAN_LIMITS, UI_FLAGS, type InitialPayload, type Subscription } from '@vexil/core';
+import {
+  ENTERPRISE_PLAN_LIMITS,
+  UI_FLAGS,
+  type InitialPayload,
+  type Project,
+  type Subscription,
+} from '@vexil/core';
 
 type Handler = (request: { url: URL; method: string; body: unknown }) => Response | Promise<Response>;
 
@@ -128,4 +135,68 @@ export function renderRoutes(routes: RouteObject[], path: string) {
     </Providers>,
   );
   return { ...result, router, queryClient };
+}
+
+type ProjectFixture = InitialPayload['projects'][number];
+type EnvironmentFixture = ProjectFixture['environments'][number];
+let fixtureIds = 0;
+
+/**
+ * A project of the initial payload with the environments described; each environment is plain (neither
+ * local nor production, colour #1273de) unless its overrides say otherwise. Ids are fresh on every call.
+ */
+export function projectFixture(
+  key: string,
+  name: string,
+  environments: (Partial<EnvironmentFixture> & Pick<EnvironmentFixture, 'key' | 'name'>)[],
+): ProjectFixture {
+  fixtureIds += 1;
+  const projectId = uuid(10_000 + fixtureIds * 100);
+  return {
+    id: projectId,
+    name,
+    key,
+    url: '',
+    tags: [],
+    environments: environments.map((overrides, index) => {
+      const production = overrides.production ?? false;
+      return {
+        id: uuid(10_000 + fixtureIds * 100 + index + 1),
+        url: '',
+        color: '#1273de',
+        local: false,
+        production,
+        isProduction: production,
+        projectKey: key,
+        tags: [],
+        ...overrides,
+      };
+    }),
+  };
+}
+
+/**
+ * A project of the initial payload as GET /api/v1/projects returns it: with targets and each environment's
+ * SDK keys (derived from the environment id, so they are stable and match the key patterns).
+ */
+export function withSdkKeys(project: InitialPayload['projects'][number]): Project {
+  return {
+    ...project,
+    targets: [],
+    environments: project.environments.map((environment) => {
+      const hex = environment.id.replace(/-/g, '');
+      return { ...environment, apiKey: `sdk-srv-env-${hex}`, jsApiKey: `sdk-js-env-${hex}` };
+    }),
+  };
+}
+
+/** Renders `ui` with the providers and the modal stack, for components that open modals. */
+export function renderWithModals(ui: ReactNode) {
+  const queryClient = createTestQueryClient();
+  const result = render(
+    <Providers queryClient={queryClient}>
+      <ModalsProvider>{ui}</ModalsProvider>
+    </Providers>,
+  );
+  return { ...result, queryClient };
 }

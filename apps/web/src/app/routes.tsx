@@ -1,9 +1,13 @@
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { ProfilePage } from '../features/account/components/profile-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { LogoutPage } from '../features/auth/components/logout-page';
 import { TokenLoginPage } from '../features/auth/components/token-login-page';
 import { UnauthorisedTestPage } from '../features/auth/components/unauthorised-test-page';
+import { AdminIndexRedirect, AdminPage } from './admin/admin-page';
+import { EnvironmentFeaturesPlaceholder } from './environment/environment-features-placeholder';
+import { EnvironmentFrame } from './environment/environment-frame';
+import { ProjectFeatureRedirect } from './environment/project-feature-redirect';
 import { RedirectIfSignedIn } from './redirect-if-signed-in';
 import { RequireFlag } from './require-flag';
 import { RequireSession } from './require-session';
@@ -46,15 +50,32 @@ const featureRoutes: RouteObject[] = [];
 /**
  * /projects/:projectKey/features/:featureKey and
  * /projects/:projectKey/environments/:environmentKey/{features,features/:featureKey/:featureDetailPageTab?,
- * experiments, experiments/:experimentId/stats, tutorial, users, segments} (environment issues).
+ * experiments, experiments/:experimentId/stats, tutorial, users, segments} (environment issues). The
+ * frame resolves the project and environment and shows the banners; children not registered yet fall
+ * through to Page not found.
  */
-const projectRoutes: RouteObject[] = [];
+const projectRoutes: RouteObject[] = [
+  { path: 'projects/:projectKey/features/:featureKey', element: <ProjectFeatureRedirect /> },
+  {
+    path: 'projects/:projectKey/environments/:environmentKey',
+    element: <EnvironmentFrame />,
+    children: [
+      { index: true, element: <Navigate to="features" replace /> },
+      { path: 'features', element: <EnvironmentFeaturesPlaceholder /> },
+    ],
+  },
+];
 
 /**
  * /admin, /admin/:adminTab, /admin/:adminTab/:projectKey, /admin/projects/:projectKey, /admin/billing,
  * /admin/integrations/jira/connect, /admin/integrations/jira/:jiraIntegrationId (admin issues).
  */
-const adminRoutes: RouteObject[] = [];
+const adminRoutes: RouteObject[] = [
+  { path: 'admin', element: <AdminIndexRedirect /> },
+  { path: 'admin/:adminTab', element: <AdminPage /> },
+  { path: 'admin/:adminTab/:projectKey', element: <AdminPage /> },
+  { path: 'admin/projects/:projectKey', element: <AdminPage tab="projects" /> },
+];
 
 const authenticatedRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },

@@ -1,8 +1,7 @@
-/**
- * Where the environment dropdown of spec §2 sits in the top navigation (projects grouped, colour
- * swatch, laptop icon for local environments). It is built with the environments screens; until then
- * the slot renders nothing.
- */
-export function EnvironmentSlot() {
-  return null;
+import type { ComponentProps } from 'react';
+import { EnvironmentMenu } from './environment-menu';
+
+/** Where the environment dropdown of spec §2 sits in the top navigation and its mobile drawer. */
+export function EnvironmentSlot(props: ComponentProps<typeof EnvironmentMenu>) {
+  return <EnvironmentMenu {...props} />;
 }

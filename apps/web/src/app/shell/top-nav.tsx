@@ -76,6 +76,7 @@ export function TopNav() {
         hiddenFrom="md"
       >
         <Stack component="nav" aria-label="Main" gap={2}>
+          <EnvironmentSlot fullWidth onChoose={drawer.close} />
           {items.map((item) => (
             <MantineNavLink
               key={item.to}

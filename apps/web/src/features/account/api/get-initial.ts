@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient, isApiError } from '../../../lib/api-client';
+import { initialQueryKey } from '../../../lib/session';
 import { initialPayloadSchema, type InitialPayload } from '@vexil/core';
 
-export const initialQueryKey = ['account', 'initial'] as const;
+export { initialQueryKey };
 
 /**
  * GET /api/v1/initial: the signed-in user, organisation, projects, subscription and UI flags.

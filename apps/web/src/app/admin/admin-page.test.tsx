@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { InitialPayload } from '@vexil/core';
+import {
+  allFlagsOn,
+  initialPayload,
+  jsonResponse,
+  renderRoutes,
+  stubApi,
+  withSdkKeys,
+} from '../../test-utils';
+import { routes } from '../routes';
+
+function renderAdmin(path: string, payload: InitialPayload = initialPayload()) {
+  stubApi({
+    'GET /api/v1/initial': () => jsonResponse(200, payload),
+    'GET /api/v1/projects': () => jsonResponse(200, payload.projects.map(withSdkKeys)),
+  });
+  return renderRoutes(routes, path);
+}
+
+function nonAdmin(): InitialPayload {
+  const payload = initialPayload();
+  payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
+  return payload;
+}
+
+async function tabNames() {
+  const list = await screen.findByRole('tablist', { name: 'Admin sections' });
+  return within(list)
+    .getAllByRole('tab')
+    .map((tab) => tab.textContent);
+}
+
+const pathOf = (router: ReturnType<typeof renderRoutes>['router']) => router.state.location.pathname;
+
+describe('admin tabs', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends /admin to the projects tab', async () => {
+    const { router } = renderAdmin('/admin');
+    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
+    expect(pathOf(router)).toBe('/admin/projects');
+    expect(screen.getByRole('tab', { name: 'Projects' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows every tab to an organisation admin with every flag on', async () => {
+    renderAdmin('/admin/projects');
+    expect(await tabNames()).toEqual([
+      'Projects',
+      'Team',
+      'Roles',
+      'Access Tokens',
+      'Audit',
+      'Billing',
+      'Integrations',
+    ]);
+  });
+
+  it('hides the tabs whose flag is off, and treats them as not found', async () => {
+    const flags = {
+      ...allFlagsOn,
+      'roles-admin': false,
+      'access-tokens': false,
+      billing: false,
+      integrations: false,
+    };
+    const first = renderAdmin('/admin/projects', initialPayload({ flags }));
+    expect(await tabNames()).toEqual(['Projects', 'Team', 'Audit']);
+    first.unmount();
+
+    renderAdmin('/admin/billing', initialPayload({ flags }));
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+  });
+
+  it('shows only Audit to other users, and tells them projects are for organisation admins', async () => {
+    renderAdmin('/admin', nonAdmin());
+    expect(await screen.findByText('Only organisation admins may manage projects.')).toBeTruthy();
+    expect(await tabNames()).toEqual(['Audit']);
+  });
+
+  it('treats an admin-only tab as not found for other users', async () => {
+    renderAdmin('/admin/users', nonAdmin());
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+  });
+
+  it('treats an unknown tab as not found', async () => {
+    renderAdmin('/admin/nothing-here');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+  });
+
+  it('navigates to /admin/{tab} when the tab changes', async () => {
+    const { router } = renderAdmin('/admin/projects');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Team' }));
+    expect(await screen.findByRole('heading', { name: 'Team' })).toBeTruthy();
+    expect(pathOf(router)).toBe('/admin/users');
+
+    await user.click(screen.getByRole('tab', { name: 'Projects' }));
+    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
+    expect(pathOf(router)).toBe('/admin/projects');
+  });
+
+  it('says honestly that a screen of a later version is not here yet', async () => {
+    renderAdmin('/admin/audit/web');
+    expect(await screen.findByRole('heading', { name: 'Audit' })).toBeTruthy();
+    expect(screen.getByText('This screen is not available in this version of Vexil yet.')).toBeTruthy();
+  });
+});

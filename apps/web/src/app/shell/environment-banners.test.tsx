@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { initialPayload, jsonResponse, projectFixture, renderRoutes, stubApi } from '../../test-utils';
+import { routes } from '../routes';
+
+function render(path: string) {
+  const payload = initialPayload();
+  payload.projects.push(projectFixture('app', 'Mobile app', [{ key: 'staging', name: 'Staging' }]));
+  stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload) });
+  return renderRoutes(routes, path);
+}
+
+const banner = (name: string) => screen.queryByRole('status', { name });
+
+describe('environment banners', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('marks a local environment and explains it on request', async () => {
+    render('/projects/web/environments/dev/features');
+    await screen.findByText('Development environment of Web shop');
+    const local = banner('LOCAL ENVIRONMENT');
+    expect(local).toBeTruthy();
+    expect(banner('PRODUCTION ENVIRONMENT')).toBeNull();
+
+    const user = userEvent.setup();
+    await user.click(within(local!).getByRole('button', { name: 'Learn more' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Local environments' });
+    expect(dialog.textContent).toContain(
+      "A local environment is one that runs on a developer's own machine.",
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Got it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('warns that a production environment affects live users', async () => {
+    render('/projects/web/environments/production/features');
+    await screen.findByText('Production environment of Web shop');
+    expect(banner('PRODUCTION ENVIRONMENT')?.textContent).toContain('Changes here affect live users');
+    expect(banner('LOCAL ENVIRONMENT')).toBeNull();
+  });
+
+  it('shows no banner for an ordinary environment', async () => {
+    render('/projects/app/environments/staging/features');
+    await screen.findByText('Staging environment of Mobile app');
+    expect(banner('PRODUCTION ENVIRONMENT')).toBeNull();
+    expect(banner('LOCAL ENVIRONMENT')).toBeNull();
+  });
+
+  it('shows no banner outside an environment', async () => {
+    render('/');
+    await screen.findByRole('heading', { name: 'Home' });
+    expect(banner('PRODUCTION ENVIRONMENT')).toBeNull();
+  });
+});

@@ -1,0 +1,83 @@
+import { useId } from 'react';
+import { Button, List, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconDeviceLaptop } from '@tabler/icons-react';
+import type { EnvironmentSummary } from '../environment/environment-paths';
+import { showInfo } from '../../lib/modals';
+import classes from './environment-banners.module.css';
+
+function showLocalEnvironmentInfo() {
+  showInfo({
+    title: 'Local environments',
+    closeLabel: 'Got it',
+    message: (
+      <Stack gap="sm">
+        <Text size="sm">
+          A local environment is one that runs on a developer&apos;s own machine. Changes here affect only the
+          applications configured with this environment&apos;s SDK keys, so it is a safe place to try features
+          out.
+        </Text>
+        <List size="sm" spacing={4}>
+          <List.Item>Switch features on and off without touching shared or production traffic.</List.Item>
+          <List.Item>Try targeting rules before copying them to a shared environment.</List.Item>
+        </List>
+      </Stack>
+    ),
+  });
+}
+
+function LocalBanner() {
+  const titleId = useId();
+  const textId = useId();
+  return (
+    <div
+      role="status"
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      className={`${classes.banner} ${classes.local}`}
+    >
+      <IconDeviceLaptop size={20} className={classes.icon} aria-hidden="true" />
+      <span id={titleId} className={classes.title}>
+        LOCAL ENVIRONMENT
+      </span>
+      <span id={textId} className={classes.text}>
+        Changes here affect only applications on a developer&apos;s machine.
+      </span>
+      <Button size="compact-sm" variant="default" onClick={showLocalEnvironmentInfo}>
+        Learn more
+      </Button>
+    </div>
+  );
+}
+
+function ProductionBanner() {
+  const titleId = useId();
+  const textId = useId();
+  return (
+    <div
+      role="status"
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      className={`${classes.banner} ${classes.production}`}
+    >
+      <IconAlertTriangle size={20} className={classes.icon} aria-hidden="true" />
+      <span id={titleId} className={classes.title}>
+        PRODUCTION ENVIRONMENT
+      </span>
+      <span id={textId} className={classes.text}>
+        Changes here affect live users straight away.
+      </span>
+    </div>
+  );
+}
+
+/** Spec §2 "Banners": above every environment page, for local and for production environments. */
+export function EnvironmentBanners({ environment }: { environment: EnvironmentSummary }) {
+  const production = environment.production || environment.isProduction;
+  if (!environment.local && !production) return null;
+  return (
+    <Stack gap="xs" mb="lg">
+      {production ? <ProductionBanner /> : null}
+      {environment.local ? <LocalBanner /> : null}
+    </Stack>
+  );
+}

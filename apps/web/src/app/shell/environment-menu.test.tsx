@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { InitialPayload } from '@vexil/core';
+import { initialPayload, jsonResponse, projectFixture, renderRoutes, stubApi } from '../../test-utils';
+import { routes } from '../routes';
+
+const twoProjects = () =>
+  initialPayload({
+    projects: [
+      projectFixture('web', 'Web shop', [
+        { key: 'production', name: 'Production', production: true, color: '#e03131' },
+        { key: 'dev', name: 'Development', local: true, color: '#2f9e44' },
+      ]),
+      projectFixture('app', 'Mobile app', [{ key: 'staging', name: 'Staging' }]),
+    ],
+  });
+
+function render(path: string, payload: InitialPayload = twoProjects()) {
+  stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload) });
+  return renderRoutes(routes, path);
+}
+
+const environmentButton = () => screen.findByRole('button', { name: /^Environment: / });
+
+async function openMenu() {
+  await userEvent.setup().click(await environmentButton());
+  return screen.findByRole('menu');
+}
+
+describe('environment dropdown', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the first environment of the first project outside an environment', async () => {
+    render('/');
+    expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Production (Web shop)');
+  });
+
+  it('shows the environment of the address', async () => {
+    render('/projects/app/environments/staging/features');
+    expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Staging (Mobile app)');
+  });
+
+  it('lists the environments grouped by project, with their keys and a laptop for local ones', async () => {
+    render('/');
+    const menu = await openMenu();
+    const web = within(menu).getByRole('group', { name: 'Web shop' });
+    const mobile = within(menu).getByRole('group', { name: 'Mobile app' });
+    expect(within(menu).getAllByRole('group')).toEqual([web, mobile]);
+    const links = (group: HTMLElement) =>
+      within(group)
+        .getAllByRole('menuitem')
+        .map((item) => item.getAttribute('href'));
+    expect(links(web)).toEqual([
+      '/projects/web/environments/production/features',
+      '/projects/web/environments/dev/features',
+    ]);
+    expect(links(mobile)).toEqual(['/projects/app/environments/staging/features']);
+
+    const development = within(web).getByRole('menuitem', { name: /Development/ });
+    expect(development.textContent).toContain('dev');
+    expect(within(development).getByRole('img', { name: 'Local environment' })).toBeTruthy();
+    const production = within(web).getByRole('menuitem', { name: /Production/ });
+    expect(within(production).queryByRole('img', { name: 'Local environment' })).toBeNull();
+    expect(production.getAttribute('aria-current')).toBe('true');
+  });
+
+  it("opens the chosen environment's feature list", async () => {
+    const { router } = render('/');
+    const menu = await openMenu();
+    await userEvent.setup().click(within(menu).getByRole('menuitem', { name: /Staging/ }));
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/projects/app/environments/staging/features');
+    expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Staging (Mobile app)');
+  });
+
+  it('works from the keyboard', async () => {
+    const { router } = render('/');
+    const user = userEvent.setup();
+    (await environmentButton()).focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('menu');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/projects/app/environments/staging/features');
+  });
+
+  it('is offered in the mobile navigation drawer, which closes once an environment is chosen', async () => {
+    const { router } = render('/');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Open navigation' }));
+    const drawer = await screen.findByRole('dialog');
+    await user.click(within(drawer).getByRole('button', { name: 'Environment: Production (Web shop)' }));
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: /Development/ }));
+    expect(await screen.findByText('Development environment of Web shop')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('is hidden when there is no environment', async () => {
+    render('/', initialPayload({ projects: [projectFixture('empty', 'Empty', [])] }));
+    await screen.findByRole('heading', { name: 'Home' });
+    expect(screen.queryByRole('button', { name: /^Environment: / })).toBeNull();
+  });
+});

@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { routes } from '../../../app/routes';
+import { jsonResponse, renderRoutes } from '../../../test-utils';
+import type { Environment } from '@vexil/core';
+import { networkFailure, resetOverlays, serveProjects, type ServeOptions } from '../projects-test-server';
+
+type Server = ReturnType<typeof serveProjects>;
+
+/** POST and PUT /api/v1/environments/ that save into the served projects. */
+function saveHandlers(stateOf: () => Server['state']) {
+  const save =
+    (status: number) =>
+    ({ body }: { body: unknown }) => {
+      const state = stateOf();
+      const input = body as Environment;
+      const project = state.projects.find((p) => p.key === input.projectKey)!;
+      const existing = project.environments.find((e) => e.id === input.id);
+      const hex = 'ab'.repeat(16);
+      const saved: Environment = {
+        ...input,
+        id: input.id ?? '00000000-0000-4000-8000-000000000777',
+        isProduction: input.production,
+        apiKey: existing?.apiKey ?? `sdk-srv-env-${hex}`,
+        jsApiKey: existing?.jsApiKey ?? `sdk-js-env-${hex}`,
+      };
+      project.environments = existing
+        ? project.environments.map((e) => (e.id === saved.id ? saved : e))
+        : [...project.environments, saved];
+      return jsonResponse(status, saved);
+    };
+  return { 'POST /api/v1/environments/': save(201), 'PUT /api/v1/environments/': save(200) };
+}
+
+function serve(handlers?: ServeOptions['handlers']): Server {
+  const server: Server = serveProjects({ handlers: handlers ?? saveHandlers(() => server.state) });
+  return server;
+}
+
+async function openNewEnvironment() {
+  renderRoutes(routes, '/admin/projects/web');
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: 'New Environment' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Create Environment' });
+  return { user, dialog };
+}
+
+const field = (dialog: HTMLElement, name: RegExp) =>
+  within(dialog).getByRole('textbox', { name }) as HTMLInputElement;
+
+describe('Create/Update Environment', () => {
+  afterEach(() => {
+    resetOverlays();
+    vi.unstubAllGlobals();
+  });
+
+  it('creates an environment whose key follows its name, with the default colour', async () => {
+    const { calls } = serve();
+    const { user, dialog } = await openNewEnvironment();
+    expect(field(dialog, /^Colour/).value).toBe('#1273de');
+    expect(
+      within(dialog).getByText('Only Production Users can modify a production environment.'),
+    ).toBeTruthy();
+
+    await user.type(field(dialog, /^Name/), 'QA Staging');
+    expect(field(dialog, /^Key/).value).toBe('qa-staging');
+    await user.click(within(dialog).getByRole('checkbox', { name: /Production Environment\?/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+
+    expect(await screen.findByText('Environment saved.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('QA Staging', { selector: 'p' })).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      projectKey: 'web',
+      name: 'QA Staging',
+      key: 'qa-staging',
+      url: '',
+      color: '#1273de',
+      local: false,
+      production: true,
+      tags: [],
+    });
+  });
+
+  it('keeps an edited key and rejects a url that is not http(s)', async () => {
+    const { calls } = serve();
+    const { user, dialog } = await openNewEnvironment();
+    await user.type(field(dialog, /^Key/), 'My Box');
+    await user.type(field(dialog, /^Name/), 'Laptop');
+    expect(field(dialog, /^Key/).value).toBe('my-box');
+    await user.type(field(dialog, /^URL/), 'ftp://box');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+    expect(await within(dialog).findByText('Must be a valid http(s) URL.')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('updates an environment with its key read-only', async () => {
+    const { calls, state } = serve();
+    renderRoutes(routes, '/admin/projects/web');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Update Development' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update Environment' });
+    expect(field(dialog, /^Key/).readOnly).toBe(true);
+    await user.type(field(dialog, /^URL/), 'https://dev.example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Update Environment' }));
+
+    expect(await screen.findByText('Environment saved.')).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'https://dev.example.com' })).toBeTruthy();
+    const development = state.projects[0]!.environments.find((e) => e.key === 'dev')!;
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+      id: development.id,
+      key: 'dev',
+      url: 'https://dev.example.com',
+    });
+  });
+
+  it("shows the server's message in the form, or the connectivity message", async () => {
+    let offline = false;
+    serve({
+      'POST /api/v1/environments/': () =>
+        offline ? networkFailure() : jsonResponse(400, { title: 'Only 2 environment(s) allowed.' }),
+    });
+    const { user, dialog } = await openNewEnvironment();
+    await user.type(field(dialog, /^Name/), 'Extra');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(
+      'Only 2 environment(s) allowed.',
+    );
+
+    offline = true;
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toContain(
+        'We had connectivity issues, please try again.',
+      ),
+    );
+  });
+});

@@ -1,0 +1,18 @@
+import { Anchor, Group, Text } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import { Link } from 'react-router';
+
+/** Why a create button is disabled by the plan, with the way to a bigger plan. */
+export function PlanLimitNotice({ id, message }: { id: string; message: string }) {
+  return (
+    <Group id={id} gap={6} wrap="nowrap">
+      <IconLock size={14} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+      <Text size="sm" c="dimmed">
+        {message}{' '}
+        <Anchor component={Link} to="/admin/billing" size="sm">
+          Upgrade your plan
+        </Anchor>
+      </Text>
+    </Group>
+  );
+}
