@@ -5,6 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { eq } from 'drizzle-orm';
+import { openDatabase, type Database } from '../../apps/server/src/db/client';
+import { organisations, subscriptions, users, type PlanLimits } from '../../apps/server/src/db/schema/index';
+import { hashPassword } from '../../apps/server/src/lib/passwords';
+import { seed } from '../../apps/server/src/seed';
+
 /** The repository root, where `apps/server/src/main.ts` and the root node_modules (tsx) are. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -16,6 +22,42 @@ const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 export type RunningServer = { url: string; stop: () => Promise<void> };
+
+/**
+ * Creates the server's embedded database before it starts, migrated and seeded as a first start
+ * would, and lets `prepare` add what no screen can create yet (a plan, more teammates).
+ */
+async function prepareData(dataDir: string, prepare: (db: Database) => Promise<void>): Promise<void> {
+  const database = openDatabase({ kind: 'pglite', dataDir });
+  try {
+    await database.migrate();
+    await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: true, hashCost: 'test' });
+    await prepare(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Adds a user of the demo organisation who signs in with the admin's password. */
+export async function addDemoUser(db: Database, email: string, authority: string): Promise<void> {
+  const [organisation] = await db.select().from(organisations).where(eq(organisations.domain, DEMO_DOMAIN));
+  await db.insert(users).values({
+    organisationId: organisation!.id,
+    email,
+    firstName: 'Demo',
+    lastName: authority === 'ROLE_ORGANISATION_READONLY_USER' ? 'Viewer' : 'Editor',
+    passwordHash: await hashPassword(ADMIN_PASSWORD, 'test'),
+    authorities: [authority],
+    activated: true,
+    activatedDate: new Date(),
+  });
+}
+
+/** Gives the demo organisation a subscription with these plan limits. */
+export async function subscribeDemo(db: Database, limits: PlanLimits): Promise<void> {
+  const [organisation] = await db.select().from(organisations).where(eq(organisations.domain, DEMO_DOMAIN));
+  await db.insert(subscriptions).values({ organisationId: organisation!.id, status: 'active', limits });
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,9 +78,13 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Starts the real server (built dashboard included) on a free port with a fresh PGlite directory and the
  * demo organisation, and resolves once GET /readyz answers 200.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { prepare?: (db: Database) => Promise<void> } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vexil-e2e-'));
+  if (options.prepare) await prepareData(dataDir, options.prepare);
   const url = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
