@@ -61,8 +61,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod($|/)|\\.{1,2}/)',
-              message: 'packages/core imports only zod and its own files.',
+              regex: '^(?!zod($|/)|re2js$|\\.{1,2}/)',
+              message: 'packages/core imports only zod, re2js (linear-time patterns) and its own files.',
             },
           ],
         },

@@ -28,6 +28,10 @@ import { featuresRoutes } from './modules/features/features.routes';
 import { createFeaturesService } from './modules/features/features.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { projectsRoutes } from './modules/projects/projects.routes';
+import { segmentsRoutes } from './modules/segments/segments.routes';
+import { createSegmentsService, type SegmentsService } from './modules/segments/segments.service';
+import { targetsRoutes } from './modules/targets/targets.routes';
+import { createTargetsService } from './modules/targets/targets.service';
 import { createProjectsService } from './modules/projects/projects.service';
 import { createChangeEvents } from './lib/change-events';
 
@@ -53,12 +57,39 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
   const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...clock });
   const billing = createBillingService({ db, uiFlags, ...clock });
   const audit = createAuditService({ db, billing, ...clock });
-  const controls = createFeatureControlsService({ db, audit, billing, events, ...clock });
+  const targets = createTargetsService({ db, audit, ...clock });
+  // Segments need environments, which need controls: the rule context reaches them once built.
+  const late: { segments?: SegmentsService } = {};
+  const controls = createFeatureControlsService({
+    db,
+    audit,
+    billing,
+    events,
+    ruleContext: async (executor, organisationId, scope) => ({
+      targetTypes: await targets.typesOf(executor, organisationId, scope.projectId),
+      segmentKeys: await late.segments!.keysOf(executor, organisationId, scope.environmentId),
+    }),
+    ...clock,
+  });
   const environments = createEnvironmentsService({ db, audit, billing, controls, events, ...clock });
   const projects = createProjectsService({ db, audit, billing, environments, events, ...clock });
   const features = createFeaturesService({ db, audit, billing, controls, environments, events, ...clock });
+  const segments = createSegmentsService({ db, audit, environments, targets, ...clock });
+  late.segments = segments;
   const account = createAccountService({ db, uiFlags, billing, projects, ...clock });
-  return { events, auth, billing, account, audit, controls, environments, projects, features };
+  return {
+    events,
+    auth,
+    billing,
+    account,
+    audit,
+    targets,
+    segments,
+    controls,
+    environments,
+    projects,
+    features,
+  };
 }
 
 function refuseBody(request: FastifyRequest) {
@@ -129,6 +160,8 @@ export async function buildApp(
   await app.register(environmentsRoutes({ environments: services.environments }));
   await app.register(featuresRoutes({ features: services.features }));
   await app.register(featureControlsRoutes({ controls: services.controls }));
+  await app.register(targetsRoutes({ targets: services.targets }));
+  await app.register(segmentsRoutes({ segments: services.segments }));
 
   await registerWeb(app, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
 

@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { RouteEntry } from '../src/app';
-import { environments, features, organisations, projects, users } from '../src/db/schema/index';
+import {
+  environments,
+  features,
+  organisations,
+  projects,
+  segments,
+  targets,
+  users,
+} from '../src/db/schema/index';
 import { fingerprint } from './fingerprint';
 import { bearer, createHarness, randomIp, seedDemo, type Harness, type TestUser } from './helpers';
 
@@ -52,6 +60,22 @@ beforeAll(async () => {
     .from(environments)
     .where(eq(environments.organisationId, org!.id));
   const victimFeatures = await db.select().from(features).where(eq(features.organisationId, org!.id));
+  await db.insert(targets).values({
+    organisationId: org!.id,
+    projectId: victimProjects[0]!.id,
+    key: 'tier',
+    name: 'Victim tier',
+    type: 'string',
+  });
+  const victimSegments = await db
+    .insert(segments)
+    .values({
+      organisationId: org!.id,
+      environmentId: victimEnvironments[0]!.id,
+      key: 'vips',
+      name: 'Victim VIPs',
+    })
+    .returning();
   const login = await h.app.inject({
     method: 'POST',
     url: '/api/authenticate',
@@ -63,6 +87,7 @@ beforeAll(async () => {
     ...victimProjects.map((p) => p.id),
     ...victimEnvironments.map((e) => e.id),
     ...victimFeatures.map((f) => f.id),
+    ...victimSegments.map((s) => s.id),
   ];
   victim = {
     organisationId: org!.id,
@@ -73,6 +98,8 @@ beforeAll(async () => {
       'admin@example.com',
       ...victimProjects.map((p) => p.name),
       ...victimFeatures.map((f) => f.name),
+      'Victim tier',
+      'Victim VIPs',
       ...victimEnvironments.flatMap((e) => [e.serverApiKey, e.jsApiKey]),
     ],
     params: {
@@ -86,6 +113,7 @@ beforeAll(async () => {
       featureId: victimFeatures.map((f) => f.id),
       bookmarked: ['true', 'false'],
       kind: ['server', 'js'],
+      target: ['tier'],
     },
   };
   attacker = await h.createOrganisation({ domain: 'attacker', name: 'Attacker Inc' });

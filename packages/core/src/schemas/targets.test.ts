@@ -14,11 +14,11 @@ describe('targetInput', () => {
     ]);
   });
 
-  it('offers string, number and date; segments are built in', () => {
-    for (const type of ['string', 'number', 'date']) {
+  it('offers string, number, date and segment targets, nothing else', () => {
+    for (const type of ['string', 'number', 'date', 'segment']) {
       expect(targetInput.safeParse({ key: 'k', name: 'n', type }).success).toBe(true);
     }
-    expect(targetInput.safeParse({ key: 'k', name: 'n', type: 'segment' }).success).toBe(false);
+    expect(targetInput.safeParse({ key: 'k', name: 'n', type: 'boolean' }).success).toBe(false);
   });
 
   it('keeps attribute names as SDKs send them', () => {

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { KEY_MAX_LENGTH } from '../keys';
 import { MAX_LENGTH, text } from './common';
 
-/** Every target type; `segment` targets are built in, the others are user-defined. */
+/**
+ * Every target type. A `segment` target names the user attribute that carries the user's segment
+ * keys; its conditions (`in`/`notIn`) choose segments of the environment.
+ */
 export const TARGET_TYPES = ['string', 'number', 'date', 'segment'] as const;
-/** Target types a user may create (spec §5). */
-export const CREATABLE_TARGET_TYPES = ['string', 'number', 'date'] as const;
+/** Target types a user may create: spec §5's string, number and date, and segment targets. */
+export const CREATABLE_TARGET_TYPES = TARGET_TYPES;
 /** A target type. */
 export type TargetType = (typeof TARGET_TYPES)[number];
 

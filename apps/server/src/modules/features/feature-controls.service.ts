@@ -5,15 +5,17 @@ import {
   escapeMarkdown,
   isProductionEnvironment,
   markdownCode,
+  ruleProblems,
   targetingStatusOf,
   trafficOf,
   type FeatureControl,
   type FeatureControlInput,
+  type RuleContext,
   type VariantDailyImpressions,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import type { FeatureControlRow } from '../../db/schema/index';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -81,9 +83,15 @@ export function createFeatureControlsService(deps: {
   audit: AuditService;
   billing: BillingService;
   events: ChangeEvents;
+  /** What rules are checked against: the project's target types and the environment's segments. */
+  ruleContext: (
+    executor: Executor,
+    organisationId: string,
+    scope: { projectId: string; environmentId: string },
+  ) => Promise<RuleContext>;
   now?: () => Date;
 }) {
-  const { db, audit, billing, events } = deps;
+  const { db, audit, billing, events, ruleContext } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
@@ -219,16 +227,21 @@ export function createFeatureControlsService(deps: {
             'The off variant must be one of the feature’s variants.',
           );
         }
+        const problems = ruleProblems(
+          input.rules,
+          await ruleContext(tx, organisationId, { projectId: project.id, environmentId: environment.id }),
+        );
         input.rules.forEach((rule, index) => {
           for (const split of rule.variantSplits) {
             if (!(split.variantKey in variantNames)) {
-              throw new ValidationError(
-                `rules.${index}.variantSplits`,
-                `Rule ${index + 1} gives the unknown variant "${split.variantKey}".`,
-              );
+              problems.push({
+                field: `rules.${index}.variantSplits`,
+                message: `Rule ${index + 1} gives the unknown variant "${split.variantKey}".`,
+              });
             }
           }
         });
+        if (problems.length > 0) throw new BadRequestError(problems[0]!.message, problems);
         const at = now();
         const after = await repo.updateControl(tx, organisationId, before.id, {
           enabled: input.enabled,

@@ -16,9 +16,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await h.database.reset();
   team = await createTeam(h);
-  project = (
-    await team.admin.call('POST', '/api/v1/projects/', { name: 'Web shop', key: 'web' })
-  ).json<Project>();
+  const created = await team.admin.call('POST', '/api/v1/projects/', { name: 'Web shop', key: 'web' });
+  expect(created.json<Project>().key).toBe('web');
 });
 
 async function createFeature(

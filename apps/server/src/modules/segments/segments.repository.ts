@@ -1,0 +1,113 @@
+import { and, asc, eq, ilike, or } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import {
+  environments,
+  featureControls,
+  features,
+  projects,
+  segments,
+  type NewSegmentRow,
+} from '../../db/schema/index';
+
+export async function list(
+  db: Executor,
+  organisationId: string,
+  environmentId: string,
+  pattern: string | undefined,
+) {
+  return db
+    .select()
+    .from(segments)
+    .where(
+      and(
+        eq(segments.organisationId, organisationId),
+        eq(segments.environmentId, environmentId),
+        pattern
+          ? or(
+              ilike(segments.name, pattern),
+              ilike(segments.key, pattern),
+              ilike(segments.description, pattern),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(segments.name), asc(segments.key));
+}
+
+export async function keysOf(
+  db: Executor,
+  organisationId: string,
+  environmentId: string,
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ key: segments.key })
+    .from(segments)
+    .where(and(eq(segments.organisationId, organisationId), eq(segments.environmentId, environmentId)));
+  return new Set(rows.map((r) => r.key));
+}
+
+/** A segment of a live environment of a live project, with both. */
+export async function findById(db: Executor, organisationId: string, id: string) {
+  const [row] = await db
+    .select({ segment: segments, environment: environments, project: projects })
+    .from(segments)
+    .innerJoin(environments, eq(environments.id, segments.environmentId))
+    .innerJoin(projects, eq(projects.id, environments.projectId))
+    .where(
+      and(
+        eq(segments.organisationId, organisationId),
+        eq(segments.id, id),
+        eq(environments.archived, false),
+        eq(projects.archived, false),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function keyTaken(db: Executor, environmentId: string, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: segments.id })
+    .from(segments)
+    .where(and(eq(segments.environmentId, environmentId), eq(segments.key, key)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insert(db: Executor, row: NewSegmentRow) {
+  const [created] = await db.insert(segments).values(row).returning();
+  return created!;
+}
+
+export async function update(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: Partial<NewSegmentRow>,
+) {
+  const [updated] = await db
+    .update(segments)
+    .set(changes)
+    .where(and(eq(segments.organisationId, organisationId), eq(segments.id, id)))
+    .returning();
+  return updated!;
+}
+
+export async function remove(db: Executor, organisationId: string, id: string) {
+  await db.delete(segments).where(and(eq(segments.organisationId, organisationId), eq(segments.id, id)));
+}
+
+/** Live features' controls in an environment, with the feature name (to find rules using a segment). */
+export async function controlsOfEnvironment(db: Executor, organisationId: string, environmentId: string) {
+  return db
+    .select({ name: features.name, rules: featureControls.rules })
+    .from(featureControls)
+    .innerJoin(features, eq(features.id, featureControls.featureId))
+    .where(
+      and(
+        eq(featureControls.organisationId, organisationId),
+        eq(featureControls.environmentId, environmentId),
+        eq(features.archived, false),
+      ),
+    );
+}

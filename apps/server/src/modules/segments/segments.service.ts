@@ -1,0 +1,188 @@
+import {
+  can,
+  escapeMarkdown,
+  isProductionEnvironment,
+  markdownCode,
+  type Segment,
+  type SegmentInput,
+} from '@vexil/core';
+import type { Database, Executor } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import type { EnvironmentRow, SegmentRow } from '../../db/schema/index';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { EnvironmentsService } from '../environments/environments.service';
+import type { TargetsService } from '../targets/targets.service';
+import * as repo from './segments.repository';
+
+function toSegment(row: SegmentRow, projectKey: string, environmentKey: string): Segment {
+  return {
+    id: row.id,
+    key: row.key,
+    name: row.name,
+    description: row.description,
+    projectKey,
+    environmentKey,
+  };
+}
+
+function keyTakenError(key: string) {
+  return new ValidationError('key', `A segment with the key "${key}" already exists in this environment.`);
+}
+
+function denied(environment: Pick<EnvironmentRow, 'production' | 'tags'>, action: string) {
+  return new ForbiddenError(
+    isProductionEnvironment(environment)
+      ? `Only a production editor can ${action} segments in a production environment.`
+      : `You do not have permission to ${action} segments.`,
+  );
+}
+
+export type SegmentsService = ReturnType<typeof createSegmentsService>;
+
+/** Segments: user cohorts of one environment, targeted by segment-type conditions (spec §3). */
+export function createSegmentsService(deps: {
+  db: Database;
+  audit: AuditService;
+  environments: EnvironmentsService;
+  targets: TargetsService;
+  now?: () => Date;
+}) {
+  const { db, audit, environments, targets } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  function assertCan(
+    principal: Principal,
+    action: 'create' | 'update' | 'delete',
+    environment: Pick<EnvironmentRow, 'production' | 'tags'>,
+  ) {
+    const constraint = { production: environment.production, tags: environment.tags };
+    if (!can(principal, action, { type: 'segment', environment: constraint }))
+      throw denied(environment, action);
+  }
+
+  return {
+    /** Segment keys of an environment, for rule validation. */
+    keysOf: (executor: Executor, organisationId: string, environmentId: string) =>
+      repo.keysOf(executor, organisationId, environmentId),
+
+    /** GET /api/v2/segments/{projectKey}/{environmentKey}?query= */
+    async list(principal: Principal, projectKey: string, environmentKey: string, text: string | undefined) {
+      const environment = await environments.get(principal, projectKey, environmentKey);
+      const needle = text?.trim();
+      const rows = await repo.list(
+        db,
+        principal.organisationId,
+        environment.id,
+        needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+      );
+      return rows.map((row) => toSegment(row, projectKey, environment.key));
+    },
+
+    /** POST /api/v2/segments/: create permission in that environment (production marker and tags). */
+    async create(principal: Principal, input: SegmentInput): Promise<Segment> {
+      if (input.id !== undefined)
+        throw new ValidationError('id', 'A new segment has no id: use PUT to update.');
+      const environment = await environments.get(principal, input.projectKey, input.environmentKey);
+      assertCan(principal, 'create', environment);
+      try {
+        return await db.transaction(async (tx) => {
+          if (await repo.keyTaken(tx, environment.id, input.key)) throw keyTakenError(input.key);
+          const at = now();
+          const row = await repo.insert(tx, {
+            organisationId: principal.organisationId,
+            environmentId: environment.id,
+            key: input.key,
+            name: input.name,
+            description: input.description,
+            createdAt: at,
+            updatedAt: at,
+          });
+          await audit.record(tx, principal, {
+            action: 'create',
+            resourceType: 'segment',
+            resourceId: row.id,
+            projectKey: input.projectKey,
+            environmentKey: environment.key,
+            title: `Segment ${row.name} created in ${environment.name}`,
+            description: `${escapeMarkdown(principal.email)} created the segment **${escapeMarkdown(row.name)}** (${markdownCode(row.key)}) in **${escapeMarkdown(environment.name)}**.`,
+          });
+          return toSegment(row, input.projectKey, environment.key);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'segments_environment_key_unique')) throw keyTakenError(input.key);
+        throw error;
+      }
+    },
+
+    /** PUT /api/v2/segments/: name and description; the key and environment stay. */
+    async update(principal: Principal, input: SegmentInput): Promise<Segment> {
+      if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a segment.');
+      const id = input.id;
+      return db.transaction(async (tx) => {
+        const found = await repo.findById(tx, principal.organisationId, id);
+        if (
+          !found ||
+          found.project.key !== input.projectKey ||
+          found.environment.key !== input.environmentKey
+        ) {
+          throw new NotFoundError('segment', id);
+        }
+        assertCan(principal, 'update', found.environment);
+        if (input.key !== found.segment.key)
+          throw new ValidationError('key', 'The key of a segment cannot be changed.');
+        const row = await repo.update(tx, principal.organisationId, id, {
+          name: input.name,
+          description: input.description,
+          updatedAt: now(),
+        });
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'segment',
+          resourceId: id,
+          projectKey: found.project.key,
+          environmentKey: found.environment.key,
+          title: `Segment ${row.name} updated in ${found.environment.name}`,
+          description: `${escapeMarkdown(principal.email)} updated the segment ${markdownCode(row.key)}: name **${escapeMarkdown(found.segment.name)}** → **${escapeMarkdown(row.name)}**${found.segment.description !== row.description ? ', description changed' : ''}.`,
+        });
+        return toSegment(row, found.project.key, found.environment.key);
+      });
+    },
+
+    /** DELETE /api/v2/segments/{id}: refused while a rule of the environment still uses it. */
+    async remove(principal: Principal, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const found = await repo.findById(tx, principal.organisationId, id);
+        if (!found) throw new NotFoundError('segment', id);
+        assertCan(principal, 'delete', found.environment);
+        const types = await targets.typesOf(tx, principal.organisationId, found.project.id);
+        const users = (await repo.controlsOfEnvironment(tx, principal.organisationId, found.environment.id))
+          .filter((control) =>
+            control.rules.some((rule) =>
+              (rule.audience?.conditions ?? []).some(
+                (condition) =>
+                  types[condition.target] === 'segment' && condition.values.includes(found.segment.key),
+              ),
+            ),
+          )
+          .map((control) => control.name);
+        if (users.length > 0) {
+          throw new BadRequestError(
+            `The segment "${found.segment.name}" is used by the targeting of ${users.map((n) => `"${n}"`).join(', ')}. Remove it from those rules first.`,
+          );
+        }
+        await repo.remove(tx, principal.organisationId, id);
+        await audit.record(tx, principal, {
+          action: 'delete',
+          resourceType: 'segment',
+          resourceId: id,
+          projectKey: found.project.key,
+          environmentKey: found.environment.key,
+          title: `Segment ${found.segment.name} deleted from ${found.environment.name}`,
+          description: `${escapeMarkdown(principal.email)} deleted the segment **${escapeMarkdown(found.segment.name)}** (${markdownCode(found.segment.key)}) from **${escapeMarkdown(found.environment.name)}**.`,
+        });
+      });
+    },
+  };
+}

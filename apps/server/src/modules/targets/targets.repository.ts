@@ -1,0 +1,69 @@
+import { and, asc, eq, ilike } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { featureControls, features, targetValues, targets, type NewTargetRow } from '../../db/schema/index';
+import type { ControlRule } from '../../db/schema/index';
+
+export async function listByProject(db: Executor, organisationId: string, projectId: string) {
+  return db
+    .select()
+    .from(targets)
+    .where(and(eq(targets.organisationId, organisationId), eq(targets.projectId, projectId)))
+    .orderBy(asc(targets.name), asc(targets.key));
+}
+
+export async function findByKey(db: Executor, projectId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(targets)
+    .where(and(eq(targets.projectId, projectId), eq(targets.key, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insert(db: Executor, row: NewTargetRow) {
+  const [created] = await db.insert(targets).values(row).returning();
+  return created!;
+}
+
+/** Values SDK users reported for an attribute, containing `text`. */
+export async function seenValues(
+  db: Executor,
+  projectId: string,
+  targetKey: string,
+  pattern: string | undefined,
+  limit: number,
+) {
+  const rows = await db
+    .select({ value: targetValues.value })
+    .from(targetValues)
+    .where(
+      and(
+        eq(targetValues.projectId, projectId),
+        eq(targetValues.targetKey, targetKey),
+        pattern ? ilike(targetValues.value, pattern) : undefined,
+      ),
+    )
+    .orderBy(asc(targetValues.value))
+    .limit(limit);
+  return rows.map((r) => r.value);
+}
+
+/** The rules of every live feature's controls in a project (to collect values used for a target). */
+export async function rulesOfProject(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+): Promise<ControlRule[][]> {
+  const rows = await db
+    .select({ rules: featureControls.rules })
+    .from(featureControls)
+    .innerJoin(features, eq(features.id, featureControls.featureId))
+    .where(
+      and(
+        eq(featureControls.organisationId, organisationId),
+        eq(features.projectId, projectId),
+        eq(features.archived, false),
+      ),
+    );
+  return rows.map((r) => r.rules);
+}

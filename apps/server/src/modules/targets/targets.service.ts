@@ -1,0 +1,116 @@
+import {
+  can,
+  escapeMarkdown,
+  markdownCode,
+  type Target,
+  type TargetInput,
+  type TargetType,
+} from '@vexil/core';
+import type { Database, Executor } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import * as featuresRepo from '../features/features.repository';
+import * as repo from './targets.repository';
+
+export const TARGET_CREATE_DENIED = 'You do not have permission to create targets.';
+/** Most suggestions the values endpoint returns. */
+export const TARGET_VALUES_LIMIT = 50;
+
+function keyTakenError(key: string) {
+  return new ValidationError('key', `A target with the key "${key}" already exists in this project.`);
+}
+
+export type TargetsService = ReturnType<typeof createTargetsService>;
+
+/** Targets: the user attributes rules test, with their types (spec §3 Target). */
+export function createTargetsService(deps: { db: Database; audit: AuditService; now?: () => Date }) {
+  const { db, audit } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function requireProject(executor: Executor, organisationId: string, projectKey: string) {
+    const project = await featuresRepo.findLiveProject(executor, organisationId, projectKey);
+    if (!project) throw new NotFoundError('project', projectKey);
+    return project;
+  }
+
+  return {
+    /** Declared target types of a project by key, for rule validation. */
+    async typesOf(
+      executor: Executor,
+      organisationId: string,
+      projectId: string,
+    ): Promise<Record<string, TargetType>> {
+      const rows = await repo.listByProject(executor, organisationId, projectId);
+      return Object.fromEntries(rows.map((row) => [row.key, row.type]));
+    },
+
+    /** GET /api/v1/projects/{projectKey}/targets */
+    async list(principal: Principal, projectKey: string): Promise<Target[]> {
+      const project = await requireProject(db, principal.organisationId, projectKey);
+      const rows = await repo.listByProject(db, principal.organisationId, project.id);
+      return rows.map(({ key, name, type }) => ({ key, name, type }));
+    },
+
+    /** POST /api/v1/projects/{projectKey}/targets: editors and above. */
+    async create(principal: Principal, projectKey: string, input: TargetInput): Promise<Target> {
+      if (!can(principal, 'create', { type: 'target' })) throw new ForbiddenError(TARGET_CREATE_DENIED);
+      try {
+        return await db.transaction(async (tx) => {
+          const project = await requireProject(tx, principal.organisationId, projectKey);
+          if (await repo.findByKey(tx, project.id, input.key)) throw keyTakenError(input.key);
+          const at = now();
+          const row = await repo.insert(tx, {
+            organisationId: principal.organisationId,
+            projectId: project.id,
+            key: input.key,
+            name: input.name,
+            type: input.type,
+            createdAt: at,
+            updatedAt: at,
+          });
+          await audit.record(tx, principal, {
+            action: 'create',
+            resourceType: 'target',
+            resourceId: row.id,
+            projectKey: project.key,
+            title: `Target ${row.name} created in ${project.name}`,
+            description: `${escapeMarkdown(principal.email)} created the ${row.type} target **${escapeMarkdown(row.name)}** (${markdownCode(row.key)}) in **${escapeMarkdown(project.name)}**.`,
+          });
+          return { key: row.key, name: row.name, type: row.type };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'targets_project_key_unique')) throw keyTakenError(input.key);
+        throw error;
+      }
+    },
+
+    /**
+     * GET /api/v1/projects/{projectKey}/targets/{target}/values?query=: values already used in the
+     * project's rules for this attribute, then values SDK users reported, containing the query.
+     */
+    async values(principal: Principal, projectKey: string, targetKey: string, text: string | undefined) {
+      const project = await requireProject(db, principal.organisationId, projectKey);
+      const needle = text?.trim().toLowerCase() || undefined;
+      const used = new Set<string>();
+      for (const rules of await repo.rulesOfProject(db, principal.organisationId, project.id)) {
+        for (const rule of rules) {
+          for (const condition of rule.audience?.conditions ?? []) {
+            if (condition.target !== targetKey) continue;
+            for (const value of condition.values) used.add(String(value));
+          }
+        }
+      }
+      const matching = [...used].filter((v) => !needle || v.toLowerCase().includes(needle)).sort();
+      const seen = await repo.seenValues(
+        db,
+        project.id,
+        targetKey,
+        needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+        TARGET_VALUES_LIMIT,
+      );
+      return [...new Set([...matching, ...seen])].slice(0, TARGET_VALUES_LIMIT);
+    },
+  };
+}

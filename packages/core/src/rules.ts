@@ -1,0 +1,139 @@
+/**
+ * Rules checked against what only the project knows (its targets' types, the environment's
+ * segments), and the split editor's arithmetic. The same functions run in the rule editor and on
+ * the server, so a control the editor accepts is one the server stores.
+ */
+import { isValidPattern } from './pattern';
+import type { FieldError } from './schemas/common';
+import type { Rule, VariantSplit } from './schemas/targeting';
+import { MULTI_VALUE_OPERATORS, OPERATORS_BY_TARGET_TYPE, type TargetType } from './schemas/targets';
+
+/** Attributes every SDK adds to the user (sdk-protocol §9.1), with their types. */
+export const BUILT_IN_TARGETS: Readonly<Record<string, TargetType>> = {
+  'featureflow.user.id': 'string',
+  'featureflow.date': 'date',
+  'featureflow.hourofday': 'number',
+};
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A date a `before`/`after` condition accepts: ISO 8601, a calendar date that exists. */
+export function isIsoDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    Number.isFinite(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))
+  );
+}
+
+export type RuleContext = {
+  /** Declared targets of the project by key; undeclared attributes are strings. */
+  targetTypes: Readonly<Record<string, TargetType>>;
+  /** Segment keys of the environment; when given, segment conditions must name existing ones. */
+  segmentKeys?: ReadonlySet<string>;
+};
+
+/** The type of a target key: declared, built in, or string. */
+export function targetTypeOf(target: string, context: RuleContext): TargetType {
+  return context.targetTypes[target] ?? BUILT_IN_TARGETS[target] ?? 'string';
+}
+
+/**
+ * Problems of a rule set that its shape alone does not show (spec §5, issue rules): every rule but
+ * the default has a condition; operators fit the target's type; values are typed (numbers, ISO
+ * dates, RE2 patterns, known segments); single-value operators carry one value. Fields are dotted
+ * paths such as `rules.0.audience.conditions.1.values`.
+ */
+export function ruleProblems(rules: readonly Rule[], context: RuleContext): FieldError[] {
+  const problems: FieldError[] = [];
+  rules.forEach((rule, r) => {
+    if (rule.defaultRule) return;
+    const conditions = rule.audience?.conditions ?? [];
+    if (conditions.length === 0) {
+      problems.push({
+        field: `rules.${r}.audience.conditions`,
+        message: 'A rule needs at least one condition.',
+      });
+    }
+    conditions.forEach((condition, c) => {
+      const at = `rules.${r}.audience.conditions.${c}`;
+      const type = targetTypeOf(condition.target, context);
+      if (!OPERATORS_BY_TARGET_TYPE[type].includes(condition.operator)) {
+        problems.push({
+          field: `${at}.operator`,
+          message: `"${condition.operator}" does not apply to the ${type} target "${condition.target}".`,
+        });
+        return;
+      }
+      if (!MULTI_VALUE_OPERATORS.includes(condition.operator) && condition.values.length > 1) {
+        problems.push({ field: `${at}.values`, message: `"${condition.operator}" takes one value.` });
+      }
+      condition.values.forEach((value, v) => {
+        const field = `${at}.values.${v}`;
+        if (type === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) {
+          problems.push({ field, message: 'Must be a number' });
+        } else if (type === 'date' && (typeof value !== 'string' || !isIsoDate(value))) {
+          problems.push({ field, message: 'Must be a date' });
+        } else if ((type === 'string' || type === 'segment') && typeof value !== 'string') {
+          problems.push({ field, message: 'Must be text' });
+        } else if (condition.operator === 'matches' && typeof value === 'string' && !isValidPattern(value)) {
+          problems.push({ field, message: 'Must be a valid pattern' });
+        } else if (
+          type === 'segment' &&
+          context.segmentKeys &&
+          typeof value === 'string' &&
+          !context.segmentKeys.has(value)
+        ) {
+          problems.push({ field, message: `There is no segment "${value}" in this environment.` });
+        }
+      });
+    });
+  });
+  return problems;
+}
+
+function clampPercent(value: number): number {
+  if (!Number.isFinite(value)) return 0;
+  return Math.min(100, Math.max(0, Math.round(value)));
+}
+
+/**
+ * The split editor (spec §5 "Splits clamp to 0-100 and rebalance to sum 100"): sets the split at
+ * `index` to `value` clamped to a whole 0..100, then shares what remains among the other variants
+ * in proportion to their current splits (evenly when they are all 0), rounding by largest
+ * remainder. The result always sums to 100; the edited split keeps its value unless it is the only
+ * variant.
+ */
+export function rebalanceSplits(
+  splits: readonly VariantSplit[],
+  index: number,
+  value: number,
+): VariantSplit[] {
+  if (splits.length === 0) return [];
+  if (splits.length === 1) return [{ variantKey: splits[0]!.variantKey, split: 100 }];
+  const edited = clampPercent(value);
+  const remaining = 100 - edited;
+  const others = splits.map((split, i) => ({ i, weight: i === index ? 0 : Math.max(0, split.split) }));
+  const otherIndexes = others.filter((o) => o.i !== index);
+  const totalWeight = otherIndexes.reduce((sum, o) => sum + o.weight, 0);
+  const shares = otherIndexes.map((o) => {
+    const exact = totalWeight > 0 ? (remaining * o.weight) / totalWeight : remaining / otherIndexes.length;
+    return { i: o.i, floor: Math.floor(exact), fraction: exact - Math.floor(exact) };
+  });
+  let leftover = remaining - shares.reduce((sum, s) => sum + s.floor, 0);
+  const byFraction = [...shares].sort((a, b) => b.fraction - a.fraction || a.i - b.i);
+  for (const share of byFraction) {
+    if (leftover <= 0) break;
+    share.floor += 1;
+    leftover -= 1;
+  }
+  const result = new Map(shares.map((s) => [s.i, s.floor]));
+  return splits.map((split, i) => ({
+    variantKey: split.variantKey,
+    split: i === index ? edited : result.get(i)!,
+  }));
+}
