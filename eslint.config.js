@@ -61,8 +61,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod($|/)|re2js$|\\.{1,2}/)',
-              message: 'packages/core imports only zod, re2js (linear-time patterns) and its own files.',
+              regex: '^(?!zod($|/)|re2js$|@noble/hashes/|\\.{1,2}/)',
+              message: 'packages/core imports only zod, re2js (linear-time patterns), @noble/hashes (sha1) and its own files.',
             },
           ],
         },

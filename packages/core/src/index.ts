@@ -1,7 +1,9 @@
 /**
- * @vexil/core: the pure domain of Vexil (schemas, permissions, keys, limits). Imports only zod.
+ * @vexil/core: the pure domain of Vexil (schemas, permissions, keys, limits, evaluation). No I/O;
+ * imports only zod, re2js (linear-time patterns) and @noble/hashes (sha1 bucketing).
  */
 export * from './keys';
+export * from './evaluate/index';
 export * from './limits';
 export * from './markdown';
 export * from './pattern';

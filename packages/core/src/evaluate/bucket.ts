@@ -1,0 +1,31 @@
+import { sha1 } from '@noble/hashes/legacy.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+
+/** Every SDK hard-codes this salt (only Java reads `salt`, defaulting to it): sdk-protocol §8. */
+export const DEFAULT_SALT = '1';
+/** Stands in for an empty user id, as the Node SDK does (sdk-protocol §9.1 step 5). */
+export const ANONYMOUS_USER_ID = 'anonymous';
+
+const HEX = '0123456789abcdef';
+
+/**
+ * The bucket 1..100 of a user for a feature (sdk-protocol §9.1): sha1 of `salt:featureKey:userId`,
+ * the first 15 hex digits (60 bits) as an integer, mod 100, plus 1. Computed on the digest's
+ * bytes: 60 bits do not fit a double, so the value is reduced mod 100 as it is read.
+ */
+export function bucketOf(salt: string, featureKey: string, userId: string): number {
+  const digest = sha1(utf8ToBytes(`${salt}:${featureKey}:${userId}`));
+  let remainder = 0;
+  // 15 hex digits = 7 whole bytes and the high nibble of the 8th.
+  for (let i = 0; i < 7; i++) remainder = (remainder * 256 + digest[i]!) % 100;
+  remainder = (remainder * 16 + (digest[7]! >> 4)) % 100;
+  return remainder + 1;
+}
+
+/** The 15-hex-digit prefix the bucket is read from (for test vectors and debugging). */
+export function bucketPrefix(salt: string, featureKey: string, userId: string): string {
+  const digest = sha1(utf8ToBytes(`${salt}:${featureKey}:${userId}`));
+  let hex = '';
+  for (let i = 0; i < 8; i++) hex += HEX[digest[i]! >> 4]! + HEX[digest[i]! & 15]!;
+  return hex.slice(0, 15);
+}

@@ -1,0 +1,132 @@
+import { ANONYMOUS_USER_ID, DEFAULT_SALT, bucketOf } from './bucket';
+import { satisfies, type Value } from './operators';
+
+/** A user as SDKs and OFREP describe one: an id and attributes (scalars or lists of them). */
+export type EvaluationUser = {
+  id?: string | null;
+  attributes?: Readonly<Record<string, unknown>> | null;
+};
+
+/** What the engine needs of a control: the SDK FeatureControl shape (sdk-protocol §8). */
+export type EvaluableControl = {
+  key: string;
+  enabled: boolean;
+  offVariantKey: string;
+  salt?: string | null;
+  rules: readonly EvaluableRule[];
+};
+
+export type EvaluableRule = {
+  defaultRule?: boolean;
+  audience?: {
+    conditions?: readonly { target: string; operator: string; values: readonly Value[] }[];
+  } | null;
+  variantSplits: readonly { variantKey: string; split: number }[];
+};
+
+/**
+ * Why a variant was chosen, in OFREP's words where they exist: DISABLED (the control is off),
+ * TARGETING_MATCH (a targeted rule gave one variant), SPLIT (a rule's percentages chose it),
+ * DEFAULT (the ELSE rule gave one variant), NO_MATCH (no rule matched: the off variant), ERROR
+ * (the control could not be read: the off variant).
+ */
+export type EvaluationReason = 'DISABLED' | 'TARGETING_MATCH' | 'SPLIT' | 'DEFAULT' | 'NO_MATCH' | 'ERROR';
+
+export type Evaluation = {
+  variant: string;
+  reason: EvaluationReason;
+  /** Index of the rule that matched, or null. */
+  ruleIndex: number | null;
+};
+
+/** Returned when a matched rule's splits sum to less than the user's bucket (sdk-protocol §9.1 step 5). */
+export const UNALLOCATED_VARIANT = 'off';
+
+/** A user's values for an attribute: a scalar counts as a one-element list; missing is empty. */
+function valuesOf(user: EvaluationUser, target: string, now: Date, userId: string): readonly Value[] {
+  switch (target) {
+    case 'featureflow.user.id':
+      return [userId];
+    case 'featureflow.date':
+      return [now.toISOString()];
+    case 'featureflow.hourofday':
+      // The server cannot know the user's time zone: UTC, as the .NET SDK does.
+      return [now.getUTCHours()];
+  }
+  const attributes = user.attributes;
+  if (!attributes || typeof attributes !== 'object' || !Object.hasOwn(attributes, target)) return [];
+  const value = attributes[target];
+  if (value === null || value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function isDefault(rule: EvaluableRule): boolean {
+  return rule.defaultRule === true || rule.audience === null || rule.audience === undefined;
+}
+
+function matches(rule: EvaluableRule, user: EvaluationUser, now: Date, userId: string): boolean {
+  if (isDefault(rule)) return true;
+  const conditions = rule.audience?.conditions ?? [];
+  for (const condition of conditions) {
+    const values = Array.isArray(condition.values) ? condition.values : [];
+    const userValues = valuesOf(user, condition.target, now, userId);
+    let passed = false;
+    for (const value of userValues) {
+      if (satisfies(condition.operator, value, values)) {
+        passed = true;
+        break;
+      }
+    }
+    if (!passed) return false;
+  }
+  return true;
+}
+
+/**
+ * The variant a bucket (1..100) falls in: the first whose running total of splits reaches it;
+ * the literal `off` when the splits sum to less than the bucket.
+ */
+export function variantForBucket(splits: EvaluableRule['variantSplits'], bucket: number): string {
+  let cumulative = 0;
+  for (const split of splits) {
+    cumulative += split.split;
+    if (cumulative >= bucket) return split.variantKey;
+  }
+  return UNALLOCATED_VARIANT;
+}
+
+/**
+ * Evaluates one control for one user at `now` (sdk-protocol §9): off when disabled; otherwise the
+ * first rule in order whose conditions all hold (the default rule always does), then the variant
+ * whose cumulative split first reaches the user's bucket. Pure, and never throws: a control it
+ * cannot read gives its off variant with reason ERROR.
+ */
+export function evaluate(control: EvaluableControl, user: EvaluationUser, now: Date): Evaluation {
+  try {
+    if (!control.enabled) return { variant: control.offVariantKey, reason: 'DISABLED', ruleIndex: null };
+    const userId = typeof user.id === 'string' && user.id !== '' ? user.id : ANONYMOUS_USER_ID;
+    const rules = control.rules;
+    for (let index = 0; index < rules.length; index++) {
+      const rule = rules[index]!;
+      if (!matches(rule, user, now, userId)) continue;
+      const splits = rule.variantSplits;
+      let given = 0;
+      let only: string | null = null;
+      for (const split of splits) {
+        if (split.split > 0) {
+          given += 1;
+          only = split.variantKey;
+        }
+      }
+      if (given === 1 && splits.reduce((sum, s) => sum + s.split, 0) >= 100) {
+        return { variant: only!, reason: isDefault(rule) ? 'DEFAULT' : 'TARGETING_MATCH', ruleIndex: index };
+      }
+      const bucket = bucketOf(control.salt || DEFAULT_SALT, control.key, userId);
+      return { variant: variantForBucket(splits, bucket), reason: 'SPLIT', ruleIndex: index };
+    }
+    return { variant: control.offVariantKey, reason: 'NO_MATCH', ruleIndex: null };
+  } catch {
+    const off = typeof control?.offVariantKey === 'string' ? control.offVariantKey : UNALLOCATED_VARIANT;
+    return { variant: off, reason: 'ERROR', ruleIndex: null };
+  }
+}

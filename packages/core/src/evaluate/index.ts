@@ -1,0 +1,4 @@
+/** The flag evaluation engine (sdk-protocol §9): pure, no I/O, no clock of its own. */
+export * from './bucket';
+export * from './engine';
+export * from './operators';
