@@ -34,6 +34,12 @@ import { targetsRoutes } from './modules/targets/targets.routes';
 import { createTargetsService } from './modules/targets/targets.service';
 import { createProjectsService } from './modules/projects/projects.service';
 import { createChangeEvents } from './lib/change-events';
+import { startPgChangeRelay } from './lib/pg-change-relay';
+import { featureflowRoutes } from './sdk/featureflow.routes';
+import { createIngestion } from './sdk/ingestion';
+import { jsRoutes } from './sdk/js.routes';
+import { ofrepRoutes } from './sdk/ofrep.routes';
+import { createSdkStore } from './sdk/sdk-store';
 
 export type BuildAppOptions = {
   config: Config;
@@ -106,7 +112,9 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 /** Builds the whole application; main.ts only listens and closes. */
 export async function buildApp(
   options: BuildAppOptions,
-): Promise<FastifyInstance & { services: AppServices; routeTable: RouteEntry[] }> {
+): Promise<
+  FastifyInstance & { services: AppServices; routeTable: RouteEntry[]; sdk: ReturnType<typeof createSdk> }
+> {
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
@@ -130,7 +138,8 @@ export async function buildApp(
   app.addHook('onRoute', (route) => {
     const writes = [route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
     const schema = route.schema as { body?: unknown } | undefined;
-    if (writes && !schema?.body && route.url.toLowerCase().startsWith('/api/')) {
+    const sdkSurface = /^\/api\/(sdk|js)\//i.test(route.url);
+    if (writes && !schema?.body && route.url.toLowerCase().startsWith('/api/') && !sdkSurface) {
       // A write that takes no body refuses one, rather than acting on it while ignoring it.
       const existing = route.preValidation ? [route.preValidation].flat() : [];
       route.preValidation = [...existing, async (request) => refuseBody(request)];
@@ -163,11 +172,57 @@ export async function buildApp(
   await app.register(targetsRoutes({ targets: services.targets }));
   await app.register(segmentsRoutes({ segments: services.segments }));
 
+  const sdk = createSdk(app, services, database, options.now ?? (() => new Date()));
+  await app.register(
+    featureflowRoutes({
+      store: sdk.store,
+      ingestion: sdk.ingestion,
+      features: services.features,
+      now: sdk.now,
+    }),
+  );
+  await app.register(jsRoutes({ store: sdk.store, ingestion: sdk.ingestion, now: sdk.now }));
+  await app.register(ofrepRoutes({ store: sdk.store, now: sdk.now }));
+
   await registerWeb(app, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
 
+  app.addHook('onReady', async () => {
+    await sdk.start();
+  });
   app.addHook('onClose', async () => {
+    // Accepted SDK events are flushed before the database closes.
+    await sdk.stop();
     await database.close();
   });
 
-  return Object.assign(app, { services, routeTable });
+  return Object.assign(app, { services, routeTable, sdk });
+}
+
+/** The SDK API's memory and event ingestion, and the change relay between instances on PostgreSQL. */
+function createSdk(app: FastifyInstance, services: AppServices, database: DatabaseHandle, now: () => Date) {
+  const store = createSdkStore({ db: database.db, events: services.events, logger: app.log });
+  const ingestion = createIngestion({ db: database.db, logger: app.log });
+  let relay: ReturnType<typeof startPgChangeRelay> | null = null;
+  return {
+    store,
+    ingestion,
+    now,
+    async start() {
+      await store.start();
+      if (database.kind === 'postgres' && database.url) {
+        relay = startPgChangeRelay({
+          url: database.url,
+          events: services.events,
+          logger: app.log,
+          onResync: () => store.refreshAll(),
+        });
+        await relay.ready;
+      }
+    },
+    async stop() {
+      store.stop();
+      await relay?.stop();
+      await ingestion.stop();
+    },
+  };
 }

@@ -24,6 +24,8 @@ export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.m
 export type DatabaseHandle = {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** The connection string (PostgreSQL only): LISTEN/NOTIFY needs a connection of its own. */
+  url?: string;
   /** Runs pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   ping(): Promise<void>;
@@ -40,6 +42,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return {
       db,
       kind: 'postgres',
+      url: options.url,
       migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
       ping: async () => {
         await db.execute(sql`select 1`);

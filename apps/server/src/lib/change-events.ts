@@ -4,11 +4,17 @@ import { EventEmitter } from 'node:events';
  * A change that the SDK snapshots (and, later, dashboard sockets) must learn about. Services
  * publish after their transaction commits; the SDK layer rebuilds the environment's payload.
  */
-export type ChangeEvent =
-  /** Anything an environment serves changed: its features, controls, or the environment itself (keys included). */
-  | { type: 'environment.changed'; organisationId: string; environmentId: string }
-  /** The environment was removed: its keys stop working at once. */
-  | { type: 'environment.removed'; organisationId: string; environmentId: string };
+export type ChangeEvent = {
+  /**
+   * `environment.changed`: anything an environment serves changed (features, controls, the
+   * environment itself, keys included). `environment.removed`: its keys stop working at once.
+   */
+  type: 'environment.changed' | 'environment.removed';
+  organisationId: string;
+  environmentId: string;
+  /** Set on events that came from another server instance, so they are not relayed back. */
+  remote?: boolean;
+};
 
 export type ChangeListener = (event: ChangeEvent) => void;
 

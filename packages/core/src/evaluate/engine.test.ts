@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import cases from './cases.json';
 import { bucketOf, bucketPrefix } from './bucket';
+import { clientRules } from './client-rules';
 import { evaluate, variantForBucket, type EvaluableControl, type EvaluationUser } from './engine';
 import { satisfies } from './operators';
 
@@ -144,5 +145,63 @@ describe('evaluate: properties', () => {
     expect(result.variant).toBe('off');
     // A backtracking engine needs longer than the age of the universe here; RE2 needs milliseconds.
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('clientRules (sdk-protocol §6.1)', () => {
+  const banner: EvaluableControl = {
+    key: 'banner',
+    enabled: true,
+    offVariantKey: 'off',
+    rules: [
+      {
+        defaultRule: false,
+        audience: {
+          conditions: [
+            { target: 'tier', operator: 'equals', values: ['gold'] },
+            { target: 'featureflow.hourofday', operator: 'greaterThanOrEqual', values: [9] },
+          ],
+        },
+        variantSplits: [{ variantKey: 'on', split: 100 }],
+      },
+      {
+        defaultRule: true,
+        audience: null,
+        variantSplits: [
+          { variantKey: 'off', split: 50 },
+          { variantKey: 'on', split: 50 },
+        ],
+      },
+    ],
+  };
+
+  it('leaves only the time conditions for the device (the protocol example, user-4 bucket 40)', () => {
+    expect(clientRules(banner, { id: 'user-4', attributes: { tier: 'gold' } }, now)).toEqual({
+      rules: [
+        {
+          audience: {
+            conditions: [{ target: 'featureflow.hourofday', operator: 'greaterThanOrEqual', values: [9] }],
+          },
+          variant: 'on',
+        },
+        { variant: 'off' },
+      ],
+    });
+  });
+
+  it('stops at a rule without time conditions, skips rules that fail, and adds variant values', () => {
+    const values: Record<string, unknown> = { on: { colour: 'gold' } };
+    // banner buckets: user-5 24 (off), user-2 99 (on).
+    expect(
+      clientRules(banner, { id: 'user-5', attributes: { tier: 'silver' } }, now, (v) => values[v]),
+    ).toEqual({
+      rules: [{ variant: 'off' }],
+    });
+    expect(clientRules(banner, { id: 'user-2' }, now, (v) => values[v])).toEqual({
+      rules: [{ variant: 'on', value: { colour: 'gold' } }],
+    });
+    expect(clientRules({ ...banner, enabled: false }, { id: 'user-1' }, now)).toEqual({
+      rules: [{ variant: 'off' }],
+    });
   });
 });

@@ -64,22 +64,58 @@ function isDefault(rule: EvaluableRule): boolean {
   return rule.defaultRule === true || rule.audience === null || rule.audience === undefined;
 }
 
+export type EvaluableCondition = { target: string; operator: string; values: readonly Value[] };
+
+/** A condition holds when any of the user's values for its target satisfies it; a missing attribute fails. */
+export function conditionHolds(
+  condition: EvaluableCondition,
+  user: EvaluationUser,
+  now: Date,
+  userId: string,
+): boolean {
+  const values = Array.isArray(condition.values) ? condition.values : [];
+  for (const value of valuesOf(user, condition.target, now, userId)) {
+    if (satisfies(condition.operator, value, values)) return true;
+  }
+  return false;
+}
+
 function matches(rule: EvaluableRule, user: EvaluationUser, now: Date, userId: string): boolean {
   if (isDefault(rule)) return true;
-  const conditions = rule.audience?.conditions ?? [];
-  for (const condition of conditions) {
-    const values = Array.isArray(condition.values) ? condition.values : [];
-    const userValues = valuesOf(user, condition.target, now, userId);
-    let passed = false;
-    for (const value of userValues) {
-      if (satisfies(condition.operator, value, values)) {
-        passed = true;
-        break;
-      }
-    }
-    if (!passed) return false;
+  for (const condition of rule.audience?.conditions ?? []) {
+    if (!conditionHolds(condition, user, now, userId)) return false;
   }
   return true;
+}
+
+/** The id rules and bucketing use: the user's, or `anonymous` when empty. */
+export function userIdOf(user: EvaluationUser): string {
+  return typeof user.id === 'string' && user.id !== '' ? user.id : ANONYMOUS_USER_ID;
+}
+
+/**
+ * The variant a matched rule gives: its only variant when one split has everything, else the
+ * user's bucket among its splits.
+ */
+export function ruleVariant(
+  control: Pick<EvaluableControl, 'key' | 'salt'>,
+  rule: EvaluableRule,
+  userId: string,
+): { variant: string; split: boolean } {
+  const splits = rule.variantSplits;
+  let given = 0;
+  let total = 0;
+  let only: string | null = null;
+  for (const split of splits) {
+    total += split.split;
+    if (split.split > 0) {
+      given += 1;
+      only = split.variantKey;
+    }
+  }
+  if (given === 1 && total >= 100) return { variant: only!, split: false };
+  const bucket = bucketOf(control.salt || DEFAULT_SALT, control.key, userId);
+  return { variant: variantForBucket(splits, bucket), split: true };
 }
 
 /**
@@ -104,25 +140,14 @@ export function variantForBucket(splits: EvaluableRule['variantSplits'], bucket:
 export function evaluate(control: EvaluableControl, user: EvaluationUser, now: Date): Evaluation {
   try {
     if (!control.enabled) return { variant: control.offVariantKey, reason: 'DISABLED', ruleIndex: null };
-    const userId = typeof user.id === 'string' && user.id !== '' ? user.id : ANONYMOUS_USER_ID;
+    const userId = userIdOf(user);
     const rules = control.rules;
     for (let index = 0; index < rules.length; index++) {
       const rule = rules[index]!;
       if (!matches(rule, user, now, userId)) continue;
-      const splits = rule.variantSplits;
-      let given = 0;
-      let only: string | null = null;
-      for (const split of splits) {
-        if (split.split > 0) {
-          given += 1;
-          only = split.variantKey;
-        }
-      }
-      if (given === 1 && splits.reduce((sum, s) => sum + s.split, 0) >= 100) {
-        return { variant: only!, reason: isDefault(rule) ? 'DEFAULT' : 'TARGETING_MATCH', ruleIndex: index };
-      }
-      const bucket = bucketOf(control.salt || DEFAULT_SALT, control.key, userId);
-      return { variant: variantForBucket(splits, bucket), reason: 'SPLIT', ruleIndex: index };
+      const { variant, split } = ruleVariant(control, rule, userId);
+      const reason = split ? 'SPLIT' : isDefault(rule) ? 'DEFAULT' : 'TARGETING_MATCH';
+      return { variant, reason, ruleIndex: index };
     }
     return { variant: control.offVariantKey, reason: 'NO_MATCH', ruleIndex: null };
   } catch {

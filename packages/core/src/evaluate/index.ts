@@ -1,4 +1,5 @@
 /** The flag evaluation engine (sdk-protocol §9): pure, no I/O, no clock of its own. */
 export * from './bucket';
+export * from './client-rules';
 export * from './engine';
 export * from './operators';

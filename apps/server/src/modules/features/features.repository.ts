@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'dr
 import type { Executor } from '../../db/client';
 import {
   bookmarks,
+  featureControls,
   featureGoals,
   featureIssueLinks,
   features,
@@ -374,4 +375,24 @@ export async function members(db: Executor, organisationId: string, text: string
     )
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
     .limit(limit);
+}
+
+/** Marks a feature's control in one environment as registered by an SDK (spec §4 Availability). */
+export async function markAvailable(db: Executor, featureId: string, environmentId: string, at: Date) {
+  await db
+    .update(featureControls)
+    .set({
+      available: true,
+      availableAt: sql`coalesce(${featureControls.availableAt}, ${at.toISOString()}::timestamptz)`,
+    })
+    .where(and(eq(featureControls.featureId, featureId), eq(featureControls.environmentId, environmentId)));
+}
+
+/** Live features of a project by key. */
+export async function liveByKeys(db: Executor, projectId: string, keys: string[]) {
+  if (keys.length === 0) return [];
+  return db
+    .select({ id: features.id, key: features.key })
+    .from(features)
+    .where(and(eq(features.projectId, projectId), eq(features.archived, false), inArray(features.key, keys)));
 }

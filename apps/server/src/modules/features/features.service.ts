@@ -1,5 +1,7 @@
 import {
+  FEATURE_KEY_PATTERN,
   can,
+  defaultVariants,
   escapeMarkdown,
   featureDeleteDenial,
   markdownCode,
@@ -34,6 +36,26 @@ function displayName(user: { firstName: string; lastName: string; email: string 
 
 function list(values: readonly string[]): string {
   return values.length ? values.map(markdownCode).join(', ') : '(none)';
+}
+
+/** One feature an SDK declares (sdk-protocol §5). */
+export type SdkRegistration = {
+  key: string;
+  failoverVariant?: string | null | undefined;
+  variants?: readonly { key: string; name?: string | null | undefined; value?: unknown }[] | null | undefined;
+};
+
+/** The variants of a registered feature: as declared (name, or the value as a label), else On and Off. */
+function sdkVariants(item: SdkRegistration): { key: string; name: string; description: string }[] {
+  const declared = (item.variants ?? [])
+    .filter((v) => typeof v.key === 'string' && FEATURE_KEY_PATTERN.test(v.key))
+    .map((v) => ({
+      key: v.key,
+      name: (v.name ?? (typeof v.value === 'string' ? v.value : null) ?? v.key).slice(0, 100) || v.key,
+      description: '',
+    }));
+  const unique = [...new Map(declared.map((v) => [v.key, v])).values()];
+  return unique.length >= 2 ? unique : defaultVariants();
 }
 
 export type FeaturesService = ReturnType<typeof createFeaturesService>;
@@ -446,6 +468,83 @@ export function createFeaturesService(deps: {
       if (!found) throw new NotFoundError('feature', featureId);
       await repo.setBookmark(db, principal.organisationId, principal.userId, featureId, bookmarked);
       return { featureId, bookmarked };
+    },
+
+    /**
+     * PUT /api/sdk/v1/register: creates the features an application declares that the project
+     * lacks (with its variants, default on/off) and marks each available in the key's environment.
+     * Features past the plan's limit are not created; the SDK is told 200 either way (sdk-protocol §5).
+     */
+    async registerFromSdk(
+      environment: { organisationId: string; projectId: string; environmentId: string },
+      items: readonly SdkRegistration[],
+    ): Promise<{ created: string[]; registered: string[] }> {
+      const { organisationId, projectId, environmentId } = environment;
+      const actor = { organisationId, userId: null };
+      const result = await db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const existing = new Map(
+          (
+            await repo.liveByKeys(
+              tx,
+              projectId,
+              items.map((item) => item.key),
+            )
+          ).map((f) => [f.key, f.id]),
+        );
+        const at = now();
+        const created: string[] = [];
+        let environmentIds: string[] = [environmentId];
+        for (const item of items) {
+          let featureId = existing.get(item.key);
+          if (!featureId) {
+            const limits = await billing.limitsFor(tx, organisationId);
+            const max = limits?.maxFeatures;
+            if (max !== null && max !== undefined && (await repo.countLive(tx, organisationId)) >= max)
+              continue;
+            const variants = sdkVariants(item);
+            const row = await repo.insert(tx, {
+              organisationId,
+              projectId,
+              name: item.key,
+              key: item.key,
+              description: 'Registered by an SDK.',
+              createdAt: at,
+              updatedAt: at,
+            });
+            await repo.insertVariants(
+              tx,
+              variants.map((variant, position) => ({
+                organisationId,
+                featureId: row.id,
+                ...variant,
+                position,
+              })),
+            );
+            environmentIds = await controls.createForFeature(tx, {
+              organisationId,
+              projectId,
+              featureId: row.id,
+              variantKeys: variants.map((v) => v.key),
+            });
+            await audit.record(tx, actor, {
+              action: 'create',
+              resourceType: 'feature',
+              resourceId: row.id,
+              featureKey: row.key,
+              title: `Feature ${row.key} registered by an SDK`,
+              description: `An SDK registered the feature ${markdownCode(row.key)} with the variants ${list(variants.map((v) => v.key))}. It is off in every environment.`,
+            });
+            featureId = row.id;
+            existing.set(item.key, featureId);
+            created.push(item.key);
+          }
+          await repo.markAvailable(tx, featureId, environmentId, at);
+        }
+        return { created, environmentIds };
+      });
+      publishProject(organisationId, result.created.length ? result.environmentIds : [environmentId]);
+      return { created: result.created, registered: items.map((item) => item.key) };
     },
 
     /** GET /api/v1/projects/{projectKey}/tags?query= */

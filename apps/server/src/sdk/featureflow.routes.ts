@@ -1,0 +1,144 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { FEATURE_KEY_PATTERN } from '@vexil/core';
+import type { FeaturesService } from '../modules/features/features.service';
+import { parseJsonBody, sdkEventsBody } from './events';
+import { acceptAnyBody, bearerKey, checkKey, refuse } from './http';
+import type { Ingestion } from './ingestion';
+import type { EnvironmentSnapshot, SdkStore, SnapshotChange } from './sdk-store';
+
+/** How often an open stream gets a heartbeat, which keeps proxies from closing it. */
+export const HEARTBEAT_MS = 25_000;
+
+const registerBody = z
+  .array(
+    z
+      .object({
+        key: z
+          .string()
+          .regex(FEATURE_KEY_PATTERN, 'Feature keys are lowercase letters, digits and dashes.')
+          .max(100),
+        failoverVariant: z.string().max(100).nullish(),
+        variants: z
+          .array(
+            z
+              .object({
+                key: z.string().max(100),
+                name: z.string().max(200).nullish(),
+                value: z.unknown().optional(),
+              })
+              .loose(),
+          )
+          .max(50)
+          .nullish(),
+      })
+      .loose(),
+  )
+  .max(1000);
+
+function badRequest(reply: FastifyReply, title: string, errors: { field: string; message: string }[] = []) {
+  return reply.code(400).type('application/json').send({ title, errors });
+}
+
+function zodErrors(error: z.ZodError) {
+  return error.issues.slice(0, 20).map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
+}
+
+/**
+ * The Featureflow server SDK protocol (sdk-protocol §2–§5): the features map with ETags, its SSE
+ * form, events and registration, all authenticated by the environment's server key.
+ */
+export function featureflowRoutes(deps: {
+  store: SdkStore;
+  ingestion: Ingestion;
+  features: FeaturesService;
+  now: () => Date;
+  heartbeatMs?: number;
+}): FastifyPluginAsync {
+  const { store, ingestion, features, now } = deps;
+  const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
+  return async (app) => {
+    acceptAnyBody(app);
+    const streams = new Set<() => void>();
+    app.addHook('onClose', async () => {
+      for (const end of [...streams]) end();
+    });
+
+    function stream(request: FastifyRequest, reply: FastifyReply, snapshot: EnvironmentSnapshot) {
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache',
+        Connection: 'keep-alive',
+        'X-Accel-Buffering': 'no',
+      });
+      // The full map at once, and after every reconnect: Java's start() waits for it (§3).
+      raw.write(`retry: 5000\nevent: features.updated\ndata: ${snapshot.body}\n\n`);
+      const onChange = (change: SnapshotChange) => {
+        if (change.updated.length > 0) {
+          const data = `{${change.updated.map((entry) => `${JSON.stringify(entry.control.key)}:${entry.json}`).join(',')}}`;
+          raw.write(`event: features.updated\ndata: ${data}\n\n`);
+        }
+        if (change.deleted.length > 0)
+          raw.write(`event: features.deleted\ndata: ${JSON.stringify(change.deleted)}\n\n`);
+      };
+      const stopListening = store.listen(snapshot.keys.environmentId, onChange);
+      const heartbeat = setInterval(() => raw.write(`data: {"heartbeat":${Date.now()}}\n\n`), heartbeatMs);
+      const end = () => {
+        clearInterval(heartbeat);
+        stopListening();
+        streams.delete(end);
+        if (!raw.writableEnded) raw.end();
+      };
+      streams.add(end);
+      request.raw.on('close', end);
+    }
+
+    app.get('/api/sdk/v1/features', { schema: { hide: true } }, async (request, reply) => {
+      const check = await checkKey(store, bearerKey(request), 'server');
+      if (!check.ok) return refuse(reply, check);
+      const { snapshot } = check;
+      if (String(request.headers.accept ?? '').includes('text/event-stream'))
+        return stream(request, reply, snapshot);
+      const ifNoneMatch = request.headers['if-none-match'];
+      const dotNet = String(request.headers['user-agent'] ?? '').startsWith('DotNetClient/');
+      reply.header('etag', snapshot.etag).header('cache-control', 'no-cache');
+      // 304 only for a non-empty match, and never to .NET, which clears its cache on one (§2).
+      if (!dotNet && typeof ifNoneMatch === 'string' && ifNoneMatch !== '' && ifNoneMatch === snapshot.etag) {
+        return reply.code(304).send();
+      }
+      return reply.type('application/json').send(snapshot.body);
+    });
+
+    app.post('/api/sdk/v1/events', { schema: { hide: true } }, async (request, reply) => {
+      const check = await checkKey(store, bearerKey(request), 'server');
+      if (!check.ok) return refuse(reply, check);
+      const json = parseJsonBody(request.body);
+      if (!json.ok) return badRequest(reply, json.message);
+      const parsed = sdkEventsBody.safeParse(json.value);
+      if (!parsed.success) return badRequest(reply, 'The events are not valid.', zodErrors(parsed.error));
+      if (!ingestion.record(check.snapshot, parsed.data, now())) {
+        return reply
+          .code(429)
+          .header('retry-after', '60')
+          .type('application/json')
+          .send({ title: 'Too many events, retry later.' });
+      }
+      return reply.code(200).send();
+    });
+
+    app.put('/api/sdk/v1/register', { schema: { hide: true } }, async (request, reply) => {
+      const check = await checkKey(store, bearerKey(request), 'server');
+      if (!check.ok) return refuse(reply, check);
+      const json = parseJsonBody(request.body);
+      if (!json.ok) return badRequest(reply, json.message);
+      const parsed = registerBody.safeParse(json.value);
+      if (!parsed.success)
+        return badRequest(reply, 'The features to register are not valid.', zodErrors(parsed.error));
+      await features.registerFromSdk(check.snapshot.keys, parsed.data);
+      // Exactly 200: Java treats anything else as a failure (§5).
+      return reply.code(200).send();
+    });
+  };
+}

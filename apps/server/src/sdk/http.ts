@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
+
+/** Takes every body as raw text: SDKs send JSON with any Content-Type, or none (sdk-protocol §1). */
+export function acceptAnyBody(app: FastifyInstance) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_request, body, done) => {
+    done(null, body);
+  });
+}
+
+/** `Authorization: Bearer <key>` (any case of the scheme, as old docs write `bearer`), or null. */
+export function bearerKey(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export type KeyCheck =
+  { ok: true; snapshot: EnvironmentSnapshot } | { ok: false; status: 401 | 403 | 503; title: string };
+
+/**
+ * Resolves an SDK key to its environment. 401/403 only when the key is really not one (SDKs mute
+ * themselves for good on those, sdk-protocol §4); a database failure is a 503, never a 401.
+ */
+export async function checkKey(
+  store: SdkStore,
+  key: string | null,
+  kind: 'server' | 'js',
+): Promise<KeyCheck> {
+  if (!key) return { ok: false, status: 401, title: 'An SDK key is required.' };
+  let snapshot: EnvironmentSnapshot | null;
+  try {
+    snapshot = await store.find(key);
+  } catch {
+    return { ok: false, status: 503, title: 'The SDK key could not be checked, please retry.' };
+  }
+  if (!snapshot) return { ok: false, status: 401, title: 'Unknown SDK key.' };
+  const expected = kind === 'server' ? snapshot.keys.serverApiKey : snapshot.keys.jsApiKey;
+  if (key !== expected) {
+    return {
+      ok: false,
+      status: 403,
+      title:
+        kind === 'server'
+          ? 'This endpoint needs the server SDK key.'
+          : 'This endpoint needs the JS client SDK key.',
+    };
+  }
+  return { ok: true, snapshot };
+}
+
+export function refuse(reply: FastifyReply, check: Extract<KeyCheck, { ok: false }>) {
+  if (check.status === 503) reply.header('retry-after', '5');
+  return reply.code(check.status).type('application/json').send({ title: check.title });
+}

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { clientRules, type EvaluationUser } from '@vexil/core';
+import { parseJsonBody, sdkEventsBody } from './events';
+import { acceptAnyBody, checkKey, refuse } from './http';
+import type { Ingestion } from './ingestion';
+import type { SdkStore } from './sdk-store';
+
+/** Byte-exact: JS 1.x and 2.x compare this string (sdk-protocol §6.1). */
+export const JS_CONTENT_TYPE = 'application/json;charset=UTF-8';
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'X-Featureflow-Client, X-Featureflow-Application, Content-Type',
+  'access-control-max-age': '86400',
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The user segment: base64 of the user JSON in either alphabet, padded or not; UTF-8 when it is
+ * valid, else latin1 (JS 2.x sends char codes mod 256). Null when it is not a user.
+ */
+export function decodeUser(segment: string): EvaluationUser | null {
+  if (segment === '' || segment.length > 16_384 || !/^[A-Za-z0-9+/_=-]+$/.test(segment)) return null;
+  const bytes = Buffer.from(segment, 'base64');
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    text = bytes.toString('latin1');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const { id, attributes } = parsed as { id?: unknown; attributes?: unknown };
+  const validAttributes = typeof attributes === 'object' && attributes !== null && !Array.isArray(attributes);
+  return {
+    id: typeof id === 'string' || typeof id === 'number' ? String(id) : null,
+    attributes: validAttributes ? (attributes as Record<string, unknown>) : {},
+  };
+}
+
+function cors(reply: FastifyReply) {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
+  return reply;
+}
+
+/** The browser and mobile endpoints (sdk-protocol §6), keyed by the public JS client key. */
+export function jsRoutes(deps: {
+  store: SdkStore;
+  ingestion: Ingestion;
+  now: () => Date;
+}): FastifyPluginAsync {
+  const { store, ingestion, now } = deps;
+  return async (app) => {
+    acceptAnyBody(app);
+
+    app.options('/api/js/v1/*', { schema: { hide: true } }, async (_request, reply) =>
+      cors(reply).code(204).send(),
+    );
+
+    app.get<{ Params: { apiKey: string; '*': string }; Querystring: { keys?: string } }>(
+      '/api/js/v1/evaluate/:apiKey/user/*',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        cors(reply);
+        const check = await checkKey(store, request.params.apiKey, 'js');
+        if (!check.ok) return refuse(reply, check);
+        const user = decodeUser(request.params['*']);
+        if (!user) {
+          return reply
+            .code(400)
+            .type('application/json')
+            .send({ title: 'The user segment is not base64 of a user JSON object.' });
+        }
+        const wanted =
+          typeof request.query.keys === 'string' && request.query.keys !== ''
+            ? new Set(
+                decodeURIComponent(request.query.keys)
+                  .split(',')
+                  .map((k) => k.trim()),
+              )
+            : null;
+        const at = now();
+        const parts: string[] = [];
+        for (const [key, entry] of check.snapshot.controls) {
+          if (!entry.control.inClientApi || (wanted && !wanted.has(key))) continue;
+          const values = new Map(
+            entry.control.variants.flatMap((v) => ('value' in v ? [[v.key, v.value]] : [])),
+          );
+          const evaluated = clientRules(entry.control, user, at, (variant) => values.get(variant));
+          parts.push(`${JSON.stringify(key)}:${JSON.stringify(evaluated)}`);
+        }
+        return reply
+          .code(200)
+          .header('content-type', JS_CONTENT_TYPE)
+          .header('cache-control', 'no-cache')
+          .send(`{${parts.join(',')}}`);
+      },
+    );
+
+    app.post<{ Params: { apiKey: string } }>(
+      '/api/js/v1/event/:apiKey',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        cors(reply);
+        const check = await checkKey(store, request.params.apiKey, 'js');
+        if (!check.ok) return refuse(reply, check);
+        const json = parseJsonBody(request.body);
+        if (!json.ok) return reply.code(400).type('application/json').send({ title: json.message });
+        const parsed = sdkEventsBody.safeParse(json.value);
+        if (!parsed.success)
+          return reply.code(400).type('application/json').send({ title: 'The events are not valid.' });
+        if (!ingestion.record(check.snapshot, parsed.data, now())) {
+          return reply
+            .code(429)
+            .header('retry-after', '60')
+            .type('application/json')
+            .send({ title: 'Too many events, retry later.' });
+        }
+        return reply.code(200).send();
+      },
+    );
+  };
+}
