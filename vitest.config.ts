@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'];
-const serverProject = (name: string, env: Record<string, string>) => ({
+/** Tests that need several server instances on one PostgreSQL: they exist only where PostgreSQL does. */
+const postgresOnlyTests = ['apps/server/**/*.pg.test.ts'];
+const serverProject = (name: string, env: Record<string, string>, extra: string[] = []) => ({
   test: {
     name,
-    include: serverTests,
+    include: [...serverTests, ...extra],
+    exclude: extra.length ? [] : postgresOnlyTests,
     environment: 'node' as const,
     globalSetup: ['apps/server/test/global-setup.ts'],
     env,
@@ -23,7 +26,9 @@ const projects = [
   },
   serverProject('server', { VEXIL_TEST_DB: 'pglite' }),
   // The same suite on PostgreSQL, when CI (or a developer) provides one.
-  ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', { VEXIL_TEST_DB: 'pg' })] : []),
+  ...(process.env.TEST_DATABASE_URL
+    ? [serverProject('server-pg', { VEXIL_TEST_DB: 'pg' }, postgresOnlyTests)]
+    : []),
   {
     test: {
       name: 'web',

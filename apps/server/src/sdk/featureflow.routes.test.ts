@@ -207,6 +207,7 @@ describe('SSE on /api/sdk/v1/features', () => {
     try {
       const ownTeam = await createTeam(own);
       const fixture = await sdkFixture(ownTeam.admin.call);
+      await own.app.sdk.store.settled();
       const address = await own.app.listen({ port: 0, host: '127.0.0.1' });
       const res = await fetch(`${address}/api/sdk/v1/features`, {
         headers: { authorization: `Bearer ${fixture.development.apiKey}`, accept: 'text/event-stream' },

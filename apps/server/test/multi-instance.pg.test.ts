@@ -1,0 +1,65 @@
+/**
+ * Two server instances on one PostgreSQL: a change made through one reaches the SDK streams of the
+ * other through LISTEN/NOTIFY (architecture "Scale"). Runs in the PostgreSQL project only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openDatabase } from '../src/db/client';
+import { createTeam, type Team } from './api';
+import { createHarness, testConfig, type Harness, type TestApp } from './helpers';
+import { saveControl, sdkFixture, sseReader } from './sdk';
+
+let h: Harness;
+let team: Team;
+let second: TestApp;
+
+beforeAll(async () => {
+  h = await createHarness();
+  expect(h.database.kind).toBe('postgres');
+  second = await buildApp({
+    config: testConfig(),
+    database: openDatabase({ kind: 'postgres', url: h.database.url!, max: 4 }),
+    logger: false,
+  });
+  await second.ready();
+  team = await createTeam(h);
+});
+afterAll(async () => {
+  await second?.close();
+  await h?.close();
+});
+
+describe('two instances on one PostgreSQL', () => {
+  it('streams from one instance a change saved through the other', async () => {
+    const fixture = await sdkFixture(team.admin.call);
+    const address = await second.listen({ port: 0, host: '127.0.0.1' });
+    const abort = new AbortController();
+    try {
+      // The second instance learns of the new feature by notification.
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const poll = await fetch(`${address}/api/sdk/v1/features`, {
+          headers: { authorization: `Bearer ${fixture.development.apiKey}` },
+        });
+        if (poll.status === 200 && 'checkout' in ((await poll.json()) as object)) break;
+        if (Date.now() > deadline) throw new Error('The second instance never saw the feature');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const res = await fetch(`${address}/api/sdk/v1/features`, {
+        headers: { authorization: `Bearer ${fixture.development.apiKey}`, accept: 'text/event-stream' },
+        signal: abort.signal,
+      });
+      expect(res.status).toBe(200);
+      const events = sseReader(res.body!);
+      const first = await events.next();
+      expect(JSON.parse(first.data)).toMatchObject({ checkout: { enabled: false } });
+
+      await saveControl(team.admin.call, fixture.checkout, fixture.development, { enabled: true });
+      const update = await events.next();
+      expect(update.event).toBe('features.updated');
+      expect(JSON.parse(update.data)).toMatchObject({ checkout: { key: 'checkout', enabled: true } });
+    } finally {
+      abort.abort();
+    }
+  });
+});
