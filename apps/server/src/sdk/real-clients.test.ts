@@ -134,7 +134,6 @@ afterAll(async () => {
 describe('featureflow-node-sdk 0.6.7', () => {
   it('evaluates 1,000 users exactly as Vexil’s engine, its events are counted exactly, and register creates features', async () => {
     const client = await new Promise<FeatureflowClient>((resolve, reject) => {
-      // eslint-disable-next-line no-new
       new Featureflow.Client(
         {
           apiKey: development.apiKey,
