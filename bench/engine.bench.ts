@@ -1,0 +1,97 @@
+/**
+ * Evaluations per second of a three-rule feature: Vexil's core engine next to the Featureflow Node
+ * SDK's own evaluator (featureflow-node-sdk 0.6.7, `featureEvaluation`), on the same users.
+ */
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { evaluate, type EvaluableControl } from '@vexil/core';
+
+const require = createRequire(import.meta.url);
+const { featureEvaluation } = require('featureflow-node-sdk/dist/EvaluateHelpers') as {
+  featureEvaluation: (feature: unknown, user: unknown) => string;
+};
+const { UserBuilder } = require('featureflow-node-sdk') as {
+  UserBuilder: new (id: string) => { withAttribute(key: string, value: unknown): unknown; build(): unknown };
+};
+
+export const THREE_RULES: EvaluableControl = {
+  key: 'checkout',
+  enabled: true,
+  offVariantKey: 'off',
+  rules: [
+    {
+      defaultRule: false,
+      audience: { conditions: [{ target: 'tier', operator: 'equals', values: ['gold'] }] },
+      variantSplits: [
+        { variantKey: 'on', split: 100 },
+        { variantKey: 'off', split: 0 },
+      ],
+    },
+    {
+      defaultRule: false,
+      audience: {
+        conditions: [
+          { target: 'email', operator: 'endsWith', values: ['@example.com'] },
+          { target: 'age', operator: 'greaterThanOrEqual', values: [18] },
+        ],
+      },
+      variantSplits: [
+        { variantKey: 'blue', split: 50 },
+        { variantKey: 'green', split: 50 },
+      ],
+    },
+    {
+      defaultRule: true,
+      audience: null,
+      variantSplits: [
+        { variantKey: 'off', split: 50 },
+        { variantKey: 'on', split: 50 },
+      ],
+    },
+  ],
+};
+
+function users(count: number) {
+  const tiers = ['gold', 'silver', 'bronze', 'none'];
+  return Array.from({ length: count }, (_, i) => ({
+    id: `user-${i}`,
+    attributes: { tier: tiers[i % 4]!, email: i % 2 ? `u${i}@example.com` : `u${i}@other.org`, age: i % 70 },
+  }));
+}
+
+function rate(label: string, run: (i: number) => unknown, durationMs: number): number {
+  // Warm up, then count whole passes in the time allowed.
+  for (let i = 0; i < 50_000; i++) run(i);
+  let count = 0;
+  const start = performance.now();
+  while (performance.now() - start < durationMs) {
+    for (let i = 0; i < 10_000; i++) run(count + i);
+    count += 10_000;
+  }
+  const perSecond = count / ((performance.now() - start) / 1000);
+  console.log(
+    `${label.padEnd(48)} ${Math.round(perSecond).toLocaleString('en-GB').padStart(12)} evaluations/s`,
+  );
+  return perSecond;
+}
+
+export async function engine(): Promise<void> {
+  const pool = users(100_000);
+  const now = new Date();
+  const sdkUsers = pool.map((u) => {
+    const builder = new UserBuilder(u.id);
+    for (const [key, value] of Object.entries(u.attributes)) builder.withAttribute(key, value);
+    return builder.build();
+  });
+  const ours = rate(
+    'Vexil core evaluate (three rules)',
+    (i) => evaluate(THREE_RULES, pool[i % pool.length]!, now),
+    3000,
+  );
+  const theirs = rate(
+    'featureflow-node-sdk featureEvaluation',
+    (i) => featureEvaluation(THREE_RULES, sdkUsers[i % sdkUsers.length]!),
+    3000,
+  );
+  console.log(`ratio: ${(ours / theirs).toFixed(1)}× (target ≥ 15×, ≥ 1,200,000/s)`);
+}
