@@ -1,0 +1,131 @@
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { useFreshPage } from './support/browser';
+import { ADMIN_PASSWORD } from './support/server';
+
+const t = useFreshPage();
+// The UMD build, next to the package's main entry (its exports map does not name it).
+const umd = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('featureflow-client')),
+  'featureflow.umd.js',
+);
+
+async function adminApi(base: string) {
+  const login = await fetch(`${base}/api/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin@example.com', password: ADMIN_PASSWORD, domain: 'demo' }),
+  });
+  const token = ((await login.json()) as { id_token: string }).id_token;
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+}
+
+describe('featureflow-client 2.1.0 in Chromium', () => {
+  it('evaluates a feature for its user and sends evaluate and goal events from another origin', async () => {
+    const base = inject('baseURL');
+    const api = await adminApi(base);
+    type Control = {
+      id: string;
+      offVariantKey: string;
+      statistics: { impressions: { today: number } };
+      available: boolean;
+    };
+    const feature = await api<{ controls: Record<string, Control> }>('POST', '/api/v1/projects/sp/features', {
+      name: 'Browser banner',
+      key: 'browser-banner',
+    });
+    await api('PUT', '/api/v1/feature-controls/', {
+      id: feature.controls.development!.id,
+      enabled: true,
+      offVariantKey: 'off',
+      rules: [
+        {
+          defaultRule: false,
+          audience: { conditions: [{ target: 'tier', operator: 'equals', values: ['gold'] }] },
+          variantSplits: [{ variantKey: 'on', split: 100 }],
+        },
+        { defaultRule: true, audience: null, variantSplits: [{ variantKey: 'off', split: 100 }] },
+      ],
+    });
+    const environment = await api<{ jsApiKey: string }>('GET', '/api/v1/environments/sp/development');
+
+    // A shop on its own origin (a server of its own on loopback, like Vexil here: Chromium lets a
+    // page call a server in the same address space) that loads the published SDK.
+    const script = await readFile(umd, 'utf8');
+    const shop = http.createServer((request, response) => {
+      if (request.url === '/featureflow.umd.js') {
+        response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+      } else {
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><title>Shop</title><script src="/featureflow.umd.js"></script>');
+      }
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    const { port } = shop.address() as AddressInfo;
+    onTestFinished(() => new Promise<void>((resolve) => shop.close(() => resolve())));
+    const sent: string[] = [];
+    t.page.on('request', (request) => {
+      if (request.url().includes('/api/js/v1/event/')) sent.push(request.postData() ?? '');
+    });
+    const eventResponses: number[] = [];
+    t.page.on('response', (response) => {
+      if (response.url().includes('/api/js/v1/event/')) eventResponses.push(response.status());
+    });
+    await t.page.goto(`http://127.0.0.1:${port}/`);
+
+    type Browser = {
+      Featureflow: {
+        init(
+          key: string,
+          user: unknown,
+          config: unknown,
+        ): Promise<{ evaluate(key: string): { value(): string }; goal(key: string): void }>;
+      };
+    };
+    const variants = await t.page.evaluate(
+      async ({ key, url }) => {
+        const { Featureflow } = window as unknown as Browser;
+        const gold = await Featureflow.init(
+          key,
+          { id: 'user-1', attributes: { tier: 'gold' } },
+          { baseUrl: url, eventsUrl: url },
+        );
+        const value = gold.evaluate('browser-banner').value();
+        gold.goal('checkout-complete');
+        return value;
+      },
+      { key: environment.jsApiKey, url: base },
+    );
+    expect(variants).toBe('on');
+
+    // The SDK flushes events about two seconds after the first; the server counts them within five.
+    await expect.poll(() => sent.join('\n'), { timeout: 10_000 }).toContain('"goalKey":"checkout-complete"');
+    expect(sent.join('\n')).toContain('"featureKey":"browser-banner"');
+    await expect.poll(() => eventResponses, { timeout: 10_000 }).toContain(200);
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ controls: Record<string, Control> }>(
+              'GET',
+              '/api/v1/projects/sp/features/browser-banner',
+            )
+          ).controls.development!.statistics.impressions.today,
+        { timeout: 15_000, interval: 500 },
+      )
+      .toBeGreaterThanOrEqual(1);
+  });
+});
