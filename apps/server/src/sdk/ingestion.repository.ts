@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import {
+  environments,
   featureControls,
   goals,
   impressionCounters,
@@ -87,4 +88,21 @@ export async function upsertGoals(
         set: { lastSeenAt: sql`excluded.last_seen_at` },
       }),
   );
+}
+
+/** Which of these controls and environments still exist. */
+export async function existing(db: Executor, controlIds: string[], environmentIds: string[]) {
+  const controls = controlIds.length
+    ? await db
+        .select({ id: featureControls.id })
+        .from(featureControls)
+        .where(inArray(featureControls.id, controlIds))
+    : [];
+  const envs = environmentIds.length
+    ? await db
+        .select({ id: environments.id })
+        .from(environments)
+        .where(inArray(environments.id, environmentIds))
+    : [];
+  return { controls: new Set(controls.map((r) => r.id)), environments: new Set(envs.map((r) => r.id)) };
 }
