@@ -202,6 +202,23 @@ export function createIngestion(deps: {
     const batch = pending;
     pending = emptyPending();
     flushing = write(batch)
+      .catch(async (error: unknown) => {
+        if (!isForeignKeyViolation(error)) throw error;
+        // A control or environment vanished since the rows were taken: drop only its rows.
+        const live = await repo.existing(
+          db,
+          [...batch.controls.keys()],
+          [...new Set([...batch.users.values()].map((u) => u.environmentId))],
+        );
+        for (const [key, value] of batch.impressions) {
+          if (!live.controls.has(value.featureControlId)) batch.impressions.delete(key);
+        }
+        for (const key of [...batch.controls.keys()]) if (!live.controls.has(key)) batch.controls.delete(key);
+        for (const [key, value] of batch.users)
+          if (!live.environments.has(value.environmentId)) batch.users.delete(key);
+        logger.warn('Dropped SDK events of controls or environments that no longer exist');
+        await write(batch);
+      })
       .catch((error: unknown) => {
         logger.error(
           { err: error, entries: batch.size },
