@@ -30,6 +30,8 @@ import { healthRoutes } from './modules/health/health.routes';
 import { projectsRoutes } from './modules/projects/projects.routes';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { createSegmentsService, type SegmentsService } from './modules/segments/segments.service';
+import { targetUsersRoutes } from './modules/target-users/target-users.routes';
+import { createTargetUsersService } from './modules/target-users/target-users.service';
 import { targetsRoutes } from './modules/targets/targets.routes';
 import { createTargetsService } from './modules/targets/targets.service';
 import { createProjectsService } from './modules/projects/projects.service';
@@ -83,6 +85,7 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
   const segments = createSegmentsService({ db, audit, environments, targets, ...clock });
   late.segments = segments;
   const account = createAccountService({ db, uiFlags, billing, projects, ...clock });
+  const targetUsers = createTargetUsersService({ db, audit, environments });
   return {
     events,
     auth,
@@ -95,6 +98,7 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
     environments,
     projects,
     features,
+    targetUsers,
   };
 }
 
@@ -171,6 +175,7 @@ export async function buildApp(
   await app.register(featureControlsRoutes({ controls: services.controls }));
   await app.register(targetsRoutes({ targets: services.targets }));
   await app.register(segmentsRoutes({ segments: services.segments }));
+  await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()));
   await app.register(

@@ -114,6 +114,7 @@ beforeAll(async () => {
       bookmarked: ['true', 'false'],
       kind: ['server', 'js'],
       target: ['tier'],
+      userKey: ['victim-user'],
     },
   };
   attacker = await h.createOrganisation({ domain: 'attacker', name: 'Attacker Inc' });

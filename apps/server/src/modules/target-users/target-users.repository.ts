@@ -1,0 +1,43 @@
+import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { targetUsers } from '../../db/schema/index';
+
+export async function page(
+  db: Executor,
+  organisationId: string,
+  environmentId: string,
+  pattern: string | undefined,
+  offset: number,
+  limit: number,
+) {
+  const where: SQL = and(
+    eq(targetUsers.organisationId, organisationId),
+    eq(targetUsers.environmentId, environmentId),
+    pattern ? ilike(targetUsers.userKey, pattern) : undefined,
+  )!;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(targetUsers)
+      .where(where)
+      .orderBy(desc(targetUsers.lastSeenAt), desc(targetUsers.id))
+      .offset(offset)
+      .limit(limit),
+    db.select({ total: count() }).from(targetUsers).where(where),
+  ]);
+  return { rows, total: total?.total ?? 0 };
+}
+
+export async function remove(db: Executor, organisationId: string, environmentId: string, userKey: string) {
+  const rows = await db
+    .delete(targetUsers)
+    .where(
+      and(
+        eq(targetUsers.organisationId, organisationId),
+        eq(targetUsers.environmentId, environmentId),
+        eq(targetUsers.userKey, userKey),
+      ),
+    )
+    .returning({ id: targetUsers.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,75 @@
+import { can, escapeMarkdown, markdownCode, type PageQuery } from '@vexil/core';
+import type { Database } from '../../db/client';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { EnvironmentsService } from '../environments/environments.service';
+import * as repo from './target-users.repository';
+
+export type TargetUsersService = ReturnType<typeof createTargetUsersService>;
+
+/** The users SDKs reported in an environment, with their latest attributes (spec §2 Users page). */
+export function createTargetUsersService(deps: {
+  db: Database;
+  audit: AuditService;
+  environments: EnvironmentsService;
+}) {
+  const { db, audit, environments } = deps;
+  return {
+    /** Most recently seen first, 50 a page, optionally those whose id contains the query. */
+    async page(
+      principal: Principal,
+      projectKey: string,
+      environmentKey: string,
+      query: PageQuery & { query?: string | undefined },
+    ) {
+      const environment = await environments.get(principal, projectKey, environmentKey);
+      const needle = query.query?.trim();
+      const { rows, total } = await repo.page(
+        db,
+        principal.organisationId,
+        environment.id,
+        needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+        query.page * query.pageSize,
+        query.pageSize,
+      );
+      return {
+        content: rows.map((row) => ({
+          id: row.userKey,
+          attributes: row.attributes,
+          lastSeenDate: row.lastSeenAt.toISOString(),
+        })),
+        last: (query.page + 1) * query.pageSize >= total,
+        page: query.page,
+        pageSize: query.pageSize,
+        totalElements: total,
+      };
+    },
+
+    /** Forgets a user (their attributes) in an environment; they reappear if an SDK reports them again. */
+    async remove(
+      principal: Principal,
+      projectKey: string,
+      environmentKey: string,
+      userKey: string,
+    ): Promise<void> {
+      const environment = await environments.get(principal, projectKey, environmentKey);
+      const constraint = { production: environment.production, tags: environment.tags };
+      if (!can(principal, 'delete', { type: 'featureControl', environment: constraint })) {
+        throw new ForbiddenError('You do not have permission to remove users in this environment.');
+      }
+      await db.transaction(async (tx) => {
+        if (!(await repo.remove(tx, principal.organisationId, environment.id, userKey)))
+          throw new NotFoundError('user', userKey);
+        await audit.record(tx, principal, {
+          action: 'delete',
+          resourceType: 'target_user',
+          projectKey,
+          environmentKey: environment.key,
+          title: `User ${userKey} removed from ${environment.name}`,
+          description: `${escapeMarkdown(principal.email)} removed the SDK user ${markdownCode(userKey)} and their attributes from **${escapeMarkdown(environment.name)}**.`,
+        });
+      });
+    },
+  };
+}
