@@ -4,9 +4,14 @@ import { LoginPage } from '../features/auth/components/login-page';
 import { LogoutPage } from '../features/auth/components/logout-page';
 import { TokenLoginPage } from '../features/auth/components/token-login-page';
 import { UnauthorisedTestPage } from '../features/auth/components/unauthorised-test-page';
+import { CreateFeaturePage } from '../features/features/components/create-feature-page';
+import { LinkFeaturePage } from '../features/features/components/link-feature-page';
 import { AdminIndexRedirect, AdminPage } from './admin/admin-page';
-import { EnvironmentFeaturesPlaceholder } from './environment/environment-features-placeholder';
+import { EnvironmentFeaturesPage } from './environment/environment-features-page';
 import { EnvironmentFrame } from './environment/environment-frame';
+import { EnvironmentSegmentsPage } from './environment/environment-segments-page';
+import { EnvironmentUsersPage } from './environment/environment-users-page';
+import { FeatureDetailRoute } from './environment/feature-detail-route';
 import { ProjectFeatureRedirect } from './environment/project-feature-redirect';
 import { RedirectIfSignedIn } from './redirect-if-signed-in';
 import { RequireFlag } from './require-flag';
@@ -45,7 +50,10 @@ const publicRoutes: RouteObject[] = [
 ];
 
 /** /features/create and /features/link (Features issue). */
-const featureRoutes: RouteObject[] = [];
+const featureRoutes: RouteObject[] = [
+  { path: 'features/create', element: <CreateFeaturePage /> },
+  { path: 'features/link', element: <LinkFeaturePage /> },
+];
 
 /**
  * /projects/:projectKey/features/:featureKey and
@@ -61,7 +69,24 @@ const projectRoutes: RouteObject[] = [
     element: <EnvironmentFrame />,
     children: [
       { index: true, element: <Navigate to="features" replace /> },
-      { path: 'features', element: <EnvironmentFeaturesPlaceholder /> },
+      { path: 'features', element: <EnvironmentFeaturesPage /> },
+      { path: 'features/:featureKey/:featureDetailPageTab?', element: <FeatureDetailRoute /> },
+      {
+        path: 'segments',
+        element: (
+          <RequireFlag flag="segments">
+            <EnvironmentSegmentsPage />
+          </RequireFlag>
+        ),
+      },
+      {
+        path: 'users',
+        element: (
+          <RequireFlag flag="traffic">
+            <EnvironmentUsersPage />
+          </RequireFlag>
+        ),
+      },
     ],
   },
 ];

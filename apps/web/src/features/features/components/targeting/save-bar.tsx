@@ -1,0 +1,75 @@
+import { Alert, Button, Group, List, Paper, Text } from '@mantine/core';
+import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
+import classes from './targeting.module.css';
+
+export type Failure = { title: string; problems: { place: string | null; message: string }[] };
+
+/** Spec §8 "the form marked failed": the server's title and each problem, with where it is. */
+export function SaveFailureAlert({ failure }: { failure: Failure }) {
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      role="alert"
+      icon={<IconAlertCircle size={18} aria-hidden />}
+      title="The targeting was not saved"
+    >
+      <Text size="sm">{failure.title}</Text>
+      {failure.problems.length > 0 ? (
+        <List size="sm" mt={4}>
+          {failure.problems.map((problem, index) => (
+            <List.Item key={index}>
+              {problem.place ? `${problem.place}: ` : ''}
+              {problem.message}
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+    </Alert>
+  );
+}
+
+const STATUS_TEXT = {
+  invalid: 'Fix the highlighted fields to save.',
+  dirty: 'You have unsaved changes.',
+  saved: 'Everything is saved.',
+} as const;
+
+export type SaveBarProps = {
+  status: keyof typeof STATUS_TEXT;
+  saving: boolean;
+  canReset: boolean;
+  onReset: () => void;
+  onSave: () => void;
+};
+
+/** Reset and Save, kept at the bottom of the screen; Save only for valid, changed targeting. */
+export function SaveBar({ status, saving, canReset, onReset, onSave }: SaveBarProps) {
+  return (
+    <Paper withBorder radius="md" p="sm" className={classes.saveBar}>
+      <Group justify="space-between" gap="sm">
+        <Text size="sm" c={status === 'invalid' ? 'red' : 'dimmed'}>
+          {STATUS_TEXT[status]}
+        </Text>
+        <Group gap="sm" ml="auto">
+          <Button
+            variant="default"
+            leftSection={<IconRestore size={16} aria-hidden />}
+            onClick={onReset}
+            disabled={saving || !canReset}
+          >
+            Reset
+          </Button>
+          <Button
+            leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+            onClick={onSave}
+            loading={saving}
+            disabled={status !== 'dirty'}
+          >
+            Save
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,185 @@
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import type { z } from 'zod';
+import { isApiError } from '../../../lib/api-client';
+import { closeModal, showModal } from '../../../lib/modals';
+import { notifySuccess } from '../../../lib/notify';
+import {
+  normaliseSegmentKey,
+  segmentForm,
+  type Segment,
+  type SegmentForm as SegmentFormValues,
+} from '@vexil/core';
+import { useCreateSegment } from '../api/create-segment';
+import { useUpdateSegment } from '../api/update-segment';
+
+/** The server names fields as in its body; the form as in spec §3. */
+const FORM_FIELD = {
+  key: 'segmentKey',
+  name: 'segmentName',
+  description: 'segmentDescription',
+} as const satisfies Record<string, keyof SegmentFormValues>;
+
+export const SEGMENT_SAVED_MESSAGE = 'Segment saved.';
+
+function failureMessage(error: unknown): string {
+  if (isApiError(error)) return error.title ?? error.detail ?? error.message;
+  return 'Something went wrong, please try again.';
+}
+
+export type SegmentFormProps = {
+  projectKey: string;
+  environmentKey: string;
+  /** The segment to edit; without it the form creates one in the environment. */
+  segment?: Segment;
+};
+
+/**
+ * Spec §2 "Create Segment modal", §5 "Segment", §8 "Segment save": Key (follows the name until edited,
+ * cleaned like a feature key; read-only when editing), Name (required) and Description. The server's
+ * errors show in the form; success says "Segment saved." and closes the modal.
+ *
+ * Rendered in the modal stack, outside the session: everything it needs comes through props.
+ */
+export function SegmentForm({ projectKey, environmentKey, segment }: SegmentFormProps) {
+  const create = useCreateSegment();
+  const update = useUpdateSegment();
+  const [keyEdited, setKeyEdited] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const editing = segment !== undefined;
+  const {
+    control,
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = useForm<z.input<typeof segmentForm>, unknown, SegmentFormValues>({
+    resolver: zodResolver(segmentForm),
+    defaultValues: {
+      segmentKey: segment?.key ?? '',
+      segmentName: segment?.name ?? '',
+      segmentDescription: segment?.description ?? '',
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    const body = {
+      projectKey,
+      environmentKey,
+      name: values.segmentName,
+      description: values.segmentDescription,
+    };
+    try {
+      if (segment) await update.mutateAsync({ ...body, id: segment.id, key: segment.key });
+      else await create.mutateAsync({ ...body, key: values.segmentKey });
+    } catch (error) {
+      if (isApiError(error)) {
+        for (const { field, message } of error.errors) {
+          if (Object.hasOwn(FORM_FIELD, field)) {
+            setError(FORM_FIELD[field as keyof typeof FORM_FIELD], { message });
+          }
+        }
+      }
+      setFailure(failureMessage(error));
+      return;
+    }
+    notifySuccess(SEGMENT_SAVED_MESSAGE);
+    closeModal();
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit Segment' : 'Create Segment'}>
+      <Stack gap="md">
+        {failure ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertCircle size={18} aria-hidden="true" />}
+            role="alert"
+          >
+            {failure}
+          </Alert>
+        ) : null}
+        <Controller
+          control={control}
+          name="segmentName"
+          render={({ field, fieldState }) => (
+            <TextInput
+              label="Name"
+              placeholder="Beta testers"
+              data-autofocus
+              required
+              error={fieldState.error?.message}
+              {...field}
+              onChange={(event) => {
+                const name = event.currentTarget.value;
+                field.onChange(name);
+                if (!editing && !keyEdited) {
+                  setValue('segmentKey', normaliseSegmentKey(name), { shouldValidate: isSubmitted });
+                }
+              }}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="segmentKey"
+          render={({ field, fieldState }) => (
+            <TextInput
+              label="Key"
+              description={
+                editing
+                  ? 'The key cannot be changed: targeting rules refer to it.'
+                  : 'What targeting rules refer to. It follows the name until you edit it.'
+              }
+              required={!editing}
+              readOnly={editing}
+              error={fieldState.error?.message}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+              {...field}
+              onChange={(event) => {
+                const key = event.currentTarget.value;
+                // Emptying the key hands it back to the name.
+                setKeyEdited(key !== '');
+                field.onChange(key);
+              }}
+              // Cleaned on leaving the field: cleaning as typed would swallow a dash before the next word.
+              onBlur={() => {
+                if (!editing) field.onChange(normaliseSegmentKey(field.value ?? ''));
+                field.onBlur();
+              }}
+            />
+          )}
+        />
+        <Textarea
+          label="Description"
+          placeholder="Who is in the segment, and why"
+          rows={3}
+          error={errors.segmentDescription?.message}
+          {...register('segmentDescription')}
+        />
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={() => closeModal()}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSubmitting}>
+            Save segment
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Opens the Create Segment (or, given a segment, Edit Segment) modal on top of the modal stack. */
+export function openSegmentForm(props: SegmentFormProps): string {
+  return showModal({
+    title: props.segment ? 'Edit Segment' : 'Create Segment',
+    children: <SegmentForm {...props} />,
+  });
+}

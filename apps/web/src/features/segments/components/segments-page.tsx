@@ -1,0 +1,218 @@
+import { useState, type ReactNode } from 'react';
+import { Alert, Button, Center, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconAlertCircle, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { isApiError } from '../../../lib/api-client';
+import { confirm } from '../../../lib/modals';
+import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
+import { can, isProductionEnvironment, type Principal, type Segment } from '@vexil/core';
+import { useDeleteSegment } from '../api/delete-segment';
+import { useSegments } from '../api/get-segments';
+import { openSegmentForm } from './segment-form';
+import { SegmentsTable } from './segments-table';
+
+/** The search is sent this long after the last keystroke. */
+export const SEGMENT_SEARCH_DEBOUNCE_MS = 250;
+
+export const SEGMENTS_EMPTY_MESSAGE = 'Segments allow you to create defined user cohorts.';
+export const SEGMENT_DELETED_MESSAGE = 'Segment deleted.';
+
+export type SegmentsPageProps = {
+  project: { key: string; name: string };
+  environment: { key: string; name: string; production: boolean; tags: readonly string[] };
+  /** The signed-in user (the session's principalUser), whose authorities decide the buttons. */
+  user: Principal;
+};
+
+type WriteAction = 'edit' | 'delete';
+
+/** Why the user may not edit or delete segments here, in the server's words; null when they may. */
+function denialOf(
+  user: Principal,
+  action: WriteAction,
+  environment: SegmentsPageProps['environment'],
+): string | null {
+  const constraint = { production: environment.production, tags: environment.tags };
+  if (can(user, action === 'edit' ? 'update' : 'delete', { type: 'segment', environment: constraint })) {
+    return null;
+  }
+  return isProductionEnvironment(constraint)
+    ? `Only a production editor can ${action} segments in a production environment.`
+    : `You do not have permission to ${action} segments.`;
+}
+
+function errorReason(error: unknown): string {
+  return (isApiError(error) && (error.title ?? error.detail)) || '';
+}
+
+function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <Center py={64}>
+      <Stack align="center" gap="md" ta="center">
+        {children}
+      </Stack>
+    </Center>
+  );
+}
+
+function NewSegmentButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={onClick}>
+      New Segment
+    </Button>
+  );
+}
+
+/** The search of the address (`?query=`), and a way to change it without adding history entries. */
+function useAddressQuery(): [string, (query: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const query = (params.get('query') ?? '').trim();
+  const setQuery = (next: string) =>
+    setParams(
+      (previous) => {
+        const updated = new URLSearchParams(previous);
+        if (next.trim() === '') updated.delete('query');
+        else updated.set('query', next.trim());
+        return updated;
+      },
+      { replace: true },
+    );
+  return [query, setQuery];
+}
+
+/**
+ * Spec §2 "Segments page": the environment's user segments, searchable, with New Segment (create
+ * permission only), and Edit and Delete on each row (which, unlike the original product, work).
+ */
+export function SegmentsPage({ project, environment, user }: SegmentsPageProps) {
+  const [query, setQuery] = useAddressQuery();
+  // The box shows what is typed; the address (and so the request) follows a moment later. Going back to
+  // an address with another search puts that search in the box.
+  const [search, setSearch] = useState(query);
+  const [addressQuery, setAddressQuery] = useState(query);
+  if (addressQuery !== query) {
+    setAddressQuery(query);
+    if (search.trim() !== query) setSearch(query);
+  }
+  const applySearch = useDebouncedCallback(setQuery, SEGMENT_SEARCH_DEBOUNCE_MS);
+
+  const list = useSegments({ projectKey: project.key, environmentKey: environment.key, query });
+  const deleteSegment = useDeleteSegment();
+
+  const constraint = { production: environment.production, tags: environment.tags };
+  const canCreate = can(user, 'create', { type: 'segment', environment: constraint });
+  const editDenial = denialOf(user, 'edit', environment);
+  const deleteDenial = denialOf(user, 'delete', environment);
+
+  const newSegment = () => openSegmentForm({ projectKey: project.key, environmentKey: environment.key });
+  const editSegment = (segment: Segment) =>
+    openSegmentForm({ projectKey: project.key, environmentKey: environment.key, segment });
+
+  const removeSegment = async (segment: Segment) => {
+    const confirmed = await confirm({
+      title: 'Delete Segment',
+      message: `Delete the segment "${segment.name}"? Rules can no longer target it.`,
+      confirmLabel: 'Delete segment',
+      danger: true,
+    });
+    if (!confirmed) return;
+    try {
+      await deleteSegment.mutateAsync(segment.id);
+    } catch (error) {
+      const reason = errorReason(error) || `We could not delete the segment "${segment.name}".`;
+      // Spec §8: a refused request (400) is a warning that stays until read, here the rules to change.
+      if (isApiError(error) && error.status === 400) notifyWarning(reason, { persistent: true });
+      else notifyError(reason);
+      return;
+    }
+    notifySuccess(SEGMENT_DELETED_MESSAGE);
+  };
+
+  const clearSearch = () => {
+    applySearch.cancel();
+    setSearch('');
+    setQuery('');
+  };
+
+  const data = list.data;
+  let body: ReactNode;
+  if (list.isError && !data) {
+    body = (
+      <Alert
+        color="red"
+        variant="light"
+        role="alert"
+        icon={<IconAlertCircle size={18} aria-hidden="true" />}
+        title="We could not load the segments."
+      >
+        <Group justify="space-between" gap="md">
+          <Text size="sm">{errorReason(list.error) || 'Please try again.'}</Text>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconRefresh size={14} aria-hidden="true" />}
+            loading={list.isFetching}
+            onClick={() => void list.refetch()}
+          >
+            Retry
+          </Button>
+        </Group>
+      </Alert>
+    );
+  } else if (data && data.length === 0 && !list.isPlaceholderData) {
+    body = query ? (
+      <EmptyState>
+        <Text c="dimmed">No segments match “{query}”.</Text>
+        <Button variant="default" onClick={clearSearch}>
+          Clear search
+        </Button>
+      </EmptyState>
+    ) : (
+      <EmptyState>
+        <Text c="dimmed">{SEGMENTS_EMPTY_MESSAGE}</Text>
+        {canCreate ? <NewSegmentButton onClick={newSegment} /> : null}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <SegmentsTable
+        segments={data ?? null}
+        stale={list.isPlaceholderData}
+        editDenial={editDenial}
+        deleteDenial={deleteDenial}
+        deletingId={deleteSegment.isPending ? deleteSegment.variables : null}
+        onEdit={editSegment}
+        onDelete={(segment) => void removeSegment(segment)}
+      />
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" gap="md">
+        <Stack gap={4}>
+          <Title order={1}>Segments</Title>
+          <Text c="dimmed">
+            Segments for {project.name} / {environment.name} environment
+          </Text>
+        </Stack>
+        {canCreate ? <NewSegmentButton onClick={newSegment} /> : null}
+      </Group>
+      <TextInput
+        type="search"
+        aria-label="Search segments"
+        placeholder="Search by name, key or description"
+        leftSection={<IconSearch size={16} aria-hidden="true" />}
+        value={search}
+        onChange={(event) => {
+          const text = event.currentTarget.value;
+          setSearch(text);
+          applySearch(text);
+        }}
+        maw={420}
+      />
+      {body}
+    </Stack>
+  );
+}

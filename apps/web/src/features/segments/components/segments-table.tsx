@@ -1,0 +1,167 @@
+import type { ReactNode } from 'react';
+import { Button, Group, Skeleton, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import type { Segment } from '@vexil/core';
+
+export type SegmentsTableProps = {
+  /** null while the list first loads: skeleton rows stand in. */
+  segments: Segment[] | null;
+  /** Why Edit is disabled, or null when the user may edit. */
+  editDenial: string | null;
+  /** Why Delete is disabled, or null when the user may delete. */
+  deleteDenial: string | null;
+  /** The id of the segment being deleted, whose button spins. */
+  deletingId: string | null;
+  onEdit: (segment: Segment) => void;
+  onDelete: (segment: Segment) => void;
+  /** A new search is loading: the rows shown are the previous answer. */
+  stale?: boolean;
+};
+
+const SKELETON_ROWS = 4;
+
+function SkeletonRows() {
+  return Array.from({ length: SKELETON_ROWS }, (_, index) => (
+    <Table.Tr key={index} data-testid="segment-skeleton-row">
+      <Table.Td>
+        <Stack gap={6}>
+          <Skeleton height={14} width="45%" />
+          <Skeleton height={10} width="30%" />
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Skeleton height={14} width="75%" />
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" justify="flex-end" wrap="nowrap">
+          <Skeleton height={30} width={64} />
+          <Skeleton height={30} width={74} />
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  ));
+}
+
+/** A button that, when denied, is disabled and tells why in a tooltip (a disabled button gets no hover). */
+function Guarded({ denial, children }: { denial: string | null; children: ReactNode }) {
+  if (denial === null) return children;
+  return (
+    <Tooltip label={denial} withArrow multiline maw={280}>
+      <span tabIndex={0} aria-label={denial}>
+        {children}
+      </span>
+    </Tooltip>
+  );
+}
+
+function SegmentRow({
+  segment,
+  editDenial,
+  deleteDenial,
+  deleting,
+  onEdit,
+  onDelete,
+}: {
+  segment: Segment;
+  editDenial: string | null;
+  deleteDenial: string | null;
+  deleting: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text fw={500}>{segment.name}</Text>
+        <Text size="xs" c="dimmed" ff="monospace">
+          {segment.key}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c={segment.description ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-line' }}>
+          {segment.description || 'No description'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" justify="flex-end" wrap="nowrap">
+          <Guarded denial={editDenial}>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconPencil size={14} aria-hidden="true" />}
+              aria-label={`Edit ${segment.name}`}
+              disabled={editDenial !== null}
+              onClick={onEdit}
+            >
+              Edit
+            </Button>
+          </Guarded>
+          <Guarded denial={deleteDenial}>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              leftSection={<IconTrash size={14} aria-hidden="true" />}
+              aria-label={`Delete ${segment.name}`}
+              disabled={deleteDenial !== null}
+              loading={deleting}
+              onClick={onDelete}
+            >
+              Delete
+            </Button>
+          </Guarded>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Spec §2 "Segments page": name (with the key under it) and description, with Edit and Delete. */
+export function SegmentsTable({
+  segments,
+  editDenial,
+  deleteDenial,
+  deletingId,
+  onEdit,
+  onDelete,
+  stale = false,
+}: SegmentsTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table
+        verticalSpacing="sm"
+        highlightOnHover
+        aria-label="Segments"
+        aria-busy={segments === null || stale}
+        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }}
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w="35%">Name</Table.Th>
+            <Table.Th>Description</Table.Th>
+            <Table.Th w={190}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {segments === null ? (
+            <SkeletonRows />
+          ) : (
+            segments.map((segment) => (
+              <SegmentRow
+                key={segment.id}
+                segment={segment}
+                editDenial={editDenial}
+                deleteDenial={deleteDenial}
+                deleting={deletingId === segment.id}
+                onEdit={() => onEdit(segment)}
+                onDelete={() => onDelete(segment)}
+              />
+            ))
+          )}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
