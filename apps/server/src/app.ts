@@ -226,6 +226,8 @@ function createSdk(app: FastifyInstance, services: AppServices, database: Databa
     },
     async stop() {
       store.stop();
+      // Rebuilds under way finish before the database closes under them.
+      await store.settled();
       await relay?.stop();
       await ingestion.stop();
     },

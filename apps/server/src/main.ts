@@ -19,7 +19,14 @@ function readConfig(): Config {
 async function main() {
   const config = readConfig();
   const database = config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    ? openDatabase({
+        kind: 'postgres',
+        url: config.databaseUrl,
+        onConnectionError: (error) =>
+          process.stderr.write(
+            `${JSON.stringify({ level: 50, msg: 'PostgreSQL connection lost', err: error.message })}\n`,
+          ),
+      })
     : openDatabase({ kind: 'pglite', dataDir: path.resolve(config.dataDir) });
   await database.migrate();
   const seeded = await seed(database.db, {

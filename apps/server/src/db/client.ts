@@ -33,11 +33,22 @@ export type DatabaseHandle = {
 };
 
 export type DatabaseOptions =
-  { kind: 'postgres'; url: string; max?: number } | { kind: 'pglite'; dataDir?: string; client?: PGlite };
+  | {
+      kind: 'postgres';
+      url: string;
+      max?: number;
+      /**
+       * Errors of idle pooled connections (a PostgreSQL restart, a terminated backend). Without a
+       * listener node-postgres would throw them out of the process; the pool replaces the connection.
+       */
+      onConnectionError?: (error: Error) => void;
+    }
+  | { kind: 'pglite'; dataDir?: string; client?: PGlite };
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
+    pool.on('error', options.onConnectionError ?? (() => {}));
     const db = drizzlePg({ client: pool, schema }) as unknown as Database;
     return {
       db,
