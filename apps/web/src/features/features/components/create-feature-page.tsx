@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertCircle, IconLock } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   can,
@@ -15,9 +14,15 @@ import {
   type Feature,
   type ProjectSummary,
 } from '@vexil/core';
-import { CONNECTION_FAILED_MESSAGE, isApiError } from '../../../lib/api-client';
+import { CONNECTION_FAILED_MESSAGE } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
+import {
+  applyFieldErrors,
+  FormFailure,
+  formFailureMessage,
+  PermissionNotice,
+} from '../../../components/form-failure';
 import { useCreateFeature } from '../api/create-feature';
 import { useProjectFeatures } from '../api/get-project-features';
 import { projectFeaturePath } from './home-features-table';
@@ -26,32 +31,6 @@ import { ProjectPicker, SEARCH_DEBOUNCE_MS } from './project-picker';
 /** Shown, with the form disabled, to users who may not create features (spec §6). */
 export const CREATE_DENIED_MESSAGE =
   'You do not have permission to create features. Ask an organisation admin for editor rights.';
-
-/** What a failed save says in its form: the server's title, or that the server could not be reached. */
-export function formFailureMessage(error: unknown): string {
-  if (isApiError(error) && error.status === 0) return CONNECTION_FAILED_MESSAGE;
-  if (isApiError(error)) return error.title ?? error.detail ?? error.message;
-  return 'Something went wrong, please try again.';
-}
-
-/** Marks a form as failed, with the reason. */
-export function FormFailure({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <Alert color="red" variant="light" icon={<IconAlertCircle size={18} aria-hidden="true" />} role="alert">
-      {message}
-    </Alert>
-  );
-}
-
-/** Says why the form is disabled. */
-export function PermissionNotice({ children }: { children: string }) {
-  return (
-    <Alert color="gray" variant="light" icon={<IconLock size={18} aria-hidden="true" />}>
-      {children}
-    </Alert>
-  );
-}
 
 /**
  * Where a new or linked feature opens: its page in the project's first environment, or the project
@@ -69,11 +48,15 @@ export function featurePagePath(
 }
 
 // Server field names that belong to one of the form's fields.
-function formFieldOf(field: string): keyof CreateFeatureForm | null {
-  if (field === 'name' || field === 'key' || field === 'projectKey') return field;
-  if (field === 'jiraIssueKey' || field.startsWith('jiraIssueKeys')) return 'jiraIssueKey';
-  return null;
-}
+/** The server's field names, as this form calls them. */
+const SERVER_FIELDS: Readonly<Record<string, keyof CreateFeatureForm>> = {
+  name: 'name',
+  key: 'key',
+  projectKey: 'projectKey',
+  jiraIssueKey: 'jiraIssueKey',
+  jiraIssueKeys: 'jiraIssueKey',
+  'jiraIssueKeys.0': 'jiraIssueKey',
+};
 
 const NO_KEYS: string[] = [];
 
@@ -140,13 +123,8 @@ export function CreateFeaturePage() {
         jiraIssueKeys: values.jiraIssueKey ? [values.jiraIssueKey] : [],
       });
     } catch (error) {
-      if (isApiError(error)) {
-        for (const { field, message } of error.errors) {
-          const formField = formFieldOf(field);
-          if (formField) setError(formField, { message });
-        }
-      }
-      setFailure(formFailureMessage(error));
+      applyFieldErrors(error, SERVER_FIELDS, setError);
+      setFailure(formFailureMessage(error, CONNECTION_FAILED_MESSAGE));
       return;
     }
     notifySuccess(`${saved.name} saved.`);

@@ -11,28 +11,32 @@ import {
   IconZzz,
 } from '@tabler/icons-react';
 import type { FeatureControl, Variant } from '@vexil/core';
+import { days } from './feature-detail/control-labels';
 
-type Status = { label: string; color: string; icon: ReactNode };
+export type Status = { label: string; color: string; icon: ReactNode };
 
 const ICON_SIZE = 16;
+
+/**
+ * How each status looks, on the feature list and on the feature page alike: its colour and icon.
+ * Each screen writes its own words.
+ */
+export const STATUS_LOOK = {
+  available: { color: 'teal', icon: <IconCloudCheck size={ICON_SIZE} aria-hidden="true" /> },
+  unavailable: { color: 'gray', icon: <IconCloudOff size={ICON_SIZE} aria-hidden="true" /> },
+  never: { color: 'gray', icon: <IconActivity size={ICON_SIZE} aria-hidden="true" /> },
+  inactive: { color: 'orange', icon: <IconZzz size={ICON_SIZE} aria-hidden="true" /> },
+  active: { color: 'teal', icon: <IconActivityHeartbeat size={ICON_SIZE} aria-hidden="true" /> },
+  off: { color: 'gray', icon: <IconPower size={ICON_SIZE} aria-hidden="true" /> },
+  targeted: { color: 'violet', icon: <IconArrowsSplit size={ICON_SIZE} aria-hidden="true" /> },
+  single: { color: 'teal', icon: <IconCircleCheck size={ICON_SIZE} aria-hidden="true" /> },
+} as const satisfies Record<string, Omit<Status, 'label'>>;
 
 /** Spec §4 "Availability": a feature is not registered in an environment until an SDK reports it there. */
 export function availabilityStatus(control: Pick<FeatureControl, 'available'>): Status {
   return control.available
-    ? {
-        label: 'Seen by an SDK in this environment',
-        color: 'teal',
-        icon: <IconCloudCheck size={ICON_SIZE} aria-hidden="true" />,
-      }
-    : {
-        label: 'Not seen by an SDK in this environment yet',
-        color: 'gray',
-        icon: <IconCloudOff size={ICON_SIZE} aria-hidden="true" />,
-      };
-}
-
-function days(count: number): string {
-  return `${count} day${count === 1 ? '' : 's'}`;
+    ? { label: 'Seen by an SDK in this environment', ...STATUS_LOOK.available }
+    : { label: 'Not seen by an SDK in this environment yet', ...STATUS_LOOK.unavailable };
 }
 
 /** Spec §4 "Traffic status": never, inactive (no traffic for staleDays), active. */
@@ -41,23 +45,14 @@ export function trafficStatus(
 ): Status {
   switch (control.trafficStatus) {
     case 'never':
-      return {
-        label: 'No impressions yet',
-        color: 'gray',
-        icon: <IconActivity size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: 'No impressions yet', ...STATUS_LOOK.never };
     case 'inactive':
-      return {
-        label: `No impressions for ${days(control.staleDays)}`,
-        color: 'orange',
-        icon: <IconZzz size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: `No impressions for ${days(control.staleDays)}`, ...STATUS_LOOK.inactive };
     case 'active': {
       const today = control.statistics.impressions.today;
       return {
         label: `Active: ${today.toLocaleString('en')} impression${today === 1 ? '' : 's'} today`,
-        color: 'teal',
-        icon: <IconActivityHeartbeat size={ICON_SIZE} aria-hidden="true" />,
+        ...STATUS_LOOK.active,
       };
     }
   }
@@ -77,19 +72,11 @@ export function targetingStatus(
 ): Status {
   switch (control.targetingStatus) {
     case 'off':
-      return { label: 'Off', color: 'gray', icon: <IconPower size={ICON_SIZE} aria-hidden="true" /> };
+      return { label: 'Off', ...STATUS_LOOK.off };
     case 'targeted':
-      return {
-        label: 'Targeted',
-        color: 'violet',
-        icon: <IconArrowsSplit size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: 'Targeted', ...STATUS_LOOK.targeted };
     case 'single':
-      return {
-        label: `100% ${singleVariantName(control, variants)}`,
-        color: 'teal',
-        icon: <IconCircleCheck size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: `100% ${singleVariantName(control, variants)}`, ...STATUS_LOOK.single };
   }
 }
 

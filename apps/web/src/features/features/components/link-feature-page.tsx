@@ -26,12 +26,17 @@ import {
   type Feature,
   type LinkFeatureForm,
 } from '@vexil/core';
-import { isApiError } from '../../../lib/api-client';
+import { CONNECTION_FAILED_MESSAGE } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useLinkFeature } from '../api/link-feature';
 import { useProjectFeatures } from '../api/get-project-features';
-import { FormFailure, formFailureMessage, PermissionNotice } from './create-feature-page';
+import {
+  applyFieldErrors,
+  FormFailure,
+  formFailureMessage,
+  PermissionNotice,
+} from '../../../components/form-failure';
 import { projectFeaturePath } from './home-features-table';
 import { ProjectPicker, SEARCH_DEBOUNCE_MS } from './project-picker';
 
@@ -160,12 +165,8 @@ export function LinkFeaturePage() {
     try {
       linked = await link.mutateAsync({ featureId: values.featureId, jiraIssueKey: values.jiraIssueKey });
     } catch (error) {
-      if (isApiError(error)) {
-        for (const { field, message } of error.errors) {
-          if (field === 'featureId' || field === 'jiraIssueKey') setError(field, { message });
-        }
-      }
-      setFailure(formFailureMessage(error));
+      applyFieldErrors(error, ['featureId', 'jiraIssueKey'] as const, setError);
+      setFailure(formFailureMessage(error, CONNECTION_FAILED_MESSAGE));
       return;
     }
     notifySuccess(`${linked.name} is linked to ${values.jiraIssueKey}.`);

@@ -4,16 +4,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { isApiError } from '../../../lib/api-client';
 import { closeModal, showModal } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import { featureInput, normaliseFeatureKey, type Feature } from '@vexil/core';
 import { useSaveFeature } from '../api/save-feature';
+import { applyFieldErrors, formFailureMessage } from '../../../components/form-failure';
 
 /** Name, key and description; everything else takes featureInput's defaults (variants On and Off). */
 const newFeatureForm = featureInput.pick({ name: true, key: true, description: true });
 const FIELDS = ['name', 'key', 'description'] as const;
-type Field = (typeof FIELDS)[number];
 
 export type NewFeatureFormProps = {
   projectKey: string;
@@ -23,11 +22,6 @@ export type NewFeatureFormProps = {
 
 /** Spec §8 "Feature limit": the server's "Only {n} feature(s) allowed." comes with an upgrade link. */
 const FEATURE_LIMIT_PATTERN = /^Only \d+ feature\(s\) allowed\.$/;
-
-function failureMessage(error: unknown): string {
-  if (isApiError(error)) return error.title ?? error.detail ?? error.message;
-  return 'Something went wrong, please try again.';
-}
 
 /**
  * Spec §2 "Feature list" New Feature, §5 "Feature": name and key required; the key is derived from the
@@ -55,12 +49,8 @@ export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
     try {
       created = await save.mutateAsync({ projectKey, feature: featureInput.parse(values) });
     } catch (error) {
-      if (isApiError(error)) {
-        for (const { field, message } of error.errors) {
-          if ((FIELDS as readonly string[]).includes(field)) setError(field as Field, { message });
-        }
-      }
-      setFailure(failureMessage(error));
+      applyFieldErrors(error, FIELDS, setError);
+      setFailure(formFailureMessage(error));
       return;
     }
     notifySuccess(`${created.name} saved.`);

@@ -12,7 +12,8 @@ import {
   type EnvironmentInput,
 } from '@vexil/core';
 import { useSaveEnvironment } from '../api/save-environment';
-import { applyFieldErrors, failureMessage, FormFailure } from './form-failure';
+import { applyFieldErrors, FormFailure, formFailureMessage } from '../../../components/form-failure';
+import { CONNECTIVITY_MESSAGE } from './connectivity';
 
 /** Colours offered next to the colour picker; the first is the default (spec §9). */
 const SWATCHES = [
@@ -70,7 +71,7 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
       await save.mutateAsync(values);
     } catch (error) {
       applyFieldErrors(error, FIELDS, setError);
-      setFailure(failureMessage(error));
+      setFailure(formFailureMessage(error, CONNECTIVITY_MESSAGE));
       return;
     }
     notifySuccess('Environment saved.');

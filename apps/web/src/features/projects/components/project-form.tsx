@@ -13,7 +13,8 @@ import {
   type ProjectInput,
 } from '@vexil/core';
 import { useSaveProject } from '../api/save-project';
-import { applyFieldErrors, failureMessage, FormFailure } from './form-failure';
+import { applyFieldErrors, FormFailure, formFailureMessage } from '../../../components/form-failure';
+import { CONNECTIVITY_MESSAGE } from './connectivity';
 
 export type ProjectFormProps = {
   /** The project to update; without it the form creates one. */
@@ -56,7 +57,7 @@ export function ProjectForm({ project, existingKeys }: ProjectFormProps) {
       saved = await save.mutateAsync(values);
     } catch (error) {
       applyFieldErrors(error, ['name', 'key'] as const, setError);
-      setFailure(failureMessage(error));
+      setFailure(formFailureMessage(error, CONNECTIVITY_MESSAGE));
       return;
     }
     notifySuccess('Project saved.');

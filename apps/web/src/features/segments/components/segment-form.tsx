@@ -4,7 +4,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { z } from 'zod';
-import { isApiError } from '../../../lib/api-client';
 import { closeModal, showModal } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import {
@@ -15,6 +14,7 @@ import {
 } from '@vexil/core';
 import { useCreateSegment } from '../api/create-segment';
 import { useUpdateSegment } from '../api/update-segment';
+import { applyFieldErrors, formFailureMessage } from '../../../components/form-failure';
 
 /** The server names fields as in its body; the form as in spec §3. */
 const FORM_FIELD = {
@@ -24,11 +24,6 @@ const FORM_FIELD = {
 } as const satisfies Record<string, keyof SegmentFormValues>;
 
 export const SEGMENT_SAVED_MESSAGE = 'Segment saved.';
-
-function failureMessage(error: unknown): string {
-  if (isApiError(error)) return error.title ?? error.detail ?? error.message;
-  return 'Something went wrong, please try again.';
-}
 
 export type SegmentFormProps = {
   projectKey: string;
@@ -78,14 +73,8 @@ export function SegmentForm({ projectKey, environmentKey, segment }: SegmentForm
       if (segment) await update.mutateAsync({ ...body, id: segment.id, key: segment.key });
       else await create.mutateAsync({ ...body, key: values.segmentKey });
     } catch (error) {
-      if (isApiError(error)) {
-        for (const { field, message } of error.errors) {
-          if (Object.hasOwn(FORM_FIELD, field)) {
-            setError(FORM_FIELD[field as keyof typeof FORM_FIELD], { message });
-          }
-        }
-      }
-      setFailure(failureMessage(error));
+      applyFieldErrors(error, FORM_FIELD, setError);
+      setFailure(formFailureMessage(error));
       return;
     }
     notifySuccess(SEGMENT_SAVED_MESSAGE);

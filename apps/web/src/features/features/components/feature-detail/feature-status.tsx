@@ -1,22 +1,8 @@
-import type { ReactNode } from 'react';
 import { Badge, Group, ThemeIcon, Tooltip } from '@mantine/core';
-import {
-  IconActivity,
-  IconActivityHeartbeat,
-  IconArrowsSplit,
-  IconCircleCheck,
-  IconClockPause,
-  IconCloudCheck,
-  IconCloudOff,
-  IconPower,
-  IconZzz,
-} from '@tabler/icons-react';
+import { IconClockPause } from '@tabler/icons-react';
 import type { FeatureControl } from '@vexil/core';
+import { STATUS_LOOK, type Status } from '../feature-status';
 import { days } from './control-labels';
-
-const ICON_SIZE = 16;
-
-type Status = { label: string; color: string; icon: ReactNode };
 
 /*
  * The icons and colours are those of the feature list's status icons, so a status looks the same on
@@ -27,59 +13,36 @@ function availability(control: FeatureControl, environmentName: string): Status 
   return control.available
     ? {
         label: `Available: an SDK has reported this feature in ${environmentName}.`,
-        color: 'teal',
-        icon: <IconCloudCheck size={ICON_SIZE} aria-hidden="true" />,
+        ...STATUS_LOOK.available,
       }
     : {
         label: `Not available yet: no SDK has reported this feature in ${environmentName}.`,
-        color: 'gray',
-        icon: <IconCloudOff size={ICON_SIZE} aria-hidden="true" />,
+        ...STATUS_LOOK.unavailable,
       };
 }
 
 function traffic(control: FeatureControl): Status {
   switch (control.trafficStatus) {
     case 'active':
-      return {
-        label: 'Traffic: active, evaluated in the last few days.',
-        color: 'teal',
-        icon: <IconActivityHeartbeat size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: 'Traffic: active, evaluated in the last few days.', ...STATUS_LOOK.active };
     case 'inactive':
       return {
         label: `Traffic: inactive, no impressions for ${days(control.staleDays)}.`,
-        color: 'orange',
-        icon: <IconZzz size={ICON_SIZE} aria-hidden="true" />,
+        ...STATUS_LOOK.inactive,
       };
     case 'never':
-      return {
-        label: 'Traffic: never evaluated.',
-        color: 'gray',
-        icon: <IconActivity size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: 'Traffic: never evaluated.', ...STATUS_LOOK.never };
   }
 }
 
 function targeting(control: FeatureControl): Status {
   switch (control.targetingStatus) {
     case 'off':
-      return {
-        label: `Targeting: off. ${control.rulesDescription}`,
-        color: 'gray',
-        icon: <IconPower size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: `Targeting: off. ${control.rulesDescription}`, ...STATUS_LOOK.off };
     case 'single':
-      return {
-        label: `Targeting: one variant. ${control.rulesDescription}`,
-        color: 'teal',
-        icon: <IconCircleCheck size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: `Targeting: one variant. ${control.rulesDescription}`, ...STATUS_LOOK.single };
     case 'targeted':
-      return {
-        label: `Targeting: targeted. ${control.rulesDescription}`,
-        color: 'violet',
-        icon: <IconArrowsSplit size={ICON_SIZE} aria-hidden="true" />,
-      };
+      return { label: `Targeting: targeted. ${control.rulesDescription}`, ...STATUS_LOOK.targeted };
   }
 }
 
