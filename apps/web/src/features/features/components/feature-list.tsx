@@ -1,11 +1,9 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { Alert, Button, Center, Group, Stack, Text } from '@mantine/core';
+import { Button, Center, Stack, Text } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { openApiKeysModal } from '../../../components/api-keys-modal';
-import { isApiError } from '../../../lib/api-client';
 import { closeModal } from '../../../lib/modals';
 import { notifyError } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
@@ -17,6 +15,7 @@ import { FeatureListPaging } from './feature-list-paging';
 import { FeatureListTable } from './feature-list-table';
 import { openFeatureSummaryModal } from './feature-summary-modal';
 import { openNewFeatureModal } from './new-feature-modal';
+import { errorReason, LoadError } from '../../../components/load-error';
 
 /** Spec §2: the search is sent ~250 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -64,10 +63,6 @@ function useListAddress() {
     );
 
   return { query, page, pageSize, featureKey, update };
-}
-
-function errorReason(error: unknown): string {
-  return (isApiError(error) && (error.title ?? error.detail)) || '';
 }
 
 function EmptyState({ children }: { children: React.ReactNode }) {
@@ -177,26 +172,12 @@ export function FeatureList({ project, environment }: FeatureListProps) {
   let body: React.ReactNode;
   if (list.isError && !data) {
     body = (
-      <Alert
-        color="red"
-        variant="light"
-        role="alert"
-        icon={<IconAlertCircle size={18} aria-hidden="true" />}
+      <LoadError
         title="We could not load the features."
-      >
-        <Group justify="space-between" gap="md">
-          <Text size="sm">{errorReason(list.error) || 'Please try again.'}</Text>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconRefresh size={14} aria-hidden="true" />}
-            loading={list.isFetching}
-            onClick={() => void list.refetch()}
-          >
-            Retry
-          </Button>
-        </Group>
-      </Alert>
+        error={list.error}
+        retrying={list.isFetching}
+        onRetry={() => void list.refetch()}
+      />
     );
   } else if (data && totalElements === 0 && !list.isPlaceholderData) {
     body = query ? (

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Center, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Center, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconAlertCircle, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { confirm } from '../../../lib/modals';
@@ -11,6 +11,7 @@ import { useDeleteSegment } from '../api/delete-segment';
 import { useSegments } from '../api/get-segments';
 import { openSegmentForm } from './segment-form';
 import { SegmentsTable } from './segments-table';
+import { errorReason, LoadError } from '../../../components/load-error';
 
 /** The search is sent this long after the last keystroke. */
 export const SEGMENT_SEARCH_DEBOUNCE_MS = 250;
@@ -40,10 +41,6 @@ function denialOf(
   return isProductionEnvironment(constraint)
     ? `Only a production editor can ${action} segments in a production environment.`
     : `You do not have permission to ${action} segments.`;
-}
-
-function errorReason(error: unknown): string {
-  return (isApiError(error) && (error.title ?? error.detail)) || '';
 }
 
 function EmptyState({ children }: { children: ReactNode }) {
@@ -139,26 +136,12 @@ export function SegmentsPage({ project, environment, user }: SegmentsPageProps) 
   let body: ReactNode;
   if (list.isError && !data) {
     body = (
-      <Alert
-        color="red"
-        variant="light"
-        role="alert"
-        icon={<IconAlertCircle size={18} aria-hidden="true" />}
+      <LoadError
         title="We could not load the segments."
-      >
-        <Group justify="space-between" gap="md">
-          <Text size="sm">{errorReason(list.error) || 'Please try again.'}</Text>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconRefresh size={14} aria-hidden="true" />}
-            loading={list.isFetching}
-            onClick={() => void list.refetch()}
-          >
-            Retry
-          </Button>
-        </Group>
-      </Alert>
+        error={list.error}
+        retrying={list.isFetching}
+        onRetry={() => void list.refetch()}
+      />
     );
   } else if (data && data.length === 0 && !list.isPlaceholderData) {
     body = query ? (

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { Alert, Button, Center, Group, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconAlertCircle, IconInfoCircle, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { confirm } from '../../../lib/modals';
@@ -10,6 +10,7 @@ import { can, isProductionEnvironment, type Principal } from '@vexil/core';
 import { useDeleteTargetUser } from '../api/delete-target-user';
 import { TARGET_USER_PAGE_SIZE, useTargetUsers, type ReportedUser } from '../api/get-target-users';
 import { UsersTable } from './users-table';
+import { errorReason, LoadError } from '../../../components/load-error';
 
 /** The search is sent this long after the last keystroke. */
 export const USER_SEARCH_DEBOUNCE_MS = 250;
@@ -42,10 +43,6 @@ function deleteDenialOf(user: Principal, environment: UsersPageProps['environmen
     can(user, 'delete', { type: 'featureControl', environment: { production: false } })
     ? USER_DELETE_NEEDS_PRODUCTION_EDITOR
     : USER_DELETE_FORBIDDEN;
-}
-
-function errorReason(error: unknown): string {
-  return (isApiError(error) && (error.title ?? error.detail)) || '';
 }
 
 function EmptyState({ children }: { children: ReactNode }) {
@@ -162,26 +159,12 @@ export function UsersPage({ project, environment, user }: UsersPageProps) {
   let body: ReactNode;
   if (list.isError && !data) {
     body = (
-      <Alert
-        color="red"
-        variant="light"
-        role="alert"
-        icon={<IconAlertCircle size={18} aria-hidden="true" />}
+      <LoadError
         title="We could not load the users."
-      >
-        <Group justify="space-between" gap="md">
-          <Text size="sm">{errorReason(list.error) || 'Please try again.'}</Text>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconRefresh size={14} aria-hidden="true" />}
-            loading={list.isFetching}
-            onClick={() => void list.refetch()}
-          >
-            Retry
-          </Button>
-        </Group>
-      </Alert>
+        error={list.error}
+        retrying={list.isFetching}
+        onRetry={() => void list.refetch()}
+      />
     );
   } else if (data && totalElements === 0 && !list.isPlaceholderData) {
     body = query ? (
