@@ -78,6 +78,15 @@ describe('project admin', () => {
     await staging.getByRole('img', { name: 'Local environment' }).waitFor();
     await staging.getByText('https://staging.example.com').waitFor();
 
+    // Its pages carry the LOCAL ENVIRONMENT banner, whose Learn more explains it.
+    await page.goto('/projects/ma/environments/staging-area/features');
+    await page.getByText('LOCAL ENVIRONMENT', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Learn more' }).click();
+    await page.getByRole('dialog', { name: 'Local environments' }).waitFor();
+    await screenshot(page, 'environment-local-banner');
+    await page.keyboard.press('Escape');
+    await page.goto('/admin/projects/ma');
+
     // Its keys, copied to the clipboard.
     await staging.getByRole('button', { name: 'Api Keys of Staging Area' }).click();
     const keys = page.getByRole('dialog', { name: /Api keys/ });
@@ -127,6 +136,20 @@ describe('project admin', () => {
     await confirmDelete.getByRole('button', { name: 'Delete Project' }).click();
     await page.waitForURL('**/admin/projects');
     await page.getByRole('heading', { name: 'Sample Project', level: 2 }).waitFor();
+
+    // Every change is in the audit log, newest first.
+    await page.getByRole('tab', { name: 'Audit' }).click();
+    await page.waitForURL('**/admin/audit');
+    const log = page.getByRole('list', { name: 'Audit log' });
+    await log.getByText('Project Mobile App deleted').waitFor();
+    for (const title of [
+      'Environment QA deleted from Mobile App',
+      'Environment QA updated in Mobile App',
+      'Project Mobile App created',
+    ]) {
+      await log.getByText(title).waitFor();
+    }
+    await screenshot(page, 'admin-audit');
     await context.close();
   });
 

@@ -105,8 +105,51 @@ describe('admin tabs', () => {
   });
 
   it('says honestly that a screen of a later version is not here yet', async () => {
-    renderAdmin('/admin/audit/web');
-    expect(await screen.findByRole('heading', { name: 'Audit' })).toBeTruthy();
+    renderAdmin('/admin/tokens');
+    expect(await screen.findByRole('heading', { name: 'Access Tokens' })).toBeTruthy();
     expect(screen.getByText('This screen is not available in this version of Vexil yet.')).toBeTruthy();
+  });
+
+  it('shows the organisation’s audit log on the Audit tab, with its markdown, and Load More', async () => {
+    const item = (n: number) => ({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      title: `Project P${n} created`,
+      description: `admin@example.com created the project **P${n}** (\`p${n}\`).`,
+      createdDate: '2026-11-21T10:00:00.000Z',
+    });
+    const requested: string[] = [];
+    stubApi({
+      'GET /api/v1/initial': () => jsonResponse(200, nonAdmin()),
+      'GET /api/v1/audit-items': ({ url }) => {
+        const page = Number(url.searchParams.get('page'));
+        requested.push(`${page}`);
+        return jsonResponse(200, {
+          content: [item(page * 2 + 1), item(page * 2 + 2)],
+          last: page === 1,
+          page,
+          pageSize: 50,
+        });
+      },
+    });
+    renderRoutes(routes, '/admin/audit');
+    expect(await screen.findByText('Project P1 created')).toBeTruthy();
+    expect(screen.getByText('P1', { selector: 'strong' })).toBeTruthy();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Load More' }));
+    expect(await screen.findByText('Project P4 created')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
+    expect(requested).toEqual(['0', '1']);
+  });
+
+  it('says the audit log is not on the plan when the server refuses it', async () => {
+    stubApi({
+      'GET /api/v1/initial': () => jsonResponse(200, initialPayload()),
+      'GET /api/v1/audit-items': () =>
+        jsonResponse(403, { title: 'Audit logs are not available on your current plan.' }),
+    });
+    renderRoutes(routes, '/admin/audit');
+    expect(await screen.findByText('Audit logs are not available with the current plan.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
+      '/admin/billing',
+    );
   });
 });

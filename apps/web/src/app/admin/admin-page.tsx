@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
+import { AuditAdmin } from '../../features/audit/components/audit-admin';
 import { ProjectAdmin } from '../../features/projects/components/project-admin';
 import { ADMIN_TABS, DEFAULT_ADMIN_TAB, useVisibleAdminTabs, type AdminTab } from './admin-tabs';
 
@@ -25,6 +26,8 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
   switch (tab.value) {
     case 'projects':
       return <ProjectAdmin projectKey={projectKey} />;
+    case 'audit':
+      return <AuditAdmin />;
     default:
       // The other tabs' screens come with their own issues.
       return <UnavailablePanel tab={tab} />;

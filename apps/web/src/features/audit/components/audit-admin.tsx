@@ -1,0 +1,8 @@
+import { AuditLog } from '../../../components/audit/audit-log';
+import { useAuditLog } from '../api/get-audit-log';
+
+/** Admin › Audit (spec §2): the organisation's audit log, for every member. */
+export function AuditAdmin() {
+  const audit = useAuditLog();
+  return <AuditLog audit={audit} emptyText="Nothing has been recorded yet." />;
+}
