@@ -14,6 +14,11 @@ function pgErrorOf(error: unknown): PgErrorFields | null {
   return null;
 }
 
+/** True when `error` is a foreign-key violation (23503): a referenced row is gone. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return pgErrorOf(error)?.code === '23503';
+}
+
 /** True when `error` is a unique violation (23505), of the named index when one is given. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const pg = pgErrorOf(error);

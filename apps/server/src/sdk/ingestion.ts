@@ -2,15 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { TargetUserAttributes } from '../db/schema/index';
 import { isEvaluate, timeOf, userOf, type SdkEvent } from './events';
+import { isForeignKeyViolation } from '../db/errors';
 import * as repo from './ingestion.repository';
 
-function isForeignKeyViolation(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23503') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
 import type { EnvironmentSnapshot } from './sdk-store';
 
 /** Attribute values longer than this are not kept as suggestions. */

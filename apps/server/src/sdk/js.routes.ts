@@ -91,10 +91,7 @@ export function jsRoutes(deps: {
         const parts: string[] = [];
         for (const [key, entry] of check.snapshot.controls) {
           if (!entry.control.inClientApi || (wanted && !wanted.has(key))) continue;
-          const values = new Map(
-            entry.control.variants.flatMap((v) => ('value' in v ? [[v.key, v.value]] : [])),
-          );
-          const evaluated = clientRules(entry.control, user, at, (variant) => values.get(variant));
+          const evaluated = clientRules(entry.control, user, at, (variant) => entry.values.get(variant));
           parts.push(`${JSON.stringify(key)}:${JSON.stringify(evaluated)}`);
         }
         return reply

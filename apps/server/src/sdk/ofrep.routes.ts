@@ -31,11 +31,8 @@ const REASONS: Record<Evaluation['reason'], OfrepReason> = {
  * otherwise the variant key as a string.
  */
 export function valueOf(entry: ControlEntry, variant: string): unknown {
-  const declared = entry.control.variants.find((v) => v.key === variant);
-  if (declared && 'value' in declared) return declared.value;
-  const keys = entry.control.variants.map((v) => v.key).sort();
-  if (keys.length === 2 && keys[0] === 'off' && keys[1] === 'on') return variant === 'on';
-  return variant;
+  if (entry.values.has(variant)) return entry.values.get(variant);
+  return entry.onOff ? variant === 'on' : variant;
 }
 
 function userOf(context: Context): EvaluationUser {

@@ -28,6 +28,10 @@ export type ControlEntry = {
   control: SdkControl;
   /** `control` serialised once. */
   json: string;
+  /** The variants' JSON values by key (only those that have one), for the JS client and OFREP. */
+  values: ReadonlyMap<string, JsonValue>;
+  /** Exactly the variants `on` and `off`: OFREP answers such a feature with booleans. */
+  onOff: boolean;
 };
 
 /** One environment's SDK payload, built once per change and served from memory. */
@@ -73,11 +77,14 @@ function buildControls(rows: repo.ControlRow[], variantRows: repo.VariantRow[]):
         variantSplits: rule.variantSplits,
       })),
     };
+    const keys = control.variants.map((v) => v.key).sort();
     controls.set(row.key, {
       controlId: row.controlId,
       featureId: row.featureId,
       control,
       json: JSON.stringify(control),
+      values: new Map(control.variants.flatMap((v) => ('value' in v ? [[v.key, v.value!] as const] : []))),
+      onOff: keys.length === 2 && keys[0] === 'off' && keys[1] === 'on',
     });
   }
   return controls;

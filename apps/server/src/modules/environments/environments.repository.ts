@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { isUuid } from '../../db/text-search';
 import {
   environments,
   projects,
@@ -7,8 +8,6 @@ import {
   type NewEnvironmentRow,
   type ProjectRow,
 } from '../../db/schema/index';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type EnvironmentWithProject = { environment: EnvironmentRow; project: ProjectRow };
 
@@ -43,7 +42,7 @@ export async function findByProjectKey(
   projectKey: string,
   keyOrId: string,
 ): Promise<EnvironmentWithProject | null> {
-  const match = UUID.test(keyOrId)
+  const match = isUuid(keyOrId)
     ? or(eq(environments.key, keyOrId), eq(environments.id, keyOrId))!
     : eq(environments.key, keyOrId);
   const rows = await db

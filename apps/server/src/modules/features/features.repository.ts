@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { containsPattern } from '../../db/text-search';
 import {
   bookmarks,
   featureControls,
@@ -20,10 +21,6 @@ export type FeatureWithProject = { feature: FeatureRow; project: Pick<ProjectRow
 
 const projectColumns = { id: projects.id, key: projects.key, name: projects.name };
 
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Live features of live projects of the organisation. */
 function liveFeatures(organisationId: string): SQL {
   return and(
@@ -35,7 +32,7 @@ function liveFeatures(organisationId: string): SQL {
 
 function matching(text: string | undefined): SQL | undefined {
   if (!text) return undefined;
-  const pattern = likePattern(text);
+  const pattern = containsPattern(text);
   return or(
     ilike(features.name, pattern),
     ilike(features.key, pattern),
@@ -356,7 +353,7 @@ export async function tagsOf(
 
 /** Activated members of the organisation whose name or e-mail contains `text`. */
 export async function members(db: Executor, organisationId: string, text: string | undefined, limit: number) {
-  const pattern = text ? likePattern(text) : undefined;
+  const pattern = text ? containsPattern(text) : undefined;
   return db
     .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)

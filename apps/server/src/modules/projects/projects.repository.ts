@@ -1,20 +1,17 @@
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { containsPattern } from '../../db/text-search';
 import { features, projects, targets, type NewProjectRow, type ProjectRow } from '../../db/schema/index';
 
 const live = (organisationId: string): SQL =>
   and(eq(projects.organisationId, organisationId), eq(projects.archived, false))!;
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Live projects by name, optionally those whose name or key contains `query` (any case). */
 export async function list(db: Executor, organisationId: string, query?: string): Promise<ProjectRow[]> {
   const where = query
     ? and(
         live(organisationId),
-        or(ilike(projects.name, likePattern(query)), ilike(projects.key, likePattern(query))),
+        or(ilike(projects.name, containsPattern(query)), ilike(projects.key, containsPattern(query))),
       )
     : live(organisationId);
   return db.select().from(projects).where(where).orderBy(asc(projects.name), asc(projects.key));

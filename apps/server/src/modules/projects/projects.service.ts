@@ -11,6 +11,7 @@ import {
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
+import { isUuid } from '../../db/text-search';
 import type { ProjectRow } from '../../db/schema/index';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
@@ -19,8 +20,6 @@ import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import { ADMINS_ONLY, type EnvironmentsService } from '../environments/environments.service';
 import * as repo from './projects.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The environments a new project starts with (fewer when the plan's environment limit is near). */
 export const DEFAULT_PROJECT_ENVIRONMENTS: readonly Omit<EnvironmentInput, 'projectKey' | 'id'>[] = [
@@ -198,7 +197,7 @@ export function createProjectsService(deps: {
       const organisationId = principal.organisationId;
       const archived = await db.transaction(async (tx) => {
         await lockOrganisation(tx, organisationId);
-        const row = UUID.test(idOrKey)
+        const row = isUuid(idOrKey)
           ? await repo.findById(tx, organisationId, idOrKey)
           : await repo.findByKey(tx, organisationId, idOrKey.toLowerCase());
         if (!row) throw new NotFoundError('project', idOrKey);

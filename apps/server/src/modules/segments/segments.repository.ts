@@ -1,5 +1,6 @@
 import { and, asc, eq, ilike, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { containsPattern } from '../../db/text-search';
 import {
   environments,
   featureControls,
@@ -13,8 +14,9 @@ export async function list(
   db: Executor,
   organisationId: string,
   environmentId: string,
-  pattern: string | undefined,
+  text: string | undefined,
 ) {
+  const pattern = text ? containsPattern(text) : undefined;
   return db
     .select()
     .from(segments)

@@ -71,12 +71,7 @@ export function createSegmentsService(deps: {
     async list(principal: Principal, projectKey: string, environmentKey: string, text: string | undefined) {
       const environment = await environments.get(principal, projectKey, environmentKey);
       const needle = text?.trim();
-      const rows = await repo.list(
-        db,
-        principal.organisationId,
-        environment.id,
-        needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
-      );
+      const rows = await repo.list(db, principal.organisationId, environment.id, needle || undefined);
       return rows.map((row) => toSegment(row, projectKey, environment.key));
     },
 

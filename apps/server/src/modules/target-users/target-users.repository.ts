@@ -1,15 +1,17 @@
 import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { containsPattern } from '../../db/text-search';
 import { targetUsers } from '../../db/schema/index';
 
 export async function page(
   db: Executor,
   organisationId: string,
   environmentId: string,
-  pattern: string | undefined,
+  text: string | undefined,
   offset: number,
   limit: number,
 ) {
+  const pattern = text ? containsPattern(text) : undefined;
   const where: SQL = and(
     eq(targetUsers.organisationId, organisationId),
     eq(targetUsers.environmentId, environmentId),

@@ -29,7 +29,7 @@ export function createTargetUsersService(deps: {
         db,
         principal.organisationId,
         environment.id,
-        needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+        needle || undefined,
         query.page * query.pageSize,
         query.pageSize,
       );

@@ -1,5 +1,6 @@
 import { and, asc, eq, ilike } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { containsPattern } from '../../db/text-search';
 import { featureControls, features, targetValues, targets, type NewTargetRow } from '../../db/schema/index';
 import type { ControlRule } from '../../db/schema/index';
 
@@ -30,9 +31,10 @@ export async function seenValues(
   db: Executor,
   projectId: string,
   targetKey: string,
-  pattern: string | undefined,
+  text: string | undefined,
   limit: number,
 ) {
+  const pattern = text ? containsPattern(text) : undefined;
   const rows = await db
     .select({ value: targetValues.value })
     .from(targetValues)

@@ -103,13 +103,7 @@ export function createTargetsService(deps: { db: Database; audit: AuditService; 
         }
       }
       const matching = [...used].filter((v) => !needle || v.toLowerCase().includes(needle)).sort();
-      const seen = await repo.seenValues(
-        db,
-        project.id,
-        targetKey,
-        needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
-        TARGET_VALUES_LIMIT,
-      );
+      const seen = await repo.seenValues(db, project.id, targetKey, needle, TARGET_VALUES_LIMIT);
       return [...new Set([...matching, ...seen])].slice(0, TARGET_VALUES_LIMIT);
     },
   };
