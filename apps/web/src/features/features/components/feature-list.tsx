@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { Button, Center, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -16,6 +16,7 @@ import { FeatureListTable } from './feature-list-table';
 import { openFeatureSummaryModal } from './feature-summary-modal';
 import { openNewFeatureModal } from './new-feature-modal';
 import { errorReason, LoadError } from '../../../components/load-error';
+import { EmptyState } from '../../../components/empty-state';
 
 /** Spec §2: the search is sent ~250 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -63,16 +64,6 @@ function useListAddress() {
     );
 
   return { query, page, pageSize, featureKey, update };
-}
-
-function EmptyState({ children }: { children: React.ReactNode }) {
-  return (
-    <Center py={64}>
-      <Stack align="center" gap="md" ta="center">
-        {children}
-      </Stack>
-    </Center>
-  );
 }
 
 /**

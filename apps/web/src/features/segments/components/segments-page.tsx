@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Center, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
@@ -12,6 +12,7 @@ import { useSegments } from '../api/get-segments';
 import { openSegmentForm } from './segment-form';
 import { SegmentsTable } from './segments-table';
 import { errorReason, LoadError } from '../../../components/load-error';
+import { EmptyState } from '../../../components/empty-state';
 
 /** The search is sent this long after the last keystroke. */
 export const SEGMENT_SEARCH_DEBOUNCE_MS = 250;
@@ -41,16 +42,6 @@ function denialOf(
   return isProductionEnvironment(constraint)
     ? `Only a production editor can ${action} segments in a production environment.`
     : `You do not have permission to ${action} segments.`;
-}
-
-function EmptyState({ children }: { children: ReactNode }) {
-  return (
-    <Center py={64}>
-      <Stack align="center" gap="md" ta="center">
-        {children}
-      </Stack>
-    </Center>
-  );
 }
 
 function NewSegmentButton({ onClick }: { onClick: () => void }) {

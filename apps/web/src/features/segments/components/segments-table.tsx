@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
-import { Button, Group, Skeleton, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Segment } from '@vexil/core';
+import { DisabledReason } from '../../../components/disabled-reason';
 
 export type SegmentsTableProps = {
   /** null while the list first loads: skeleton rows stand in. */
@@ -43,17 +43,6 @@ function SkeletonRows() {
 }
 
 /** A button that, when denied, is disabled and tells why in a tooltip (a disabled button gets no hover). */
-function Guarded({ denial, children }: { denial: string | null; children: ReactNode }) {
-  if (denial === null) return children;
-  return (
-    <Tooltip label={denial} withArrow multiline maw={280}>
-      <span tabIndex={0} aria-label={denial}>
-        {children}
-      </span>
-    </Tooltip>
-  );
-}
-
 function SegmentRow({
   segment,
   editDenial,
@@ -84,7 +73,7 @@ function SegmentRow({
       </Table.Td>
       <Table.Td>
         <Group gap="xs" justify="flex-end" wrap="nowrap">
-          <Guarded denial={editDenial}>
+          <DisabledReason denial={editDenial}>
             <Button
               size="xs"
               variant="default"
@@ -95,8 +84,8 @@ function SegmentRow({
             >
               Edit
             </Button>
-          </Guarded>
-          <Guarded denial={deleteDenial}>
+          </DisabledReason>
+          <DisabledReason denial={deleteDenial}>
             <Button
               size="xs"
               variant="light"
@@ -109,7 +98,7 @@ function SegmentRow({
             >
               Delete
             </Button>
-          </Guarded>
+          </DisabledReason>
         </Group>
       </Table.Td>
     </Table.Tr>

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
-import { Alert, Button, Center, Group, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { useDeleteTargetUser } from '../api/delete-target-user';
 import { TARGET_USER_PAGE_SIZE, useTargetUsers, type ReportedUser } from '../api/get-target-users';
 import { UsersTable } from './users-table';
 import { errorReason, LoadError } from '../../../components/load-error';
+import { EmptyState } from '../../../components/empty-state';
 
 /** The search is sent this long after the last keystroke. */
 export const USER_SEARCH_DEBOUNCE_MS = 250;
@@ -43,16 +44,6 @@ function deleteDenialOf(user: Principal, environment: UsersPageProps['environmen
     can(user, 'delete', { type: 'featureControl', environment: { production: false } })
     ? USER_DELETE_NEEDS_PRODUCTION_EDITOR
     : USER_DELETE_FORBIDDEN;
-}
-
-function EmptyState({ children }: { children: ReactNode }) {
-  return (
-    <Center py={56}>
-      <Stack align="center" gap="sm" ta="center" maw={520}>
-        {children}
-      </Stack>
-    </Center>
-  );
 }
 
 /**
@@ -168,14 +159,14 @@ export function UsersPage({ project, environment, user }: UsersPageProps) {
     );
   } else if (data && totalElements === 0 && !list.isPlaceholderData) {
     body = query ? (
-      <EmptyState>
+      <EmptyState py={56} gap="sm" maw={520}>
         <Text c="dimmed">No users have an id containing “{query}”.</Text>
         <Button variant="default" onClick={clearSearch}>
           Clear search
         </Button>
       </EmptyState>
     ) : (
-      <EmptyState>
+      <EmptyState py={56} gap="sm" maw={520}>
         <Text fw={500}>{USERS_EMPTY_MESSAGE}</Text>
         <Text size="sm" c="dimmed">
           Give your application&apos;s SDK this environment&apos;s server or JavaScript key: you find them

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Button, Group, Skeleton, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
@@ -6,6 +5,7 @@ import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { formatDate } from '../../../lib/format';
 import type { ReportedUser } from '../api/get-target-users';
 import { AttributeChips } from './attribute-chips';
+import { DisabledReason } from '../../../components/disabled-reason';
 
 dayjs.extend(relativeTime);
 
@@ -49,17 +49,6 @@ function SkeletonRows() {
 }
 
 /** A button that, when denied, is disabled and tells why in a tooltip (a disabled button gets no hover). */
-function Guarded({ denial, children }: { denial: string | null; children: ReactNode }) {
-  if (denial === null) return children;
-  return (
-    <Tooltip label={denial} withArrow multiline maw={280}>
-      <span tabIndex={0} aria-label={denial} style={{ display: 'inline-block' }}>
-        {children}
-      </span>
-    </Tooltip>
-  );
-}
-
 /** "3 minutes ago", with the date and time in a tooltip. */
 function LastSeen({ date }: { date: string }) {
   const seen = dayjs(date);
@@ -99,7 +88,7 @@ function UserRow({
       </Table.Td>
       <Table.Td>
         <Group justify="flex-end" wrap="nowrap">
-          <Guarded denial={deleteDenial}>
+          <DisabledReason denial={deleteDenial}>
             <Button
               size="xs"
               variant="subtle"
@@ -112,7 +101,7 @@ function UserRow({
             >
               Delete
             </Button>
-          </Guarded>
+          </DisabledReason>
         </Group>
       </Table.Td>
     </Table.Tr>
