@@ -53,4 +53,17 @@ describe('loadConfig', () => {
     expect(config.demo).toBe(false);
     expect(config.publicUrl).toBe('https://flags.example.com');
   });
+
+  it('bounds database waits by default and takes other limits in milliseconds', () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseConnectTimeoutMs: 5_000,
+      databaseStatementTimeoutMs: 10_000,
+    });
+    const config = loadConfig({
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+    });
+    expect(config).toMatchObject({ databaseConnectTimeoutMs: 2_000, databaseStatementTimeoutMs: 60_000 });
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+  });
 });

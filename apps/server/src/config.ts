@@ -58,6 +58,8 @@ const envSchema = z.object({
   PASSWORD_HASH_COST: z.enum(['standard', 'test']).default('standard'),
   TRUST_PROXY: onOff.default(false),
   WEB_DIST: z.string().optional(),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 });
 
 export type Config = {
@@ -77,6 +79,9 @@ export type Config = {
   passwordHashCost: 'standard' | 'test';
   trustProxy: boolean;
   webDist: string | undefined;
+  /** PostgreSQL only (docs/adr/0007-database-faults-and-timeouts.md). */
+  databaseConnectTimeoutMs: number;
+  databaseStatementTimeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -112,5 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordHashCost: e.PASSWORD_HASH_COST,
     trustProxy: e.TRUST_PROXY,
     webDist: e.WEB_DIST,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
   };
 }

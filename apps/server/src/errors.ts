@@ -51,7 +51,11 @@ export class ConflictError extends AppError {
 }
 
 export class TooManyRequestsError extends AppError {
-  constructor(title = 'Too many attempts, please try again later.') {
+  constructor(
+    title = 'Too many attempts, please try again later.',
+    /** Sent as `Retry-After` when known. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(429, title);
   }
 }

@@ -22,6 +22,10 @@ async function main() {
     ? openDatabase({
         kind: 'postgres',
         url: config.databaseUrl,
+        timeouts: {
+          connectMs: config.databaseConnectTimeoutMs,
+          statementMs: config.databaseStatementTimeoutMs,
+        },
         onConnectionError: (error) =>
           process.stderr.write(
             `${JSON.stringify({ level: 50, msg: 'PostgreSQL connection lost', err: error.message })}\n`,

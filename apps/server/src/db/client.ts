@@ -8,8 +8,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { isDatabaseUnavailable } from './errors';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -26,43 +26,121 @@ export type DatabaseHandle = {
   kind: 'pglite' | 'postgres';
   /** The connection string (PostgreSQL only): LISTEN/NOTIFY needs a connection of its own. */
   url?: string;
+  /** The limits of every connection (PostgreSQL only), for connections made elsewhere (LISTEN/NOTIFY). */
+  timeouts?: DatabaseTimeouts;
   /** Runs pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 };
 
+/**
+ * Limits on every PostgreSQL connection, so that a database that is gone or cut off fails requests
+ * in seconds instead of holding them (docs/adr/0007-database-faults-and-timeouts.md).
+ */
+export type DatabaseTimeouts = {
+  /** Opening a connection: TCP, TLS and authentication. */
+  connectMs: number;
+  /** The server cancels a statement that runs longer (`statement_timeout`). */
+  statementMs: number;
+  /**
+   * The client gives up on a statement that gets no answer for this long and drops the connection:
+   * across a cut network the server's own timeout never reaches us. Above `statementMs`, so that a
+   * merely slow statement is cancelled by the server and its connection stays usable.
+   */
+  queryMs: number;
+  /** The server ends a session left idle inside a transaction (`idle_in_transaction_session_timeout`). */
+  idleInTransactionMs: number;
+  /** The readiness ping, from asking for a connection to the answer. */
+  pingMs: number;
+};
+
+/** How much longer than the server's statement limit the client waits before giving up itself. */
+const CLIENT_MARGIN_MS = 2_000;
+
+/** The limits for `given`, the rest following from the statement limit (see DatabaseTimeouts). */
+export function databaseTimeouts(given: Partial<DatabaseTimeouts> = {}): DatabaseTimeouts {
+  const statementMs = given.statementMs ?? 10_000;
+  return {
+    connectMs: 5_000,
+    statementMs,
+    queryMs: statementMs + CLIENT_MARGIN_MS,
+    idleInTransactionMs: statementMs,
+    pingMs: 1_500,
+    ...given,
+  };
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS = databaseTimeouts();
+
+/** TCP keepalive finds a dead peer on a connection nobody is using (the change relay's LISTEN). */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
+
+/** Connection settings shared by the pool and the change relay's own connections. */
+export function postgresClientConfig(
+  url: string,
+  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+): pg.ClientConfig {
+  return {
+    connectionString: url,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.queryMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+  };
+}
+
+/**
+ * A node-postgres client that survives its connection failing. A client checked out of the pool
+ * (for a transaction) has no listener of the pool's; without one of its own, an 'error' event
+ * between two statements would be thrown out of the process. The queries waiting on it fail anyway,
+ * and the pool drops the client when it comes back.
+ *
+ * A statement that timed out on the client side leaves the connection waiting for an answer that
+ * may never come: the client is ended at once, so the statements queued behind it (a transaction's
+ * rollback) fail now rather than each waiting out its own timeout.
+ */
+export class ResilientClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {});
+    const query = super.query.bind(this) as (...args: unknown[]) => unknown;
+    this.query = ((...args: unknown[]) => {
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function') {
+        args[last] = (error: unknown, result: unknown) => {
+          this.endOnTimeout(error);
+          (callback as (error: unknown, result: unknown) => void)(error, result);
+        };
+      }
+      const result = query(...args);
+      if (result instanceof Promise) result.catch((error: unknown) => this.endOnTimeout(error));
+      return result;
+    }) as pg.Client['query'];
+  }
+
+  private endOnTimeout(error: unknown) {
+    if (error instanceof Error && error.message === 'Query read timeout') void this.end().catch(() => {});
+  }
+}
+
 export type DatabaseOptions =
   | {
       kind: 'postgres';
       url: string;
       max?: number;
-      /**
-       * Errors of idle pooled connections (a PostgreSQL restart, a terminated backend). Without a
-       * listener node-postgres would throw them out of the process; the pool replaces the connection.
-       */
+      /** Defaults: DEFAULT_DATABASE_TIMEOUTS, or derived from `statementMs`; tests pass short ones. */
+      timeouts?: Partial<DatabaseTimeouts>;
+      /** Connections that fail, idle in the pool or checked out (a PostgreSQL restart, a terminated backend). */
       onConnectionError?: (error: Error) => void;
     }
   | { kind: 'pglite'; dataDir?: string; client?: PGlite };
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
-  if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
-    pool.on('error', options.onConnectionError ?? (() => {}));
-    const db = drizzlePg({ client: pool, schema }) as unknown as Database;
-    return {
-      db,
-      kind: 'postgres',
-      url: options.url,
-      migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
-      ping: async () => {
-        await db.execute(sql`select 1`);
-      },
-      close: async () => {
-        if (!pool.ended) await pool.end();
-      },
-    };
-  }
+  if (options.kind === 'postgres') return openPostgres(options);
   let client = options.client;
   if (!client) {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -81,4 +159,71 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): DatabaseHandle {
+  const timeouts = databaseTimeouts(options.timeouts);
+  const config = postgresClientConfig(options.url, timeouts);
+  const onConnectionError = options.onConnectionError ?? (() => {});
+  const pool = new pg.Pool({ ...config, max: options.max ?? 10, Client: ResilientClient });
+  // Each client reports its loss once, idle or checked out (a lost connection emits more than one
+  // error). The pool repeats idle clients' errors and replaces them: its event needs a listener
+  // too, or it would be thrown.
+  pool.on('connect', (client) => client.once('error', onConnectionError));
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema });
+  db.transaction = async (run, transactionConfig) => {
+    // Drizzle checks a client out for a transaction but never gives it back when BEGIN fails (the
+    // pool would shrink to nothing as connections fail), and gives back one whose connection failed
+    // mid-transaction as if it were sound.
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      return await drizzlePg({ client, schema }).transaction(run, transactionConfig);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+  return {
+    db: db as unknown as Database,
+    kind: 'postgres',
+    url: options.url,
+    timeouts,
+    migrate: async () => {
+      // Migrations may rightly run longer than any request: a connection of their own, unlimited.
+      const client = new ResilientClient({
+        connectionString: options.url,
+        connectionTimeoutMillis: timeouts.connectMs,
+      });
+      await client.connect();
+      try {
+        await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+      } finally {
+        await client.end();
+      }
+    },
+    ping: () => pingWithin(pool, timeouts.pingMs),
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+/** `select 1` that fails after `ms` even while no connection can be had. */
+async function pingWithin(pool: pg.Pool, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  // node-postgres reads query_timeout per query too, though its types do not say so.
+  const query = pool.query({ text: 'select 1', query_timeout: ms } as pg.QueryConfig);
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`The database did not answer within ${ms} ms`)), ms);
+  });
+  query.catch(() => {}); // it may fail after the deadline has already answered
+  try {
+    await Promise.race([query, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -19,9 +19,65 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return pgErrorOf(error)?.code === '23503';
 }
 
+/**
+ * True when the rows written caused `error`, so writing them again fails the same way: a data
+ * exception (class 22: NUL, bad encoding, a date out of range), an integrity violation (23), a
+ * cardinality violation (21) or a row past a limit (54).
+ */
+export function isDataError(error: unknown): boolean {
+  const code = pgErrorOf(error)?.code;
+  return typeof code === 'string' && /^(21|22|23|54)[0-9A-Z]{3}$/.test(code);
+}
+
 /** True when `error` is a unique violation (23505), of the named index when one is given. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const pg = pgErrorOf(error);
   if (!pg || pg.code !== '23505') return false;
   return constraint === undefined || pg.constraint === constraint;
+}
+
+/**
+ * SQLSTATEs that say the database, not the request, failed: connection exceptions (class 08),
+ * administrator shutdown or termination, crash, "cannot connect now", too many connections, and a
+ * statement cancelled by `statement_timeout` (57014).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '25P03']);
+/** Socket errors on the way to the database. */
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** node-postgres and pg-pool report lost connections and their own timeouts by message only. */
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/, // …unexpectedly, …due to connection timeout
+  /^Query read timeout$/,
+  /^timeout expired$/, // the client's connectionTimeoutMillis
+  /^timeout exceeded when trying to connect$/, // the pool's connectionTimeoutMillis
+  /^Client has encountered a connection error and is not queryable$/,
+  /^Client was closed and is not queryable$/,
+];
+
+/**
+ * True when `error`, or an error in its cause chain (Drizzle wraps the driver's), says the database
+ * could not be reached or dropped the connection: the request may succeed if retried.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string') {
+      if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))
+        return true;
+    }
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message)))
+      return true;
+    current = cause;
+  }
+  return false;
 }

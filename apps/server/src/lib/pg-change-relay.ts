@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { databaseTimeouts, postgresClientConfig, ResilientClient, type DatabaseTimeouts } from '../db/client';
 import type { ChangeEvent, ChangeEvents } from './change-events';
 
 export const CHANNEL = 'vexil_changes';
 const RECONNECT_MS = 1_000;
+const HEARTBEAT_MS = 30_000;
 
 /**
  * Carries change events between server instances sharing one PostgreSQL (architecture "Scale"):
@@ -16,17 +18,47 @@ export function startPgChangeRelay(deps: {
   events: ChangeEvents;
   logger: FastifyBaseLogger;
   onResync: () => Promise<void>;
+  /** Defaults: DEFAULT_DATABASE_TIMEOUTS and HEARTBEAT_MS; tests pass short ones. */
+  timeouts?: Partial<DatabaseTimeouts>;
+  heartbeatMs?: number;
 }) {
   const { url, events, logger, onResync } = deps;
+  const config = postgresClientConfig(url, databaseTimeouts(deps.timeouts));
   const instance = randomUUID();
   let listener: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  let heartbeat: NodeJS.Timeout | undefined;
   let stopped = false;
-  const sender = new pg.Pool({ connectionString: url, max: 2 });
+  const sender = new pg.Pool({ ...config, max: 2, Client: ResilientClient });
   sender.on('error', (error) => logger.warn({ err: error }, 'Change relay sender connection failed'));
+
+  // One reconnection at a time: a lost connection reports itself more than once (the server's
+  // message, then the closed socket), and each report must not start a listener of its own.
+  function reconnectLater() {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect(true);
+    }, RECONNECT_MS);
+    retry.unref();
+  }
 
   async function connect(resync: boolean): Promise<void> {
     if (stopped) return;
-    const client = new pg.Client({ connectionString: url });
+    const client = new ResilientClient(config);
+    let lost = false;
+    const onLost = (error: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) {
+        listener = null;
+        clearInterval(heartbeat);
+      }
+      logger.warn({ err: error }, 'Change relay connection lost; reconnecting');
+      void client.end().catch(() => {});
+      reconnectLater();
+    };
+    client.on('error', onLost);
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
       try {
@@ -42,22 +74,26 @@ export function startPgChangeRelay(deps: {
         logger.warn({ err: error }, 'Ignored an unreadable change notification');
       }
     });
-    client.on('error', (error) => {
-      logger.warn({ err: error }, 'Change relay connection lost; reconnecting');
-      void client.end().catch(() => {});
-      if (listener === client) listener = null;
-      setTimeout(() => void connect(true).catch(() => {}), RECONNECT_MS).unref();
-    });
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
     } catch (error) {
-      logger.warn({ err: error }, 'Change relay could not connect; retrying');
-      void client.end().catch(() => {});
-      setTimeout(() => void connect(true).catch(() => {}), RECONNECT_MS).unref();
+      onLost(error);
+      return;
+    }
+    if (lost) return;
+    if (stopped) {
+      await client.end().catch(() => {});
       return;
     }
     listener = client;
+    // A LISTEN connection sends nothing by itself: without a question now and then, a cut network
+    // would go unnoticed (and notifications missed) until TCP gives up, many minutes later.
+    heartbeat = setInterval(
+      () => void client.query('select 1').catch(onLost),
+      deps.heartbeatMs ?? HEARTBEAT_MS,
+    );
+    heartbeat.unref();
     if (resync)
       await onResync().catch((error: unknown) =>
         logger.error({ err: error }, 'Resync after reconnect failed'),
@@ -80,6 +116,8 @@ export function startPgChangeRelay(deps: {
     async stop(): Promise<void> {
       stopped = true;
       unsubscribe();
+      if (retry) clearTimeout(retry);
+      clearInterval(heartbeat);
       await listener?.end().catch(() => {});
       await sender.end().catch(() => {});
     },

@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, type FieldError } from '../errors';
+import { isDatabaseUnavailable } from '../db/errors';
+import { AppError, TooManyRequestsError, type FieldError } from '../errors';
+
+/** Seconds a client should wait before retrying a request the database could not serve. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -25,6 +29,8 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (error instanceof TooManyRequestsError && error.retryAfterSeconds)
+        reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send({
         title: error.title,
         ...(error.detail ? { detail: error.detail } : {}),
@@ -52,6 +58,14 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, wrong content type, body too large, __proto__ keys…
       return reply.code(status).send({ title: TITLES[status] ?? 'Bad request', detail: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Lost or timed-out connections: the request was fine and may succeed when retried.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ title: 'The database is unavailable, please retry.' });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ title: 'Something went wrong on our side. Please try again.' });
