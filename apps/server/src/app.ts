@@ -6,6 +6,8 @@ import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { BadRequestError } from './errors';
+import { RequestLogController } from './lib/request-log';
+import { findUnstorableText } from './lib/storable-text';
 import type { DatabaseHandle } from './db/client';
 import { loggerOptions } from './logger';
 import { registerAuth, rewriteOrganisationPath } from './plugins/auth';
@@ -111,6 +113,18 @@ function refuseBody(request: FastifyRequest) {
   }
 }
 
+/**
+ * PostgreSQL cannot store a NUL or a lone surrogate; a dashboard request carrying one is refused with
+ * 400 naming the field, before validation, so no route can let one through to a 500.
+ */
+function refuseUnstorableText(request: FastifyRequest) {
+  const found =
+    findUnstorableText(request.body) ??
+    findUnstorableText(request.query, 'querystring') ??
+    findUnstorableText(request.params, 'params');
+  if (found) throw new BadRequestError(found.message, [found], 'The request is not valid.');
+}
+
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Builds the whole application; main.ts only listens and closes. */
@@ -122,6 +136,7 @@ export async function buildApp(
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
+    logController: new RequestLogController(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     rewriteUrl: (req) =>
@@ -143,10 +158,15 @@ export async function buildApp(
     const writes = [route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
     const schema = route.schema as { body?: unknown } | undefined;
     const sdkSurface = /^\/api\/(sdk|js)\//i.test(route.url);
-    if (writes && !schema?.body && route.url.toLowerCase().startsWith('/api/') && !sdkSurface) {
+    const dashboardApi = route.url.toLowerCase().startsWith('/api/') && !sdkSurface;
+    if (writes && !schema?.body && dashboardApi) {
       // A write that takes no body refuses one, rather than acting on it while ignoring it.
       const existing = route.preValidation ? [route.preValidation].flat() : [];
       route.preValidation = [...existing, async (request) => refuseBody(request)];
+    }
+    if (dashboardApi) {
+      const existing = route.preValidation ? [route.preValidation].flat() : [];
+      route.preValidation = [async (request) => refuseUnstorableText(request), ...existing];
     }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
@@ -217,6 +237,7 @@ function createSdk(app: FastifyInstance, services: AppServices, database: Databa
       if (database.kind === 'postgres' && database.url) {
         relay = startPgChangeRelay({
           url: database.url,
+          ...(database.timeouts ? { timeouts: database.timeouts } : {}),
           events: services.events,
           logger: app.log,
           onResync: () => store.refreshAll(),

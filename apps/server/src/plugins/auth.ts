@@ -3,7 +3,16 @@ import type { Config } from '../config';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { AuthService, Principal } from '../modules/auth/auth.service';
 
-export const SESSION_COOKIE = 'authenticationToken';
+const SESSION_COOKIE = 'authenticationToken';
+
+/**
+ * The session cookie's name for this request: `__Host-` prefixed over https, where browsers then take
+ * it only Secure, for the whole host and from the host itself, so a sibling sub-domain cannot plant
+ * one (docs/adr/0002-sessions-in-httponly-cookie.md). Over plain http the prefix cannot be used.
+ */
+export function sessionCookieName(request: FastifyRequest): string {
+  return request.protocol === 'https' ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,7 +124,7 @@ export function registerAuth(app: FastifyInstance, deps: { auth: AuthService; co
     route.onRequest = [
       async (request: FastifyRequest, _reply: FastifyReply) => {
         const header = bearerToken(request.headers.authorization);
-        const cookie = request.cookies[SESSION_COOKIE];
+        const cookie = request.cookies[sessionCookieName(request)];
         const token = header ?? cookie ?? null;
         if (!token) throw new UnauthorizedError();
         const principal = await auth.resolveSession(token);

@@ -1,5 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
+
+const DASHBOARD_API = /^\/+api(\/|$)/i;
+/** The SDK routes set their own caching; the API docs are the same for everyone. */
+const OWN_CACHING = /^\/+api\/+(sdk|js|docs)(\/|$)/i;
+
+function isDashboardApi(request: FastifyRequest): boolean {
+  const path = request.routeOptions.url ?? request.url;
+  return DASHBOARD_API.test(path) && !OWN_CACHING.test(path);
+}
 
 /** Security headers for the dashboard and API; the SPA needs inline styles (Mantine) but no inline scripts. */
 export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }) {
@@ -24,5 +33,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     hsts: options.https,
+  });
+  // Dashboard answers carry one user's data: no browser or proxy cache may keep them.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isDashboardApi(request)) reply.header('cache-control', 'no-store');
+    return payload;
   });
 }

@@ -17,6 +17,9 @@ export function bearerKey(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+/** Every SDK key the server issues has this shape (`newSdkKey` in lib/tokens.ts), whichever kind. */
+const SDK_KEY_SHAPE = /^sdk-(srv|js)-env-[0-9a-f]{32}$/;
+
 export type KeyCheck =
   { ok: true; snapshot: EnvironmentSnapshot } | { ok: false; status: 401 | 403 | 503; title: string };
 
@@ -30,6 +33,8 @@ export async function checkKey(
   kind: 'server' | 'js',
 ): Promise<KeyCheck> {
   if (!key) return { ok: false, status: 401, title: 'An SDK key is required.' };
+  // Anything else cannot be a key: refused without a lookup, so junk (a NUL, say) never reaches SQL.
+  if (!SDK_KEY_SHAPE.test(key)) return { ok: false, status: 401, title: 'Unknown SDK key.' };
   let snapshot: EnvironmentSnapshot | null;
   try {
     snapshot = await store.find(key);

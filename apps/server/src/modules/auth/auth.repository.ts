@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { oneTimeTokens, organisations, sessions, users } from '../../db/schema/index';
 
@@ -17,8 +17,6 @@ export type LoginUserRow = {
   organisationId: string;
   passwordHash: string | null;
   activated: boolean;
-  failedLoginCount: number;
-  lockedUntil: Date | null;
 };
 
 export async function findOrganisationByDomain(db: Executor, domain: string) {
@@ -41,8 +39,6 @@ export async function findLoginUser(
       organisationId: users.organisationId,
       passwordHash: users.passwordHash,
       activated: users.activated,
-      failedLoginCount: users.failedLoginCount,
-      lockedUntil: users.lockedUntil,
     })
     .from(users)
     .where(
@@ -54,20 +50,6 @@ export async function findLoginUser(
     )
     .limit(1);
   return row ?? null;
-}
-
-export async function recordLoginFailure(db: Executor, userId: string, lockAfter: number, lockUntil: Date) {
-  await db
-    .update(users)
-    .set({
-      failedLoginCount: sql`${users.failedLoginCount} + 1`,
-      lockedUntil: sql`case when ${users.failedLoginCount} + 1 >= ${lockAfter} then ${lockUntil.toISOString()}::timestamptz else ${users.lockedUntil} end`,
-    })
-    .where(eq(users.id, userId));
-}
-
-export async function clearLoginFailures(db: Executor, userId: string) {
-  await db.update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, userId));
 }
 
 export async function insertSession(

@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticateInput, authenticateResponse, tokenLoginInput } from '@vexil/core';
-import { BadRequestError } from '../../errors';
-import { bearerToken, SESSION_COOKIE } from '../../plugins/auth';
+import { bearerToken, sessionCookieName } from '../../plugins/auth';
 import type { AuthService, NewSession } from './auth.service';
 
 const LOGIN_RATE_LIMIT = { max: 20, timeWindow: '1 minute' };
@@ -13,8 +12,9 @@ function clientOf(request: FastifyRequest) {
   return { userAgent: typeof agent === 'string' ? agent : null, ip: request.ip };
 }
 
+/** Over https the cookie is `__Host-` prefixed, so it must be Secure, for Path=/ and with no Domain. */
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: NewSession) {
-  reply.setCookie(SESSION_COOKIE, session.token, {
+  reply.setCookie(sessionCookieName(request), session.token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
@@ -38,12 +38,10 @@ export function authRoutes(deps: { auth: AuthService }): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const domain = request.body.domain ?? request.hostOrganisation ?? undefined;
-        if (!domain)
-          throw new BadRequestError('Which organisation? Sign in from your organisation address.', [
-            { field: 'domain', message: 'Organisation domain is required' },
-          ]);
-        const session = await auth.login({ ...request.body, domain }, clientOf(request));
+        const session = await auth.login(
+          { ...request.body, hostOrganisation: request.hostOrganisation },
+          clientOf(request),
+        );
         setSessionCookie(request, reply, session);
         return { id_token: session.token };
       },
@@ -61,8 +59,10 @@ export function authRoutes(deps: { auth: AuthService }): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const domain = request.body.domain ?? request.hostOrganisation ?? undefined;
-        const session = await auth.loginWithToken({ ...request.body, domain }, clientOf(request));
+        const session = await auth.loginWithToken(
+          { ...request.body, hostOrganisation: request.hostOrganisation },
+          clientOf(request),
+        );
         setSessionCookie(request, reply, session);
         return { id_token: session.token };
       },
@@ -80,9 +80,15 @@ export function authRoutes(deps: { auth: AuthService }): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         // Public so that a stale cookie can always be cleared; a live session is revoked on the server.
-        const token = bearerToken(request.headers.authorization) ?? request.cookies[SESSION_COOKIE];
+        const cookie = sessionCookieName(request);
+        const token = bearerToken(request.headers.authorization) ?? request.cookies[cookie];
         if (token) await auth.logout(token);
-        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        reply.clearCookie(cookie, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: request.protocol === 'https',
+        });
         return reply.code(204).send(null);
       },
     );

@@ -1,13 +1,13 @@
 import type { Database } from '../../db/client';
-import { TooManyRequestsError, UnauthorizedError } from '../../errors';
+import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
 import * as repo from './auth.repository';
+import { createLoginThrottle, loginThrottleKey } from './login-throttle';
 
 export const INVALID_LOGIN = 'The email and password combination you have provided is invalid.';
-export const ACCOUNT_LOCKED = 'Too many failed login attempts. Please wait 15 minutes and try again.';
-const LOCK_AFTER_FAILURES = 5;
-const LOCK_MINUTES = 15;
+export const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
+export const INVALID_LOGIN_LINK = 'This login link is invalid or has expired.';
 const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
 const SESSION_MS = 24 * 60 * 60 * 1000;
 const ONE_TIME_LOGIN_MS = 15 * 60 * 1000;
@@ -32,6 +32,7 @@ export type AuthService = ReturnType<typeof createAuthService>;
 export function createAuthService(deps: { db: Database; hashCost: HashCost; now?: () => Date }) {
   const { db, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
+  const throttle = createLoginThrottle();
 
   async function startSession(
     organisationId: string,
@@ -73,53 +74,72 @@ export function createAuthService(deps: { db: Database; hashCost: HashCost; now?
   }
 
   return {
-    /** Password login against one organisation; every failure reads the same, whether or not the account exists. */
+    /**
+     * Password login against one organisation: the one the request's host or path names, else the
+     * body's. Every failure reads the same, whether or not the account exists, and so does the wait
+     * imposed after repeated failures.
+     */
     async login(
       input: {
         username: string;
         password: string;
-        domain: string | undefined;
+        domain?: string | undefined;
+        /** The organisation named by the host or `/{org}/api` path; a body domain cannot override it. */
+        hostOrganisation?: string | null | undefined;
         rememberMe?: boolean | undefined;
       },
       client: ClientInfo,
     ): Promise<NewSession> {
-      const organisation = input.domain ? await repo.findOrganisationByDomain(db, input.domain) : null;
+      const { hostOrganisation } = input;
+      const domain = hostOrganisation ?? input.domain;
+      if (!domain)
+        throw new BadRequestError('Which organisation? Sign in from your organisation address.', [
+          { field: 'domain', message: 'Organisation domain is required' },
+        ]);
+      const key = loginThrottleKey(domain, input.username, client.ip);
+      const wait = await throttle.secondsToWait(key);
+      if (wait > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, wait);
+      const foreign = !!hostOrganisation && !!input.domain && input.domain.toLowerCase() !== hostOrganisation;
+      const organisation = foreign ? null : await repo.findOrganisationByDomain(db, domain);
       const user = organisation ? await repo.findLoginUser(db, organisation.id, input.username.trim()) : null;
-      if (!user || !user.passwordHash || !user.activated) {
-        await verifyDummyPassword(input.password, hashCost);
+      const valid =
+        user?.passwordHash && user.activated
+          ? await verifyPassword(input.password, user.passwordHash)
+          : await verifyDummyPassword(input.password, hashCost).then(() => false);
+      if (!user || !valid) {
+        await throttle.failed(key);
         throw new UnauthorizedError(INVALID_LOGIN);
       }
-      if (user.lockedUntil && user.lockedUntil > now()) throw new TooManyRequestsError(ACCOUNT_LOCKED);
-      if (!(await verifyPassword(input.password, user.passwordHash))) {
-        await repo.recordLoginFailure(
-          db,
-          user.id,
-          LOCK_AFTER_FAILURES,
-          new Date(now().getTime() + LOCK_MINUTES * 60 * 1000),
-        );
-        throw new UnauthorizedError(INVALID_LOGIN);
-      }
-      if (user.failedLoginCount > 0 || user.lockedUntil) await repo.clearLoginFailures(db, user.id);
+      await throttle.succeeded(key);
       return startSession(user.organisationId, user.id, input.rememberMe ?? false, client);
     },
 
     /** Exchanges a one-time login token (sign-up, invitation) for a session; the token works once. */
     async loginWithToken(
-      input: { token: string; domain?: string | undefined; rememberMe?: boolean | undefined },
+      input: {
+        token: string;
+        domain?: string | undefined;
+        /** As for `login`: the host's organisation wins and a body naming another is refused. */
+        hostOrganisation?: string | null | undefined;
+        rememberMe?: boolean | undefined;
+      },
       client: ClientInfo,
     ): Promise<NewSession> {
+      const { hostOrganisation } = input;
+      if (hostOrganisation && input.domain && input.domain.toLowerCase() !== hostOrganisation) {
+        throw new UnauthorizedError(INVALID_LOGIN_LINK);
+      }
+      const domain = hostOrganisation ?? input.domain;
       const owner = await repo.consumeOneTimeToken(db, hashToken(input.token), 'login', now());
-      if (!owner) throw new UnauthorizedError('This login link is invalid or has expired.');
-      if (input.domain) {
-        const organisation = await repo.findOrganisationByDomain(db, input.domain);
+      if (!owner) throw new UnauthorizedError(INVALID_LOGIN_LINK);
+      if (domain) {
+        const organisation = await repo.findOrganisationByDomain(db, domain);
         if (!organisation || organisation.id !== owner.organisationId) {
-          throw new UnauthorizedError('This login link is invalid or has expired.');
+          throw new UnauthorizedError(INVALID_LOGIN_LINK);
         }
       }
       const user = await repo.findUserForSession(db, owner.userId, owner.organisationId);
-      if (!user || !user.activated || user.archived) {
-        throw new UnauthorizedError('This login link is invalid or has expired.');
-      }
+      if (!user || !user.activated || user.archived) throw new UnauthorizedError(INVALID_LOGIN_LINK);
       return startSession(owner.organisationId, owner.userId, input.rememberMe ?? false, client);
     },
 
