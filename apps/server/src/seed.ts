@@ -96,7 +96,7 @@ async function resetDemoAdminPassword(db: Database, password: string, hashCost: 
   if (row.passwordHash && (await verifyPassword(password, row.passwordHash))) return;
   await db
     .update(users)
-    .set({ passwordHash: await hashPassword(password, hashCost), failedLoginCount: 0, lockedUntil: null })
+    .set({ passwordHash: await hashPassword(password, hashCost) })
     .where(eq(users.id, row.id));
 }
 
@@ -115,6 +115,7 @@ async function seedSampleProject(db: Database, organisationId: string, adminId: 
         key: 'production',
         color: '#d0021b',
         production: true,
+        sdkCanCreateFeatures: false,
         serverApiKey: newSdkKey('server'),
         jsApiKey: newSdkKey('js'),
       },
@@ -125,6 +126,7 @@ async function seedSampleProject(db: Database, organisationId: string, adminId: 
         key: 'development',
         color: '#1273de',
         production: false,
+        sdkCanCreateFeatures: true,
         serverApiKey: newSdkKey('server'),
         jsApiKey: newSdkKey('js'),
       },

@@ -57,6 +57,7 @@ function environment(
     local: !production,
     production,
     isProduction: production,
+    sdkCanCreateFeatures: !production,
     projectKey: 'web',
     tags: [],
   };
@@ -167,6 +168,7 @@ export function projectFixture(
         local: false,
         production,
         isProduction: production,
+        sdkCanCreateFeatures: !production,
         projectKey: key,
         tags: [],
         ...overrides,

@@ -6,8 +6,12 @@ import {
   AUTHORITY_NAMES,
   FEATURE_DELETE_FORBIDDEN,
   FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR,
+  FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR,
+  FEATURE_UPDATE_FORBIDDEN,
   can,
+  canSeeServerSdkKey,
   featureDeleteDenial,
+  featureServedChangeDenial,
   hasProductionEditRights,
   isOrganisationAdmin,
   isProductionEnvironment,
@@ -214,6 +218,49 @@ describe('featureDeleteDenial', () => {
       expect(featureDeleteDenial(as(authority)) === null).toBe(allowed);
     }
     expect(FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR).toBe('Only a production editor can delete a feature');
+  });
+});
+
+describe('featureServedChangeDenial', () => {
+  const production = { production: true };
+  const taggedProduction = { production: false, tags: ['production'] };
+  const development = { production: false };
+
+  it.each([
+    [AUTHORITIES.ROLE_ADMIN, null],
+    [AUTHORITIES.ROLE_ORGANISATION_ADMIN, null],
+    [AUTHORITIES.ROLE_ORGANISATION_PROD_EDITOR, null],
+    [AUTHORITIES.ROLE_ORGANISATION_EDITOR, FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR],
+    [AUTHORITIES.ROLE_ORGANISATION_READONLY_USER, FEATURE_UPDATE_FORBIDDEN],
+  ])('%s, in a project with a production environment → %s', (authority, message) => {
+    expect(featureServedChangeDenial(as(authority), [development, production])).toBe(message);
+    expect(featureServedChangeDenial(as(authority), [development, taggedProduction])).toBe(message);
+  });
+
+  it('lets a non-production editor change what a project without production environments serves', () => {
+    expect(featureServedChangeDenial(as(AUTHORITIES.ROLE_ORGANISATION_EDITOR), [development])).toBeNull();
+    expect(featureServedChangeDenial(as(AUTHORITIES.ROLE_ORGANISATION_EDITOR), [])).toBeNull();
+    expect(featureServedChangeDenial(as(AUTHORITIES.ROLE_ORGANISATION_READONLY_USER), [development])).toBe(
+      FEATURE_UPDATE_FORBIDDEN,
+    );
+  });
+});
+
+describe('canSeeServerSdkKey', () => {
+  it.each([
+    [AUTHORITIES.ROLE_ADMIN, true, true],
+    [AUTHORITIES.ROLE_ORGANISATION_ADMIN, true, true],
+    [AUTHORITIES.ROLE_ORGANISATION_PROD_EDITOR, true, true],
+    [AUTHORITIES.ROLE_ORGANISATION_EDITOR, false, true],
+    [AUTHORITIES.ROLE_ORGANISATION_READONLY_USER, false, false],
+  ])('%s: production %s, other environments %s', (authority, inProduction, elsewhere) => {
+    expect(canSeeServerSdkKey(as(authority), { production: true })).toBe(inProduction);
+    expect(canSeeServerSdkKey(as(authority), { production: false, tags: ['Production'] })).toBe(inProduction);
+    expect(canSeeServerSdkKey(as(authority), { production: false })).toBe(elsewhere);
+  });
+
+  it('shows nothing to a principal without authorities', () => {
+    expect(canSeeServerSdkKey({ authorities: [] }, { production: false })).toBe(false);
   });
 });
 

@@ -68,6 +68,14 @@ export interface Principal {
 export const FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR = 'Only a production editor can delete a feature';
 /** Message when a user with no edit rights at all tries to delete a feature. */
 export const FEATURE_DELETE_FORBIDDEN = 'You do not have permission to delete this feature';
+/**
+ * Message when a non-production editor changes feature settings that a production environment serves
+ * (its variants' keys, names, values or order go into every environment's SDK payload).
+ */
+export const FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR =
+  'Only a production editor can change the variants of a feature that a production environment serves';
+/** Message when a user with no edit rights at all tries to change a feature. */
+export const FEATURE_UPDATE_FORBIDDEN = 'You do not have permission to change this feature';
 
 // Higher rank includes every right of a lower one.
 const RANK: Readonly<Record<Authority, number>> = {
@@ -171,4 +179,32 @@ export function featureDeleteDenial(principal: Principal): string | null {
   const rank = rankOf(principal);
   if (rank >= PRODUCTION_EDITOR) return null;
   return rank === EDITOR ? FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR : FEATURE_DELETE_FORBIDDEN;
+}
+
+/**
+ * Why `principal` may not change feature settings that every environment serves (variants: keys,
+ * names, values, order), or `null` when it may. Such a change alters the SDK payload of each of the
+ * project's `environments`, so it needs update rights on a feature in every one of them: production
+ * rights when one is production. Settings no SDK receives (name, description, tags...) need only
+ * `can(principal, 'update', { type: 'feature' })`.
+ */
+export function featureServedChangeDenial(
+  principal: Principal,
+  environments: readonly EnvironmentConstraint[],
+): string | null {
+  if (environments.every((environment) => can(principal, 'update', { type: 'feature', environment })))
+    return null;
+  return rankOf(principal) >= EDITOR
+    ? FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR
+    : FEATURE_UPDATE_FORBIDDEN;
+}
+
+/**
+ * Whether `principal` may see an environment's server SDK key. The key downloads every flag with its
+ * rules and lets an SDK register features, so only those who may change the environment's flags see
+ * it: editors for other environments, production editors for production ones. The JS client key is
+ * public and always shown.
+ */
+export function canSeeServerSdkKey(principal: Principal, environment: EnvironmentConstraint): boolean {
+  return can(principal, 'update', { type: 'featureControl', environment });
 }

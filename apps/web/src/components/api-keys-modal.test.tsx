@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MASKED_SERVER_SDK_KEY } from '@vexil/core';
 import { ApiError } from '../lib/api-client';
 import { closeAllModals } from '../lib/modals';
 import { renderWithModals } from '../test-utils';
 import {
   COPY_TOOLTIP_CLOSE_DELAY_MS,
   COPY_TOOLTIP_OPEN_DELAY_MS,
+  HIDDEN_SERVER_KEY_MESSAGE,
   openApiKeysModal,
   type ApiKeysModalProps,
 } from './api-keys-modal';
@@ -56,6 +58,22 @@ describe('Api keys modal', () => {
     expect(writeText).toHaveBeenCalledWith(production.apiKey);
     expect(await screen.findByText('Copied to clipboard')).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Copied to clipboard' })).toBeTruthy();
+  });
+
+  it('shows a server key the server masked as hidden, with nothing to copy, and the JS key as usual', async () => {
+    const { user, dialog, input } = await open({
+      environment: { ...production, apiKey: MASKED_SERVER_SDK_KEY },
+    });
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    expect(input('Server Key').value).toBe(MASKED_SERVER_SDK_KEY);
+    expect(within(dialog).getByText(HIDDEN_SERVER_KEY_MESSAGE)).toBeTruthy();
+    expect(within(dialog).queryByText(/Secret: server SDKs/)).toBeNull();
+    const copyServer = within(dialog).getByRole('button', { name: 'Copy Server Key' }) as HTMLButtonElement;
+    expect(copyServer.disabled).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Copy JS Client Key' }));
+    expect(writeText).toHaveBeenCalledWith(production.jsApiKey);
+    expect(writeText).toHaveBeenCalledTimes(1);
   });
 
   it('uses the copy tooltip delays of spec §9', () => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
+import { isMaskedServerSdkKey } from '@vexil/core';
 import { isApiError } from '../lib/api-client';
 import { closeModal, showModal } from '../lib/modals';
 import { notifySuccess } from '../lib/notify';
@@ -44,7 +45,19 @@ const KEYS = {
   },
 } as const;
 
-function CopyKeyButton({ value, label }: { value: string; label: string }) {
+/** Shown instead of the server key's description when the server sent the key masked. */
+export const HIDDEN_SERVER_KEY_MESSAGE =
+  'Hidden: only those who may change the flags of this environment (production editors and admins ' +
+  'for a production environment) can see its server key.';
+
+function CopyKeyButton({ value, label, hidden }: { value: string; label: string; hidden: boolean }) {
+  if (hidden) {
+    return (
+      <ActionIcon variant="subtle" color="gray" disabled aria-label={`Copy ${label}`}>
+        <IconCopy size={16} aria-hidden="true" />
+      </ActionIcon>
+    );
+  }
   return (
     <CopyButton value={value} timeout={2000}>
       {({ copied, copy }) => (
@@ -76,7 +89,8 @@ function rotateFailure(error: unknown): string {
 
 /**
  * Spec §2 "Api keys": an environment's JS client key and server key, each read-only with a copy button,
- * and, for those who may, a Rotate button per key behind a confirmation. The confirmation is shown inside
+ * and, for those who may, a Rotate button per key behind a confirmation. A server key the server sent
+ * masked is shown as hidden, with nothing to copy. The confirmation is shown inside
  * this modal rather than stacked on it, because the modal stack shows only its top modal: a stacked
  * confirmation would unmount this one and the newly rotated key with it.
  */
@@ -106,16 +120,19 @@ export function ApiKeysModal({ environment, onRotate }: ApiKeysModalProps) {
     <Stack gap="lg">
       {(['js', 'server'] as const).map((kind) => {
         const { label, field, description } = KEYS[kind];
+        // The server masks the server key for those who may not change this environment's flags.
+        const hidden = kind === 'server' && isMaskedServerSdkKey(keys[field]);
         return (
           <Group key={kind} align="flex-end" gap="sm" wrap="nowrap">
             <TextInput
               flex={1}
               label={label}
-              description={description}
+              description={hidden ? HIDDEN_SERVER_KEY_MESSAGE : description}
               value={keys[field]}
               readOnly
+              disabled={hidden}
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              rightSection={<CopyKeyButton value={keys[field]} label={label} />}
+              rightSection={<CopyKeyButton value={keys[field]} label={label} hidden={hidden} />}
             />
             {onRotate ? (
               <Button

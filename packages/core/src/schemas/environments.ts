@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normaliseEnvironmentKey } from '../keys';
+import { isProductionEnvironment, type EnvironmentConstraint } from '../permissions';
 import {
   MAX_LENGTH,
   environmentKeySchema,
@@ -19,6 +20,25 @@ export const HEX_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 export const SERVER_SDK_KEY_PATTERN = /^sdk-srv-env-[0-9a-f]{32}$/;
 /** Browser/mobile SDK key: `sdk-js-env-` and 32 hex digits; public by design. */
 export const JS_SDK_KEY_PATTERN = /^sdk-js-env-[0-9a-f]{32}$/;
+/**
+ * What the API sends instead of a server SDK key to a user who may not change the environment's
+ * flags (see `canSeeServerSdkKey`): the key's prefix with its secret part starred out, so that it
+ * still reads as a server key and can never be mistaken for, or used as, a real one.
+ */
+export const MASKED_SERVER_SDK_KEY = `sdk-srv-env-${'*'.repeat(32)}`;
+
+/** True when an environment's `apiKey` is {@link MASKED_SERVER_SDK_KEY} rather than the key. */
+export function isMaskedServerSdkKey(apiKey: string): boolean {
+  return apiKey === MASKED_SERVER_SDK_KEY;
+}
+
+/**
+ * Whether SDK registration may create features in a new environment: not in production, where a
+ * feature appearing from a deployed application would change what production serves unreviewed.
+ */
+export function defaultSdkCanCreateFeatures(environment: EnvironmentConstraint): boolean {
+  return !isProductionEnvironment(environment);
+}
 
 /** An environment of a project (spec §3). */
 export const environmentSchema = z.object({
@@ -34,7 +54,13 @@ export const environmentSchema = z.object({
   isProduction: z.boolean(),
   projectKey: z.string(),
   tags: z.array(z.string()),
-  apiKey: z.string().regex(SERVER_SDK_KEY_PATTERN),
+  /**
+   * Whether `PUT /api/sdk/v1/register` with this environment's server key may create the features
+   * an application declares. Off by default in production environments, on elsewhere.
+   */
+  sdkCanCreateFeatures: z.boolean(),
+  /** The server SDK key, or {@link MASKED_SERVER_SDK_KEY} for those who may not change the environment. */
+  apiKey: z.union([z.string().regex(SERVER_SDK_KEY_PATTERN), z.literal(MASKED_SERVER_SDK_KEY)]),
   jsApiKey: z.string().regex(JS_SDK_KEY_PATTERN),
 });
 /** Type of {@link environmentSchema}. */
@@ -56,6 +82,12 @@ export const environmentInput = z.object({
   local: z.boolean().default(false),
   production: z.boolean().default(false),
   tags: tagsInput,
+  /**
+   * Lets SDKs create features by registering them with this environment's server key. Left out, a
+   * new environment gets the default (off in production, on elsewhere) and an update keeps the
+   * current value, except that an environment becoming production turns it off.
+   */
+  sdkCanCreateFeatures: z.boolean().optional(),
   /** Copies the targeting of this environment's controls into the new one. */
   cloneEnvironmentId: idSchema.optional(),
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from './common';
-import { environmentInput, environmentSchema } from './environments';
+import {
+  MASKED_SERVER_SDK_KEY,
+  defaultSdkCanCreateFeatures,
+  environmentInput,
+  environmentSchema,
+  isMaskedServerSdkKey,
+} from './environments';
 import { projectInput, projectSchema } from './projects';
 import { ENVIRONMENT, ID, PROJECT } from './test-samples';
 
@@ -41,6 +47,16 @@ describe('projectSchema', () => {
 describe('environmentSchema', () => {
   it('accepts an environment with both SDK keys', () => {
     expect(environmentSchema.parse(ENVIRONMENT)).toEqual(ENVIRONMENT);
+  });
+
+  it('accepts the masked server key shown to those who may not change the environment', () => {
+    const masked = { ...ENVIRONMENT, apiKey: MASKED_SERVER_SDK_KEY };
+    expect(environmentSchema.parse(masked)).toEqual(masked);
+    expect(isMaskedServerSdkKey(MASKED_SERVER_SDK_KEY)).toBe(true);
+    expect(isMaskedServerSdkKey(ENVIRONMENT.apiKey)).toBe(false);
+    expect(
+      environmentSchema.safeParse({ ...ENVIRONMENT, jsApiKey: 'sdk-js-env-' + '*'.repeat(32) }).success,
+    ).toBe(false);
   });
 
   it('rejects SDK keys that are not sdk-srv-env-/sdk-js-env- and 32 hex digits', () => {
@@ -93,6 +109,14 @@ describe('environmentInput', () => {
 
   it('normalises and de-duplicates tags', () => {
     expect(environmentInput.parse({ ...valid, tags: ['EU West', 'eu-west'] }).tags).toEqual(['eu-west']);
+  });
+
+  it('takes an optional sdkCanCreateFeatures, defaulting to off only in production', () => {
+    expect(environmentInput.parse({ ...valid, sdkCanCreateFeatures: true }).sdkCanCreateFeatures).toBe(true);
+    expect(environmentInput.safeParse({ ...valid, sdkCanCreateFeatures: 'yes' }).success).toBe(false);
+    expect(defaultSdkCanCreateFeatures({ production: true })).toBe(false);
+    expect(defaultSdkCanCreateFeatures({ production: false, tags: ['production'] })).toBe(false);
+    expect(defaultSdkCanCreateFeatures({ production: false })).toBe(true);
   });
 
   it('takes the environment to clone as a UUID', () => {

@@ -28,6 +28,7 @@ export const ENVIRONMENT = {
   isProduction: true,
   projectKey: 'mob',
   tags: [],
+  sdkCanCreateFeatures: false,
   apiKey: `sdk-srv-env-${'0123456789abcdef'.repeat(2)}`,
   jsApiKey: `sdk-js-env-${'fedcba9876543210'.repeat(2)}`,
 } satisfies Environment;

@@ -47,8 +47,6 @@ export const users = pgTable(
     activatedDate: timestamptz('activated_date'),
     langKey: text('lang_key').notNull().default('en'),
     settings: jsonb('settings').$type<UserSettings>().notNull().default({}),
-    failedLoginCount: integer('failed_login_count').notNull().default(0),
-    lockedUntil: timestamptz('locked_until'),
     archived: boolean('archived').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

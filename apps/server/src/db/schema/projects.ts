@@ -39,6 +39,12 @@ export const environments = pgTable(
     production: boolean('production').notNull().default(false),
     tags: text('tags').array().notNull().default(emptyTextArray),
     /**
+     * Whether SDK registration (PUT /api/sdk/v1/register) with this environment's server key may create
+     * features. The service sets it on every insert (off in production, on elsewhere); the column
+     * default is the safe one for any other writer.
+     */
+    sdkCanCreateFeatures: boolean('sdk_can_create_features').notNull().default(false),
+    /**
      * SDK keys (sdk-protocol §1) are stored in plaintext: admins read them back on the Api keys
      * modal, the client key is public by design, and the SDK API resolves a key with one
      * unique-index lookup (or from its in-memory snapshot). They are random, unique across all

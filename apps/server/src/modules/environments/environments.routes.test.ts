@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { SERVER_SDK_KEY_PATTERN, JS_SDK_KEY_PATTERN, type Environment, type Project } from '@vexil/core';
+import {
+  JS_SDK_KEY_PATTERN,
+  MASKED_SERVER_SDK_KEY,
+  SERVER_SDK_KEY_PATTERN,
+  type Environment,
+  type Project,
+} from '@vexil/core';
 import { environments, featureControls, features, variants, type ControlRule } from '../../db/schema/index';
 import { auditTrail, callerFor, createTeam, subscribe, type Team } from '../../../test/api';
 import { createHarness, type Harness } from '../../../test/helpers';
@@ -204,11 +210,14 @@ describe('POST /api/v1/environments/', () => {
 describe('GET /api/v1/environments/{projectKey}/{environmentKey}', () => {
   it('returns the environment with its keys by key or by id', async () => {
     const production = project.environments[0]!;
-    const byKey = await team.readOnly.call('GET', '/api/v1/environments/web/production');
+    const byKey = await team.productionEditor.call('GET', '/api/v1/environments/web/production');
     expect(byKey.statusCode).toBe(200);
     expect(byKey.json<Environment>()).toEqual(production);
-    const byId = await team.readOnly.call('GET', `/api/v1/environments/web/${production.id}`);
+    const byId = await team.productionEditor.call('GET', `/api/v1/environments/web/${production.id}`);
     expect(byId.json<Environment>()).toEqual(production);
+    // A read-only user reads it too, with the server key masked.
+    const readOnly = await team.readOnly.call('GET', `/api/v1/environments/web/${production.id}`);
+    expect(readOnly.json<Environment>()).toEqual({ ...production, apiKey: MASKED_SERVER_SDK_KEY });
   });
 
   it('answers 404 for unknown keys and for another organisation', async () => {
@@ -370,5 +379,115 @@ describe('change events', () => {
       unsubscribe();
     }
     expect(seen).toEqual(['environment.changed', 'environment.changed', 'environment.removed']);
+  });
+});
+
+describe('server SDK keys by role', () => {
+  // Written out by hand from the rule "only those who may change the environment's flags see its
+  // server key": editors outside production, production editors and admins everywhere.
+  const VISIBLE: Record<'admin' | 'productionEditor' | 'editor' | 'readOnly', string[]> = {
+    admin: ['production', 'development', 'live'],
+    productionEditor: ['production', 'development', 'live'],
+    editor: ['development'],
+    readOnly: [],
+  };
+
+  it.each(Object.entries(VISIBLE))(
+    '%s sees the server keys of %j, every other one masked, and every JS client key',
+    async (role, visible) => {
+      // Tagged production without the marker: protected all the same.
+      await createEnvironment({ ...staging, name: 'Live', key: 'live', tags: ['Production'] });
+      const real = new Map(
+        (await team.admin.call('GET', '/api/v1/projects/web'))
+          .json<Project>()
+          .environments.map((e) => [e.key, e]),
+      );
+      expect([...real.keys()]).toEqual(['production', 'development', 'live']);
+      for (const environment of real.values()) expect(environment.apiKey).toMatch(SERVER_SDK_KEY_PATTERN);
+      const call = team[role as keyof typeof VISIBLE].call;
+
+      const expectKeys = (seen: Environment[]) => {
+        expect(seen.map((e) => e.key)).toEqual([...real.keys()]);
+        for (const environment of seen) {
+          const { apiKey, jsApiKey } = real.get(environment.key)!;
+          expect(environment.jsApiKey).toBe(jsApiKey);
+          expect(environment.apiKey, environment.key).toBe(
+            visible.includes(environment.key) ? apiKey : MASKED_SERVER_SDK_KEY,
+          );
+        }
+      };
+      const list = await call('GET', '/api/v1/projects');
+      expect(list.statusCode).toBe(200);
+      expectKeys(list.json<Project[]>().find((p) => p.key === 'web')!.environments);
+      expectKeys((await call('GET', '/api/v1/projects/web')).json<Project>().environments);
+      const one: Environment[] = [];
+      for (const key of real.keys()) {
+        const res = await call('GET', `/api/v1/environments/web/${key}`);
+        expect(res.statusCode).toBe(200);
+        one.push(res.json<Environment>());
+      }
+      expectKeys(one);
+    },
+  );
+
+  it('never puts a server key in the initial payload', async () => {
+    const res = await team.readOnly.call('GET', '/api/v1/initial');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('sdk-srv-env-');
+  });
+});
+
+describe('sdkCanCreateFeatures', () => {
+  async function sdkCanCreate(key: string) {
+    const res = await team.admin.call('GET', `/api/v1/environments/web/${key}`);
+    return res.json<Environment>().sdkCanCreateFeatures;
+  }
+
+  it('is off for production environments and on for others unless asked otherwise', async () => {
+    expect(project.environments.map((e) => [e.key, e.sdkCanCreateFeatures])).toEqual([
+      ['production', false],
+      ['development', true],
+    ]);
+    expect((await createEnvironment()).sdkCanCreateFeatures).toBe(true);
+    expect(
+      (await createEnvironment({ ...staging, key: 'live', production: true })).sdkCanCreateFeatures,
+    ).toBe(false);
+    expect(
+      (await createEnvironment({ ...staging, key: 'eu', tags: ['production'] })).sdkCanCreateFeatures,
+    ).toBe(false);
+    expect(
+      (await createEnvironment({ ...staging, key: 'canary', production: true, sdkCanCreateFeatures: true }))
+        .sdkCanCreateFeatures,
+    ).toBe(true);
+  });
+
+  it('is changed by organisation admins, audited, kept when not sent, and off when becoming production', async () => {
+    const created = await createEnvironment();
+    const body = { ...staging, id: created.id };
+    for (const member of [team.productionEditor, team.editor, team.readOnly]) {
+      const res = await member.call('PUT', '/api/v1/environments/', { ...body, sdkCanCreateFeatures: false });
+      expect(res.statusCode).toBe(403);
+    }
+    expect(await sdkCanCreate('staging')).toBe(true);
+
+    const off = await team.admin.call('PUT', '/api/v1/environments/', {
+      ...body,
+      sdkCanCreateFeatures: false,
+    });
+    expect(off.json<Environment>().sdkCanCreateFeatures).toBe(false);
+    const [item] = await auditTrail(team.admin.call);
+    expect(item!.description).toContain('- SDKs may create features: `true` → `false`');
+    await team.admin.call('PUT', '/api/v1/environments/', { ...body, name: 'QA' });
+    expect(await sdkCanCreate('staging')).toBe(false);
+
+    await team.admin.call('PUT', '/api/v1/environments/', { ...body, sdkCanCreateFeatures: true });
+    await team.admin.call('PUT', '/api/v1/environments/', { ...body, production: true });
+    expect(await sdkCanCreate('staging')).toBe(false);
+    await team.admin.call('PUT', '/api/v1/environments/', {
+      ...body,
+      production: true,
+      sdkCanCreateFeatures: true,
+    });
+    expect(await sdkCanCreate('staging')).toBe(true);
   });
 });

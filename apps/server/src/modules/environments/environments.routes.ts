@@ -20,7 +20,8 @@ export function environmentsRoutes(deps: { environments: EnvironmentsService }):
       {
         schema: {
           tags: ['environments'],
-          summary: 'One environment with its SDK keys, by key or id',
+          summary:
+            'One environment with its SDK keys, by key or id; the server key is masked unless the caller may change the environment',
           params: environmentParams,
           response: { 200: environmentSchema, ...errors },
         },

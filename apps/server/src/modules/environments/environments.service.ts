@@ -1,7 +1,11 @@
 import {
   LAST_ENVIRONMENT_MESSAGE,
+  MASKED_SERVER_SDK_KEY,
   can,
+  canSeeServerSdkKey,
+  defaultSdkCanCreateFeatures,
   escapeMarkdown,
+  isProductionEnvironment,
   markdownCode,
   type Environment,
   type EnvironmentInput,
@@ -24,7 +28,13 @@ export const ADMINS_ONLY = 'Only organisation admins may manage projects.';
 
 export type SdkKeyKind = 'server' | 'js';
 
-export function toEnvironment(row: EnvironmentRow, projectKey: string): Environment {
+/**
+ * An environment as `principal` may see it: the server SDK key only for those who may change the
+ * environment's flags (production rights in production, see core's `canSeeServerSdkKey`), since with
+ * it anyone can download every rule and register features; others get the masked key. The JS client
+ * key is public.
+ */
+export function toEnvironment(principal: Principal, row: EnvironmentRow, projectKey: string): Environment {
   return {
     id: row.id,
     name: row.name,
@@ -36,13 +46,27 @@ export function toEnvironment(row: EnvironmentRow, projectKey: string): Environm
     isProduction: row.production,
     projectKey,
     tags: row.tags,
-    apiKey: row.serverApiKey,
+    sdkCanCreateFeatures: row.sdkCanCreateFeatures,
+    apiKey: canSeeServerSdkKey(principal, row) ? row.serverApiKey : MASKED_SERVER_SDK_KEY,
     jsApiKey: row.jsApiKey,
   };
 }
 
 function keyTakenError(key: string) {
   return new ValidationError('key', `An environment with the key "${key}" already exists in this project.`);
+}
+
+/**
+ * Whether registration may create features after an update: as asked; when not asked, as before,
+ * except that an environment becoming production falls back to production's default (off).
+ */
+function nextSdkCanCreateFeatures(
+  before: EnvironmentRow,
+  input: Pick<EnvironmentInput, 'sdkCanCreateFeatures' | 'production' | 'tags'>,
+): boolean {
+  if (input.sdkCanCreateFeatures !== undefined) return input.sdkCanCreateFeatures;
+  const becomesProduction = !isProductionEnvironment(before) && isProductionEnvironment(input);
+  return becomesProduction ? false : before.sdkCanCreateFeatures;
 }
 
 function describeEnvironment(row: Pick<EnvironmentRow, 'name' | 'key' | 'production' | 'local'>) {
@@ -52,7 +76,7 @@ function describeEnvironment(row: Pick<EnvironmentRow, 'name' | 'key' | 'product
 
 /** The fields an update may change, with how the audit log names them. */
 const EDITABLE: readonly {
-  field: 'name' | 'url' | 'color' | 'local' | 'production' | 'tags';
+  field: 'name' | 'url' | 'color' | 'local' | 'production' | 'tags' | 'sdkCanCreateFeatures';
   label: string;
 }[] = [
   { field: 'name', label: 'name' },
@@ -61,6 +85,7 @@ const EDITABLE: readonly {
   { field: 'local', label: 'local' },
   { field: 'production', label: 'production' },
   { field: 'tags', label: 'tags' },
+  { field: 'sdkCanCreateFeatures', label: 'SDKs may create features' },
 ];
 
 function show(value: unknown): string {
@@ -108,6 +133,7 @@ export function createEnvironmentsService(deps: {
       local: input.local,
       production: input.production,
       tags: input.tags,
+      sdkCanCreateFeatures: input.sdkCanCreateFeatures ?? defaultSdkCanCreateFeatures(input),
       serverApiKey: newSdkKey('server'),
       jsApiKey: newSdkKey('js'),
       createdAt: at,
@@ -125,16 +151,17 @@ export function createEnvironmentsService(deps: {
   return {
     toEnvironment,
 
-    /** Live environments of these projects, grouped by project id. */
-    async listByProjects(executor: Executor, organisationId: string, projects: ProjectRow[]) {
+    /** Live environments of these projects as `principal` may see them, grouped by project id. */
+    async listByProjects(executor: Executor, principal: Principal, projects: ProjectRow[]) {
       const rows = await repo.listByProjects(
         executor,
-        organisationId,
+        principal.organisationId,
         projects.map((p) => p.id),
       );
       const keyOf = new Map(projects.map((p) => [p.id, p.key]));
       const grouped = new Map<string, Environment[]>(projects.map((p) => [p.id, []]));
-      for (const row of rows) grouped.get(row.projectId)?.push(toEnvironment(row, keyOf.get(row.projectId)!));
+      for (const row of rows)
+        grouped.get(row.projectId)?.push(toEnvironment(principal, row, keyOf.get(row.projectId)!));
       return grouped;
     },
 
@@ -142,7 +169,7 @@ export function createEnvironmentsService(deps: {
     async get(principal: Principal, projectKey: string, keyOrId: string): Promise<Environment> {
       const found = await repo.findByProjectKey(db, principal.organisationId, projectKey, keyOrId);
       if (!found) throw new NotFoundError('environment', `${projectKey}/${keyOrId}`);
-      return toEnvironment(found.environment, found.project.key);
+      return toEnvironment(principal, found.environment, found.project.key);
     },
 
     /** POST /api/v1/environments/ */
@@ -182,7 +209,7 @@ export function createEnvironmentsService(deps: {
           return { row, project };
         });
         changed(organisationId, row.id);
-        return toEnvironment(row, project.key);
+        return toEnvironment(principal, row, project.key);
       } catch (error) {
         if (isUniqueViolation(error, 'environments_project_key_unique')) throw keyTakenError(input.key);
         throw error;
@@ -238,6 +265,7 @@ export function createEnvironmentsService(deps: {
           local: input.local,
           production: input.production,
           tags: input.tags,
+          sdkCanCreateFeatures: nextSdkCanCreateFeatures(before, input),
         };
         const changes = EDITABLE.filter(
           ({ field }) => JSON.stringify(before[field]) !== JSON.stringify(next[field]),
@@ -263,7 +291,7 @@ export function createEnvironmentsService(deps: {
         return { after, projectKey: project.key };
       });
       changed(organisationId, id);
-      return toEnvironment(row.after, row.projectKey);
+      return toEnvironment(principal, row.after, row.projectKey);
     },
 
     /** DELETE /api/v1/environments/{id}: archives it; its SDK keys stop working at once. */
@@ -326,7 +354,7 @@ export function createEnvironmentsService(deps: {
         return { after, projectKey: project.key };
       });
       changed(organisationId, id);
-      return toEnvironment(result.after, result.projectKey);
+      return toEnvironment(principal, result.after, result.projectKey);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import {
   bookmarks,
+  environments,
   featureControls,
   featureGoals,
   featureIssueLinks,
@@ -392,4 +393,34 @@ export async function liveByKeys(db: Executor, projectId: string, keys: string[]
     .select({ id: features.id, key: features.key })
     .from(features)
     .where(and(eq(features.projectId, projectId), eq(features.archived, false), inArray(features.key, keys)));
+}
+
+/** The production facts of a project's live environments (what a change to served settings needs). */
+export async function liveEnvironmentsOf(db: Executor, organisationId: string, projectId: string) {
+  return db
+    .select({ id: environments.id, production: environments.production, tags: environments.tags })
+    .from(environments)
+    .where(
+      and(
+        eq(environments.organisationId, organisationId),
+        eq(environments.projectId, projectId),
+        eq(environments.archived, false),
+      ),
+    );
+}
+
+/** The environment an SDK registers features in, with its project, as the audit log names them. */
+export async function registrationEnvironment(db: Executor, organisationId: string, environmentId: string) {
+  const [row] = await db
+    .select({
+      key: environments.key,
+      name: environments.name,
+      sdkCanCreateFeatures: environments.sdkCanCreateFeatures,
+      projectKey: projects.key,
+    })
+    .from(environments)
+    .innerJoin(projects, eq(projects.id, environments.projectId))
+    .where(and(eq(environments.organisationId, organisationId), eq(environments.id, environmentId)))
+    .limit(1);
+  return row ?? null;
 }

@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Feature, Project } from '@vexil/core';
+import {
+  FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR,
+  type Environment,
+  type Feature,
+  type Project,
+} from '@vexil/core';
 import { subscriptions } from '../../db/schema/index';
 import { auditTrail, createTeam, subscribe, type Caller, type Team } from '../../../test/api';
 import { createHarness, type Harness } from '../../../test/helpers';
 
 let h: Harness;
 let team: Team;
+let project: Project;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -17,7 +23,8 @@ beforeEach(async () => {
   await h.database.reset();
   team = await createTeam(h);
   const created = await team.admin.call('POST', '/api/v1/projects/', { name: 'Web shop', key: 'web' });
-  expect(created.json<Project>().key).toBe('web');
+  project = created.json<Project>();
+  expect(project.key).toBe('web');
 });
 
 async function createFeature(
@@ -187,7 +194,7 @@ describe('POST /api/v1/projects/{projectKey}/features', () => {
 describe('PUT /api/v1/projects/{projectKey}/features', () => {
   it('updates settings across environments and adds variants', async () => {
     const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
-    const res = await team.editor.call(
+    const res = await team.productionEditor.call(
       'PUT',
       '/api/v1/projects/web/features',
       settings(feature, {
@@ -207,6 +214,135 @@ describe('PUT /api/v1/projects/{projectKey}/features', () => {
     const [item] = await auditTrail(team.admin.call);
     expect(item!.description).toContain('- name: `Checkout` → `One-page checkout`');
     expect(item!.description).toContain('- variants added: `beta`');
+  });
+
+  describe('what a production environment serves', () => {
+    const production = () => project.environments.find((e) => e.key === 'production')!;
+
+    async function productionPayload(environment: Environment = production()) {
+      await h.app.sdk.store.settled();
+      const res = await h.app.inject({
+        method: 'GET',
+        url: '/api/sdk/v1/features',
+        headers: { authorization: `Bearer ${environment.apiKey}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json<Record<string, { variants: unknown[] }>>();
+    }
+
+    async function banner() {
+      return createFeature({
+        name: 'Banner',
+        key: 'banner',
+        variants: [
+          { key: 'on', name: 'On', value: { colour: 'green', size: 2 } },
+          { key: 'off', name: 'Off' },
+        ],
+      });
+    }
+
+    it.each([
+      [
+        'changing a variant value',
+        (f: Feature) => [{ ...f.variants[0], value: { colour: 'red' } }, f.variants[1]],
+      ],
+      ['changing a variant name', (f: Feature) => [{ ...f.variants[0], name: 'Shown' }, f.variants[1]]],
+      ['changing the variant order', (f: Feature) => [f.variants[1], f.variants[0]]],
+      ['adding a variant', (f: Feature) => [...f.variants, { key: 'beta', name: 'Beta' }]],
+    ])('refuses a non-production editor %s, leaving production as it was', async (_, change) => {
+      const feature = await banner();
+      const before = await productionPayload();
+      const res = await team.editor.call(
+        'PUT',
+        '/api/v1/projects/web/features',
+        settings(feature, { name: 'Hijacked', variants: change(feature) }),
+      );
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ title: FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR });
+      expect(await productionPayload()).toEqual(before);
+      const after = await team.admin.call('GET', '/api/v1/projects/web/features/banner');
+      expect(after.json<Feature>()).toMatchObject({ name: 'Banner', variants: feature.variants });
+    });
+
+    it('lets a non-production editor change what no SDK receives', async () => {
+      const feature = await banner();
+      const before = await productionPayload();
+      const res = await team.editor.call(
+        'PUT',
+        '/api/v1/projects/web/features',
+        settings(feature, {
+          name: 'Top banner',
+          description: 'Shown on every page',
+          tags: ['marketing'],
+          permanent: true,
+          // The same values sent back, in another key order and with a description: not a change.
+          variants: [
+            { ...feature.variants[0], value: { size: 2, colour: 'green' }, description: 'Green' },
+            feature.variants[1],
+          ],
+        }),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<Feature>()).toMatchObject({ name: 'Top banner', description: 'Shown on every page' });
+      expect(await productionPayload()).toEqual(before);
+    });
+
+    it('lets a production editor change the variants production serves', async () => {
+      const feature = await banner();
+      const res = await team.productionEditor.call(
+        'PUT',
+        '/api/v1/projects/web/features',
+        settings(feature, {
+          variants: [{ ...feature.variants[0], value: { colour: 'red' } }, feature.variants[1]],
+        }),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await productionPayload()).banner!.variants).toEqual([
+        { key: 'on', name: 'On', value: { colour: 'red' } },
+        { key: 'off', name: 'Off' },
+      ]);
+      const [item] = await auditTrail(team.admin.call);
+      expect(item!.description).toContain('- variants changed: `on`');
+    });
+
+    it('lets a non-production editor change every setting of a project without a production environment', async () => {
+      expect((await team.admin.call('DELETE', `/api/v1/environments/${production().id}`)).statusCode).toBe(
+        204,
+      );
+      const feature = await banner();
+      const res = await team.editor.call(
+        'PUT',
+        '/api/v1/projects/web/features',
+        settings(feature, {
+          variants: [
+            { ...feature.variants[0], value: 'red', name: 'Red' },
+            feature.variants[1],
+            { key: 'blue', name: 'Blue' },
+          ],
+        }),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<Feature>().variants.map((v) => v.key)).toEqual(['on', 'off', 'blue']);
+    });
+
+    it('counts an environment tagged production as production', async () => {
+      const development = project.environments.find((e) => e.key === 'development')!;
+      const tagged = await team.admin.call('PUT', '/api/v1/environments/', {
+        ...development,
+        tags: ['production'],
+      });
+      expect(tagged.statusCode, tagged.body).toBe(200);
+      expect((await team.admin.call('DELETE', `/api/v1/environments/${production().id}`)).statusCode).toBe(
+        204,
+      );
+      const feature = await banner();
+      const res = await team.editor.call(
+        'PUT',
+        '/api/v1/projects/web/features',
+        settings(feature, { variants: [{ ...feature.variants[0], value: 'red' }, feature.variants[1]] }),
+      );
+      expect(res.statusCode).toBe(403);
+    });
   });
 
   it('locks the key and the existing variants', async () => {

@@ -1,9 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   FEATURE_KEY_PATTERN,
   can,
   defaultVariants,
   escapeMarkdown,
   featureDeleteDenial,
+  featureServedChangeDenial,
   markdownCode,
   uniqueFeatureKey,
   type Feature,
@@ -56,6 +58,15 @@ function sdkVariants(item: SdkRegistration): { key: string; name: string; descri
     }));
   const unique = [...new Map(declared.map((v) => [v.key, v])).values()];
   return unique.length >= 2 ? unique : defaultVariants();
+}
+
+/**
+ * A feature's variants as every environment's SDK payload carries them (see `buildControls` in
+ * `src/sdk/sdk-store.ts`): key, name and value, in order. The value goes through JSON so that a
+ * stored jsonb value and the same value sent back compare equal (key order, -0).
+ */
+function servedVariants(list: readonly { key: string; name: string; value?: unknown }[]) {
+  return list.map((v) => ({ key: v.key, name: v.name, value: JSON.parse(JSON.stringify(v.value ?? null)) }));
 }
 
 export type FeaturesService = ReturnType<typeof createFeaturesService>;
@@ -332,6 +343,21 @@ export function createFeaturesService(deps: {
             `Existing variants cannot be removed or re-keyed: ${removed.map((k) => `"${k}"`).join(', ')}.`,
           );
         }
+        // Variants go into every environment's SDK payload: changing them changes what production
+        // serves, which needs production rights when the project has a production environment.
+        const servedBefore = servedVariants(existing);
+        const servedAfter = servedVariants(input.variants);
+        if (!isDeepStrictEqual(servedBefore, servedAfter)) {
+          const denial = featureServedChangeDenial(
+            principal,
+            await repo.liveEnvironmentsOf(tx, organisationId, project.id),
+          );
+          if (denial) throw new ForbiddenError(denial);
+        }
+        const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
+        const edited = servedBefore
+          .filter((v) => !isDeepStrictEqual(v, servedNext.get(v.key)))
+          .map((v) => v.key);
         const at = now();
         for (const variant of existing) {
           const next = incoming.get(variant.key)!;
@@ -391,6 +417,7 @@ export function createFeaturesService(deps: {
             : null,
           before.maintainerId !== after.maintainerId ? '- maintainer changed' : null,
           added.length ? `- variants added: ${list(added.map((v) => v.key))}` : null,
+          edited.length ? `- variants changed: ${list(edited)}` : null,
           JSON.stringify(linkedKeys) !== JSON.stringify(input.jiraIssueKeys)
             ? `- issues: ${list(linkedKeys)} → ${list(input.jiraIssueKeys)}`
             : null,
@@ -471,18 +498,24 @@ export function createFeaturesService(deps: {
     },
 
     /**
-     * PUT /api/sdk/v1/register: creates the features an application declares that the project
-     * lacks (with its variants, default on/off) and marks each available in the key's environment.
-     * Features past the plan's limit are not created; the SDK is told 200 either way (sdk-protocol §5).
+     * PUT /api/sdk/v1/register: marks the declared features that exist available in the key's
+     * environment and, where the environment lets SDKs create features (`sdkCanCreateFeatures`, off in
+     * production by default), creates those the project lacks (with their variants, default on/off).
+     * The SDK, named by its key's environment, is the audit log's actor. Features past the plan's
+     * limit, or in an environment that does not let SDKs create features, are not created: they come
+     * back as `refused`, and the SDK is told 200 either way (see the route).
      */
     async registerFromSdk(
       environment: { organisationId: string; projectId: string; environmentId: string },
       items: readonly SdkRegistration[],
-    ): Promise<{ created: string[]; registered: string[] }> {
+    ): Promise<{ created: string[]; registered: string[]; refused: string[] }> {
       const { organisationId, projectId, environmentId } = environment;
       const actor = { organisationId, userId: null };
       const result = await db.transaction(async (tx) => {
         await lockOrganisation(tx, organisationId);
+        const target = await repo.registrationEnvironment(tx, organisationId, environmentId);
+        if (!target) throw new NotFoundError('environment', environmentId);
+        const sdk = `The server SDK key of the environment **${escapeMarkdown(target.name)}** (${markdownCode(target.key)})`;
         const existing = new Map(
           (
             await repo.liveByKeys(
@@ -494,14 +527,22 @@ export function createFeaturesService(deps: {
         );
         const at = now();
         const created: string[] = [];
+        const registered: string[] = [];
+        const refused: string[] = [];
         let environmentIds: string[] = [environmentId];
         for (const item of items) {
           let featureId = existing.get(item.key);
           if (!featureId) {
+            if (!target.sdkCanCreateFeatures) {
+              refused.push(item.key);
+              continue;
+            }
             const limits = await billing.limitsFor(tx, organisationId);
             const max = limits?.maxFeatures;
-            if (max !== null && max !== undefined && (await repo.countLive(tx, organisationId)) >= max)
+            if (max !== null && max !== undefined && (await repo.countLive(tx, organisationId)) >= max) {
+              refused.push(item.key);
               continue;
+            }
             const variants = sdkVariants(item);
             const row = await repo.insert(tx, {
               organisationId,
@@ -531,20 +572,24 @@ export function createFeaturesService(deps: {
               action: 'create',
               resourceType: 'feature',
               resourceId: row.id,
+              projectKey: target.projectKey,
+              environmentKey: target.key,
               featureKey: row.key,
-              title: `Feature ${row.key} registered by an SDK`,
-              description: `An SDK registered the feature ${markdownCode(row.key)} with the variants ${list(variants.map((v) => v.key))}. It is off in every environment.`,
+              title: `Feature ${row.key} registered by the SDK of ${target.name}`,
+              description: `${sdk} registered the feature ${markdownCode(row.key)} with the variants ${list(variants.map((v) => v.key))}. It is off in every environment.`,
+              data: { actor: { type: 'sdk', environmentId, environmentKey: target.key } },
             });
             featureId = row.id;
             existing.set(item.key, featureId);
             created.push(item.key);
           }
           await repo.markAvailable(tx, featureId, environmentId, at);
+          registered.push(item.key);
         }
-        return { created, environmentIds };
+        return { created, registered, refused, environmentIds };
       });
       publishProject(organisationId, result.created.length ? result.environmentIds : [environmentId]);
-      return { created: result.created, registered: items.map((item) => item.key) };
+      return { created: result.created, registered: result.registered, refused: result.refused };
     },
 
     /** GET /api/v1/projects/{projectKey}/tags?query= */

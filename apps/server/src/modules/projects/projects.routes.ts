@@ -14,7 +14,8 @@ export function projectsRoutes(deps: { projects: ProjectsService }): FastifyPlug
       {
         schema: {
           tags: ['projects'],
-          summary: 'Projects with their environments (SDK keys included) and targets, by name',
+          summary:
+            'Projects with their environments and targets, by name; a server SDK key is masked unless the caller may change that environment',
           querystring: searchQuery,
           response: { 200: z.array(projectSchema) },
         },

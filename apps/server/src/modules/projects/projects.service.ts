@@ -68,16 +68,17 @@ export function createProjectsService(deps: {
     if (!can(principal, action, { type: 'project' })) throw new ForbiddenError(ADMINS_ONLY);
   }
 
+  /** Projects as `principal` may see them: server SDK keys masked where they may not change the environment. */
   async function toProjects(
     executor: Executor,
-    organisationId: string,
+    principal: Principal,
     rows: ProjectRow[],
   ): Promise<Project[]> {
     const [environmentsByProject, targets] = await Promise.all([
-      environments.listByProjects(executor, organisationId, rows),
+      environments.listByProjects(executor, principal, rows),
       repo.listTargets(
         executor,
-        organisationId,
+        principal.organisationId,
         rows.map((r) => r.id),
       ),
     ]);
@@ -94,23 +95,26 @@ export function createProjectsService(deps: {
     }));
   }
 
-  async function toProject(executor: Executor, organisationId: string, row: ProjectRow): Promise<Project> {
-    const [project] = await toProjects(executor, organisationId, [row]);
+  async function toProject(executor: Executor, principal: Principal, row: ProjectRow): Promise<Project> {
+    const [project] = await toProjects(executor, principal, [row]);
     return project!;
   }
 
   return {
-    /** GET /api/v1/projects?query=: every member may read projects and their SDK keys. */
+    /**
+     * GET /api/v1/projects?query=: every member may read projects, their JS client keys, and the server
+     * keys of the environments they may change.
+     */
     async list(principal: Principal, query?: string): Promise<Project[]> {
       const rows = await repo.list(db, principal.organisationId, query?.trim() || undefined);
-      return toProjects(db, principal.organisationId, rows);
+      return toProjects(db, principal, rows);
     },
 
     /** GET /api/v1/projects/{key} */
     async get(principal: Principal, key: string): Promise<Project> {
       const row = await repo.findByKey(db, principal.organisationId, key);
       if (!row) throw new NotFoundError('project', key);
-      return toProject(db, principal.organisationId, row);
+      return toProject(db, principal, row);
     },
 
     /** POST /api/v1/projects/: the project and its first environments, in one transaction. */
@@ -146,7 +150,7 @@ export function createProjectsService(deps: {
               .join(', ')}.`,
           });
           return {
-            project: await toProject(tx, organisationId, row),
+            project: await toProject(tx, principal, row),
             environmentIds: created.map((e) => e.id),
           };
         });
@@ -184,7 +188,7 @@ export function createProjectsService(deps: {
               : `${escapeMarkdown(principal.email)} renamed the project ${markdownCode(after.key)} from **${escapeMarkdown(before.name)}** to **${escapeMarkdown(after.name)}**.`,
           data: before.name === after.name ? {} : { name: { from: before.name, to: after.name } },
         });
-        return toProject(tx, organisationId, after);
+        return toProject(tx, principal, after);
       });
     },
 

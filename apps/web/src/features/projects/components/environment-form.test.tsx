@@ -22,6 +22,7 @@ function saveHandlers(stateOf: () => Server['state']) {
         ...input,
         id: input.id ?? '00000000-0000-4000-8000-000000000777',
         isProduction: input.production,
+        sdkCanCreateFeatures: input.sdkCanCreateFeatures ?? !input.production,
         apiKey: existing?.apiKey ?? `sdk-srv-env-${hex}`,
         jsApiKey: existing?.jsApiKey ?? `sdk-js-env-${hex}`,
       };
@@ -80,6 +81,39 @@ describe('Create/Update Environment', () => {
       local: false,
       production: true,
       tags: [],
+      sdkCanCreateFeatures: false,
+    });
+  });
+
+  it('lets SDKs create features by default only outside production, until the admin decides', async () => {
+    const { calls } = serve();
+    const { user, dialog } = await openNewEnvironment();
+    const sdkCreate = () =>
+      within(dialog).getByRole('checkbox', { name: /SDKs may create features/ }) as HTMLInputElement;
+    const production = () =>
+      within(dialog).getByRole('checkbox', { name: /Production Environment\?/ }) as HTMLInputElement;
+    expect(within(dialog).getByText(/Off by default in production/)).toBeTruthy();
+    expect(sdkCreate().checked).toBe(true);
+    await user.click(production());
+    expect(sdkCreate().checked).toBe(false);
+    await user.click(production());
+    expect(sdkCreate().checked).toBe(true);
+    // Once set by hand it no longer follows the production marker.
+    await user.click(sdkCreate());
+    await user.click(production());
+    await user.click(sdkCreate());
+    expect(sdkCreate().checked).toBe(true);
+    await user.click(production());
+    await user.click(production());
+    expect(sdkCreate().checked).toBe(true);
+
+    await user.type(field(dialog, /^Name/), 'Canary');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+    expect(await screen.findByText('Environment saved.')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      key: 'canary',
+      production: true,
+      sdkCanCreateFeatures: true,
     });
   });
 
@@ -112,6 +146,7 @@ describe('Create/Update Environment', () => {
       id: development.id,
       key: 'dev',
       url: 'https://dev.example.com',
+      sdkCanCreateFeatures: true,
     });
   });
 

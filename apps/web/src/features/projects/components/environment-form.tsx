@@ -6,6 +6,7 @@ import { closeModal, showModal } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import {
   DEFAULT_ENVIRONMENT_COLOR,
+  defaultSdkCanCreateFeatures,
   environmentInput,
   normaliseEnvironmentKey,
   type Environment,
@@ -27,7 +28,7 @@ const SWATCHES = [
   '#495057',
 ];
 
-const FIELDS = ['name', 'key', 'url', 'color', 'local', 'production'] as const;
+const FIELDS = ['name', 'key', 'url', 'color', 'local', 'production', 'sdkCanCreateFeatures'] as const;
 
 export type EnvironmentFormProps = {
   projectKey: string;
@@ -37,11 +38,13 @@ export type EnvironmentFormProps = {
 
 /**
  * Spec §2 "Create/Update Environment", §5: name and key (the key follows the name until edited and is
- * normalised as typed; read-only on update), url, colour, local and production markers.
+ * normalised as typed; read-only on update), url, colour, local and production markers, and whether SDKs
+ * may create features there (it follows the production marker, off in production, until edited).
  */
 export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProps) {
   const save = useSaveEnvironment();
   const [keyEdited, setKeyEdited] = useState(false);
+  const [sdkCreateEdited, setSdkCreateEdited] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const {
     control,
@@ -62,6 +65,7 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
       local: environment?.local ?? false,
       production: environment?.production ?? false,
       tags: environment?.tags ?? [],
+      sdkCanCreateFeatures: environment?.sdkCanCreateFeatures ?? true,
     },
   });
 
@@ -162,10 +166,43 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
           description="Runs on a developer's machine; a LOCAL ENVIRONMENT banner shows while it is selected."
           {...register('local')}
         />
-        <Checkbox
-          label="Production Environment?"
-          description="Only Production Users can modify a production environment."
-          {...register('production')}
+        <Controller
+          control={control}
+          name="production"
+          render={({ field: { value, onChange, ...field } }) => (
+            <Checkbox
+              label="Production Environment?"
+              description="Only Production Users can modify a production environment."
+              {...field}
+              checked={value}
+              onChange={(event) => {
+                const production = event.currentTarget.checked;
+                onChange(production);
+                if (!sdkCreateEdited) {
+                  setValue(
+                    'sdkCanCreateFeatures',
+                    defaultSdkCanCreateFeatures({ production, tags: environment?.tags }),
+                  );
+                }
+              }}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="sdkCanCreateFeatures"
+          render={({ field: { value, onChange, ...field } }) => (
+            <Checkbox
+              label="SDKs may create features"
+              description="Applications that declare features with this environment's server key create the missing ones. Off by default in production, so that features appear there only through the dashboard."
+              {...field}
+              checked={value ?? false}
+              onChange={(event) => {
+                setSdkCreateEdited(true);
+                onChange(event.currentTarget.checked);
+              }}
+            />
+          )}
         />
         <Group justify="flex-end" gap="sm" mt="xs">
           <Button variant="default" onClick={() => closeModal()}>

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR } from '@vexil/core';
 import { jsonResponse } from '../../../../test-utils';
 import {
   DETAIL,
@@ -170,6 +171,64 @@ describe('Feature Settings', () => {
       description: '',
       value: { color: 'blue' },
     });
+  });
+
+  it('lets a non-production editor change everything but the variants production serves', async () => {
+    const { form, user, calls } = await openSettings({ payload: payloadFor('ROLE_ORGANISATION_EDITOR') });
+    expect(
+      within(form).getByText(
+        `${FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR}: you can change the other settings.`,
+      ),
+    ).toBeTruthy();
+    expect(within(form).queryByRole('button', { name: 'Add variant' })).toBeNull();
+    for (const card of variantCards(form)) {
+      expect((within(card).getByRole('textbox', { name: /^Name/ }) as HTMLInputElement).disabled).toBe(true);
+    }
+    await user.type(nameInput(form), ' v2');
+    await user.click(within(form).getByRole('button', { name: 'Update feature' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
+    await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
+    expect(await screen.findByText('New checkout v2 settings saved.')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+      name: 'New checkout v2',
+      variants: [
+        { key: 'on', name: 'On' },
+        { key: 'off', name: 'Off' },
+      ],
+    });
+  });
+
+  it('lets a non-production editor change the variants of a project without production', async () => {
+    const payload = payloadFor('ROLE_ORGANISATION_EDITOR');
+    const [web] = payload.projects;
+    const withoutProduction = {
+      ...payload,
+      projects: [{ ...web!, environments: web!.environments.filter((e) => !e.production) }],
+    };
+    renderFeatureDetail('/projects/web/environments/dev/features/checkout/settings', {
+      payload: withoutProduction,
+    });
+    const form = await screen.findByRole('form', { name: 'Feature Settings' });
+    expect(within(form).queryByText(new RegExp(FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR))).toBeNull();
+    expect(within(form).getByRole('button', { name: 'Add variant' })).toBeTruthy();
+  });
+
+  it("shows the server's refusal to change what production serves in the form", async () => {
+    const { form, user } = await openSettings({
+      handlers: {
+        'PUT /api/v1/projects/web/features': () =>
+          jsonResponse(403, { title: FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR }),
+      },
+    });
+    const on = variantCards(form)[0]!;
+    await user.type(within(on).getByRole('textbox', { name: /^Name/ }), ' now');
+    await user.click(within(form).getByRole('button', { name: 'Update feature' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
+    await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
+    const [failure] = await within(form).findAllByRole('alert');
+    expect(failure!.textContent).toBe(
+      `New checkout was not saved${FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR}`,
+    );
   });
 
   it('is read-only for a read-only user', async () => {

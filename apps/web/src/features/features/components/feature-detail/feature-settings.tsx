@@ -20,8 +20,9 @@ import { useFlag } from '../../../../lib/flags';
 import { confirm } from '../../../../lib/modals';
 import { notifySuccess, notifyWarning } from '../../../../lib/notify';
 import { useSession } from '../../../../lib/session';
-import { can, type Feature, type FeatureInput } from '@vexil/core';
+import { can, featureServedChangeDenial, type Feature, type FeatureInput } from '@vexil/core';
 import { useSaveFeature } from '../../api/save-feature';
+import { PermissionNotice } from '../../../../components/form-failure';
 import { DeleteFeatureButton } from './delete-feature-button';
 import { IssueKeysField, MaintainerField, TagsField } from './settings-fields';
 import { settingsSchema, valuesFromFeature, type SettingsValues } from './settings-values';
@@ -64,10 +65,14 @@ export type FeatureSettingsProps = { feature: Feature; environmentKey: string };
  * Without update permission the form is read-only. Deleting the feature sits below.
  */
 export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProps) {
-  const { principalUser } = useSession();
+  const { principalUser, projects } = useSession();
   const showTags = useFlag('tags');
   const showMaintainer = useFlag('maintainer');
   const readOnly = !can(principalUser, 'update', { type: 'feature' });
+  // Variants go into every environment's SDK payload: where one is production, changing them needs
+  // production rights (the server refuses otherwise), while the other settings stay editable.
+  const environments = projects.find((p) => p.key === feature.projectKey)?.environments ?? [];
+  const variantsDenial = readOnly ? null : featureServedChangeDenial(principalUser, environments);
   const save = useSaveFeature();
   const [failure, setFailure] = useState<{ name: string; reason: string } | null>(null);
   const {
@@ -185,11 +190,14 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
               )}
             />
             <Divider />
+            {variantsDenial ? (
+              <PermissionNotice>{variantsDenial}: you can change the other settings.</PermissionNotice>
+            ) : null}
             <VariantsEditor
               control={control}
               errors={errors}
               savedCount={feature.variants.length}
-              disabled={readOnly}
+              disabled={readOnly || variantsDenial !== null}
             />
             <Divider />
             {showTags ? (
