@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { FEATURE_KEY_PATTERN } from '@vexil/core';
 import type { FeaturesService } from '../modules/features/features.service';
-import { parseJsonBody, sdkEventsBody } from './events';
+import { answerOf, parseJsonBody, readEvents, sendEventsAnswer } from './events';
 import { acceptAnyBody, bearerKey, checkKey, refuse } from './http';
 import type { Ingestion } from './ingestion';
 import type { EnvironmentSnapshot, SdkStore, SnapshotChange } from './sdk-store';
@@ -114,18 +114,10 @@ export function featureflowRoutes(deps: {
     app.post('/api/sdk/v1/events', { schema: { hide: true } }, async (request, reply) => {
       const check = await checkKey(store, bearerKey(request), 'server');
       if (!check.ok) return refuse(reply, check);
-      const json = parseJsonBody(request.body);
-      if (!json.ok) return badRequest(reply, json.message);
-      const parsed = sdkEventsBody.safeParse(json.value);
-      if (!parsed.success) return badRequest(reply, 'The events are not valid.', zodErrors(parsed.error));
-      if (!ingestion.record(check.snapshot, parsed.data, now())) {
-        return reply
-          .code(429)
-          .header('retry-after', '60')
-          .type('application/json')
-          .send({ title: 'Too many events, retry later.' });
-      }
-      return reply.code(200).send();
+      const read = readEvents(request.body);
+      if (!read.ok) return sendEventsAnswer(reply, read.answer);
+      // Answered once stored (docs/adr/0008-event-ingestion-group-commit.md).
+      return sendEventsAnswer(reply, answerOf(await ingestion.record(check.snapshot, read.events, now())));
     });
 
     app.put('/api/sdk/v1/register', { schema: { hide: true } }, async (request, reply) => {
@@ -136,8 +128,17 @@ export function featureflowRoutes(deps: {
       const parsed = registerBody.safeParse(json.value);
       if (!parsed.success)
         return badRequest(reply, 'The features to register are not valid.', zodErrors(parsed.error));
-      await features.registerFromSdk(check.snapshot.keys, parsed.data);
-      // Exactly 200: Java treats anything else as a failure (§5).
+      const { refused } = await features.registerFromSdk(check.snapshot.keys, parsed.data);
+      // Exactly 200 even when features were not created (the environment does not let SDKs create
+      // them, as production by default, or the plan's limit is reached): the key is valid, nothing
+      // reads the body, and Java only logs any other status as a failure at every start
+      // (docs/adr/0006-server-keys-and-sdk-registration.md). The features then simply are not there; say so at debug level.
+      if (refused.length > 0) {
+        request.log.debug(
+          { environmentId: check.snapshot.keys.environmentId, notCreated: refused.length },
+          'SDK registration did not create features',
+        );
+      }
       return reply.code(200).send();
     });
   };

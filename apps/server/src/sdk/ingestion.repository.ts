@@ -5,12 +5,11 @@ import {
   featureControls,
   goals,
   impressionCounters,
+  projects,
   targetUsers,
   targetValues,
-  type NewImpressionCounterRow,
-  type NewTargetUserRow,
-  type NewTargetValueRow,
 } from '../db/schema/index';
+import type { ControlRow, GoalRow, ImpressionRow, Live, UserRow, ValueRow } from './ingestion-rows';
 
 const CHUNK = 500;
 
@@ -18,7 +17,19 @@ async function chunked<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>) {
   for (let start = 0; start < rows.length; start += CHUNK) await write(rows.slice(start, start + CHUNK));
 }
 
-export async function addImpressions(db: Executor, rows: NewImpressionCounterRow[]) {
+/*
+ * Every write takes its rows in key order: two server instances upserting the same counters then
+ * lock them in the same order and cannot deadlock each other.
+ */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export async function addImpressions(db: Executor, rows: ImpressionRow[]) {
+  rows.sort(
+    (a, b) =>
+      byText(a.featureControlId, b.featureControlId) ||
+      byText(a.day, b.day) ||
+      byText(a.variantKey, b.variantKey),
+  );
   await chunked(rows, (chunk) =>
     db
       .insert(impressionCounters)
@@ -30,28 +41,32 @@ export async function addImpressions(db: Executor, rows: NewImpressionCounterRow
   );
 }
 
-/** Marks controls available and moves their last impression forward (never back). */
-export async function touchControls(
-  db: Executor,
-  rows: { controlId: string; lastImpressionAt: Date | null; seenAt: Date }[],
-) {
-  for (const row of rows) {
-    await db
-      .update(featureControls)
-      .set({
-        available: true,
-        availableAt: sql`coalesce(${featureControls.availableAt}, ${row.seenAt.toISOString()}::timestamptz)`,
-        ...(row.lastImpressionAt
-          ? {
-              lastImpressionAt: sql`greatest(${featureControls.lastImpressionAt}, ${row.lastImpressionAt.toISOString()}::timestamptz)`,
-            }
-          : {}),
-      })
-      .where(sql`${featureControls.id} = ${row.controlId}`);
-  }
+/** Marks controls available and moves their last impression forward (never back), in one statement. */
+export async function touchControls(db: Executor, rows: ControlRow[]) {
+  rows.sort((a, b) => byText(a.controlId, b.controlId));
+  await chunked(rows, async (chunk) => {
+    const values = sql.join(
+      chunk.map(
+        (row) =>
+          sql`(${row.controlId}::uuid, ${row.seenAt.toISOString()}::timestamptz, ${row.lastImpressionAt?.toISOString() ?? null}::timestamptz)`,
+      ),
+      sql`, `,
+    );
+    // Rows already available with a later impression are left alone: no new row version, no lock.
+    await db.execute(sql`
+      update ${featureControls} as fc
+      set available = true,
+          available_at = coalesce(fc.available_at, v.seen_at),
+          last_impression_at = greatest(fc.last_impression_at, v.last_impression_at)
+      from (values ${values}) as v(id, seen_at, last_impression_at)
+      where fc.id = v.id
+        and (not fc.available or fc.available_at is null
+             or v.last_impression_at > coalesce(fc.last_impression_at, '-infinity'::timestamptz))`);
+  });
 }
 
-export async function upsertUsers(db: Executor, rows: NewTargetUserRow[]) {
+export async function upsertUsers(db: Executor, rows: UserRow[]) {
+  rows.sort((a, b) => byText(a.environmentId, b.environmentId) || byText(a.userKey, b.userKey));
   await chunked(rows, (chunk) =>
     db
       .insert(targetUsers)
@@ -63,46 +78,58 @@ export async function upsertUsers(db: Executor, rows: NewTargetUserRow[]) {
   );
 }
 
-export async function upsertValues(db: Executor, rows: NewTargetValueRow[]) {
+export async function upsertValues(db: Executor, rows: ValueRow[]) {
+  rows.sort(
+    (a, b) =>
+      byText(a.projectId, b.projectId) || byText(a.targetKey, b.targetKey) || byText(a.value, b.value),
+  );
   await chunked(rows, (chunk) =>
     db
       .insert(targetValues)
       .values(chunk)
       .onConflictDoUpdate({
         target: [targetValues.projectId, targetValues.targetKey, targetValues.value],
-        set: { lastSeenAt: sql`excluded.last_seen_at` },
+        set: { lastSeenAt: sql`greatest(${targetValues.lastSeenAt}, excluded.last_seen_at)` },
       }),
   );
 }
 
-export async function upsertGoals(
-  db: Executor,
-  rows: { organisationId: string; projectId: string; key: string; lastSeenAt: Date }[],
-) {
+export async function upsertGoals(db: Executor, rows: GoalRow[]) {
+  rows.sort((a, b) => byText(a.projectId, b.projectId) || byText(a.key, b.key));
   await chunked(rows, (chunk) =>
     db
       .insert(goals)
       .values(chunk)
       .onConflictDoUpdate({
         target: [goals.projectId, goals.key],
-        set: { lastSeenAt: sql`excluded.last_seen_at` },
+        set: { lastSeenAt: sql`greatest(${goals.lastSeenAt}, excluded.last_seen_at)` },
       }),
   );
 }
 
-/** Which of these controls and environments still exist. */
-export async function existing(db: Executor, controlIds: string[], environmentIds: string[]) {
-  const controls = controlIds.length
+/** Which of these controls, environments and projects still exist. */
+export async function existing(
+  db: Executor,
+  ids: { controls: string[]; environments: string[]; projects: string[] },
+): Promise<Live> {
+  const controls = ids.controls.length
     ? await db
         .select({ id: featureControls.id })
         .from(featureControls)
-        .where(inArray(featureControls.id, controlIds))
+        .where(inArray(featureControls.id, ids.controls))
     : [];
-  const envs = environmentIds.length
+  const envs = ids.environments.length
     ? await db
         .select({ id: environments.id })
         .from(environments)
-        .where(inArray(environments.id, environmentIds))
+        .where(inArray(environments.id, ids.environments))
     : [];
-  return { controls: new Set(controls.map((r) => r.id)), environments: new Set(envs.map((r) => r.id)) };
+  const live = ids.projects.length
+    ? await db.select({ id: projects.id }).from(projects).where(inArray(projects.id, ids.projects))
+    : [];
+  return {
+    controls: new Set(controls.map((row) => row.id)),
+    environments: new Set(envs.map((row) => row.id)),
+    projects: new Set(live.map((row) => row.id)),
+  };
 }

@@ -1,239 +1,345 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { TargetUserAttributes } from '../db/schema/index';
-import { isEvaluate, timeOf, userOf, type SdkEvent } from './events';
-import { isForeignKeyViolation } from '../db/errors';
+import { isDataError, isForeignKeyViolation } from '../db/errors';
+import { isEvaluate, timeOf, userOf, type IngestOutcome, type SdkEvent } from './events';
+import { createDailyBound, createFairShare } from './ingestion-limits';
+import * as rowsOf from './ingestion-rows';
+import type { Rows } from './ingestion-rows';
 import * as repo from './ingestion.repository';
-
 import type { EnvironmentSnapshot } from './sdk-store';
 
 /** Attribute values longer than this are not kept as suggestions. */
 const MAX_SUGGESTED_VALUE_LENGTH = 200;
-/** Distinct values kept per flush; SDK traffic with unbounded values (ids, timestamps) stops here. */
-const MAX_VALUES_PER_FLUSH = 5_000;
 
-type Pending = {
-  impressions: Map<
-    string,
-    { organisationId: string; featureControlId: string; variantKey: string; day: string; count: number }
-  >;
-  controls: Map<string, { controlId: string; lastImpressionAt: Date | null; seenAt: Date }>;
-  users: Map<
-    string,
-    {
-      organisationId: string;
-      environmentId: string;
-      userKey: string;
-      attributes: TargetUserAttributes;
-      lastSeenAt: Date;
-    }
-  >;
-  values: Map<
-    string,
-    { organisationId: string; projectId: string; targetKey: string; value: string; lastSeenAt: Date }
-  >;
-  goals: Map<string, { organisationId: string; projectId: string; key: string; lastSeenAt: Date }>;
-  size: number;
+export type IngestionOptions = {
+  /** Longest a request waits for the flush that stores it to start (it starts at once when one ends). */
+  flushIntervalMs?: number;
+  /** Events waiting for storage across all environments, shared fairly between them. */
+  maxPendingEvents?: number;
+  /** New SDK users recorded per environment per UTC day; past it impressions still count. */
+  maxUsersPerDay?: number;
+  /** New attribute values (targeting suggestions) recorded per project per UTC day. */
+  maxValuesPerDay?: number;
+  /** New goal keys and variants unknown to their feature recorded per environment per UTC day. */
+  maxNamesPerDay?: number;
+  /** Tries of one flush that fails for no fault of its rows, with doubling delays between. */
+  maxAttempts?: number;
+  retryDelayMs?: number;
+  /** Retry-After of a 429 (an environment past its share) and of a 503 (storage down). */
+  busyRetryAfterSeconds?: number;
+  unavailableRetryAfterSeconds?: number;
 };
 
-function emptyPending(): Pending {
-  return {
-    impressions: new Map(),
-    controls: new Map(),
-    users: new Map(),
-    values: new Map(),
-    goals: new Map(),
-    size: 0,
-  };
+const DEFAULTS: Required<IngestionOptions> = {
+  flushIntervalMs: 10,
+  maxPendingEvents: 200_000,
+  maxUsersPerDay: 100_000,
+  maxValuesPerDay: 10_000,
+  maxNamesPerDay: 1_000,
+  maxAttempts: 4,
+  retryDelayMs: 100,
+  busyRetryAfterSeconds: 60,
+  unavailableRetryAfterSeconds: 5,
+};
+
+/** A request waiting for the transaction that stores its rows. */
+type Waiter = { environmentId: string; rows: Rows; settle: (outcome: IngestOutcome) => void };
+type Written = 'stored' | 'refused' | 'unavailable';
+
+/**
+ * What a failure is, for the log: its SQLSTATE or socket code, else the driver's own message (the
+ * innermost cause). Never the whole error: Drizzle's message quotes the query's parameters, which
+ * are SDK users' ids and attributes.
+ */
+function describe(error: unknown): { code?: string; reason?: string } {
+  let current: unknown = error;
+  let reason: string | undefined;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string') return { code };
+    if (typeof message === 'string') reason = message.slice(0, 200);
+    current = cause;
+  }
+  return { reason };
 }
 
 export type Ingestion = ReturnType<typeof createIngestion>;
 
 /**
- * Event ingestion (architecture "Data"): rows are aggregated in memory into counters (control ×
- * variant × day), availability, last impressions, users and attribute values seen, and goals, and
- * flushed in batches. `stop()` flushes what was accepted. Past `maxPending` distinct entries new
- * batches are refused (the route answers 429) until a flush catches up.
+ * Event ingestion with group commit (docs/adr/0008-event-ingestion-group-commit.md): each request's events are aggregated into
+ * rows (counters control × variant × day, availability and last impression, users and attribute
+ * values seen, goals); requests waiting together are written in one transaction, and each request
+ * is answered only once the transaction holding its rows has committed. So acknowledged means
+ * stored, and a failed write refuses exactly the requests whose rows it held.
  */
-export function createIngestion(deps: {
-  db: Database;
-  logger: FastifyBaseLogger;
-  flushIntervalMs?: number;
-  maxPending?: number;
-}) {
+export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger } & IngestionOptions) {
   const { db, logger } = deps;
-  const maxPending = deps.maxPending ?? 200_000;
-  let pending = emptyPending();
-  let flushing: Promise<void> | null = null;
-  const timer = setInterval(() => void flush(), deps.flushIntervalMs ?? 5_000);
-  timer.unref();
-
-  function add<K, V>(map: Map<K, V>, key: K, value: V, merge?: (existing: V) => void) {
-    const existing = map.get(key);
-    if (existing && merge) merge(existing);
-    else if (!existing) {
-      map.set(key, value);
-      pending.size += 1;
-    }
+  const options = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS) as (keyof IngestionOptions)[]) {
+    if (deps[key] !== undefined) options[key] = deps[key];
   }
+  const STORED: IngestOutcome = { status: 'stored' };
+  const BUSY: IngestOutcome = { status: 'busy', retryAfterSeconds: options.busyRetryAfterSeconds };
+  const UNAVAILABLE: IngestOutcome = {
+    status: 'unavailable',
+    retryAfterSeconds: options.unavailableRetryAfterSeconds,
+  };
+  const REFUSED: IngestOutcome = { status: 'refused' };
 
-  function recordUser(snapshot: EnvironmentSnapshot, id: string, attributes: TargetUserAttributes, at: Date) {
+  const share = createFairShare(options.maxPendingEvents);
+  const users = createDailyBound(options.maxUsersPerDay, (environmentId) =>
+    logger.warn(
+      { environmentId, limit: options.maxUsersPerDay },
+      'This environment reached its daily limit of new SDK users: impressions still count, new users are not recorded until tomorrow (UTC)',
+    ),
+  );
+  const values = createDailyBound(options.maxValuesPerDay, (projectId) =>
+    logger.warn(
+      { projectId, limit: options.maxValuesPerDay },
+      'This project reached its daily limit of new attribute values from SDKs: they are not recorded until tomorrow (UTC)',
+    ),
+  );
+  const names = createDailyBound(options.maxNamesPerDay, (environmentId) =>
+    logger.warn(
+      { environmentId, limit: options.maxNamesPerDay },
+      'This environment reached its daily limit of new goal keys and unknown variants from SDKs: they are not recorded until tomorrow (UTC)',
+    ),
+  );
+
+  let queue: Waiter[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  /** The failure streak under way: logged when it starts and when it ends, not on every attempt. */
+  let failing: { since: number; attempts: number } | null = null;
+
+  /** One request's rows, within the daily bounds of its environment and project. */
+  function collect(snapshot: EnvironmentSnapshot, events: readonly SdkEvent[], receivedAt: Date): Rows {
+    const rows = rowsOf.emptyRows();
     const { organisationId, environmentId, projectId } = snapshot.keys;
-    add(
-      pending.users,
-      `${environmentId}\u0000${id}`,
-      { organisationId, environmentId, userKey: id, attributes, lastSeenAt: at },
-      (existing) => {
-        if (at >= existing.lastSeenAt) {
-          existing.attributes = attributes;
-          existing.lastSeenAt = at;
-        }
-      },
-    );
-    for (const [targetKey, raw] of Object.entries(attributes)) {
-      if (targetKey.startsWith('featureflow.')) continue;
-      for (const value of Array.isArray(raw) ? raw : [raw]) {
-        if (value === null || value === undefined) continue;
-        const text = String(value);
-        if (
-          text === '' ||
-          text.length > MAX_SUGGESTED_VALUE_LENGTH ||
-          pending.values.size >= MAX_VALUES_PER_FLUSH
-        )
-          continue;
-        add(
-          pending.values,
-          `${projectId}\u0000${targetKey}\u0000${text}`,
-          { organisationId, projectId, targetKey, value: text, lastSeenAt: at },
-          (existing) => {
-            if (at > existing.lastSeenAt) existing.lastSeenAt = at;
-          },
-        );
-      }
-    }
-  }
-
-  /** Accepts a batch of rows for an environment; false when overloaded (nothing was taken). */
-  function record(snapshot: EnvironmentSnapshot, events: readonly SdkEvent[], receivedAt: Date): boolean {
-    if (pending.size >= maxPending) return false;
-    const { organisationId, projectId } = snapshot.keys;
     for (const event of events) {
       const at = timeOf(event, receivedAt);
       const user = userOf(event);
-      if (user) recordUser(snapshot, user.id, user.attributes as TargetUserAttributes, at);
+      if (user && users.admit(environmentId, user.id, receivedAt)) {
+        const attributes = user.attributes as TargetUserAttributes;
+        rowsOf.seeUser(rows, { organisationId, environmentId, userKey: user.id, attributes, lastSeenAt: at });
+        for (const [targetKey, raw] of Object.entries(user.attributes)) {
+          if (targetKey.startsWith('featureflow.')) continue;
+          for (const value of Array.isArray(raw) ? raw : [raw]) {
+            if (value === null) continue;
+            const text = String(value);
+            if (text === '' || text.length > MAX_SUGGESTED_VALUE_LENGTH) continue;
+            if (!values.admit(projectId, rowsOf.rowKey(targetKey, text), receivedAt)) continue;
+            rowsOf.seeValue(rows, { organisationId, projectId, targetKey, value: text, lastSeenAt: at });
+          }
+        }
+      }
       if (isEvaluate(event)) {
         const entry = event.featureKey ? snapshot.controls.get(event.featureKey) : undefined;
         if (!entry) continue;
         const controlId = entry.controlId;
         const count = event.impressions ?? 1;
         const variantKey = event.evaluatedVariant;
-        if (variantKey && count > 0) {
+        const counted =
+          !!variantKey &&
+          count > 0 &&
+          (entry.control.variants.some((variant) => variant.key === variantKey) ||
+            names.admit(environmentId, rowsOf.rowKey('variant', controlId, variantKey), receivedAt));
+        if (counted) {
           const day = at.toISOString().slice(0, 10);
-          add(
-            pending.impressions,
-            `${controlId}\u0000${variantKey}\u0000${day}`,
-            { organisationId, featureControlId: controlId, variantKey, day, count },
-            (existing) => {
-              existing.count += count;
-            },
-          );
+          rowsOf.addImpressions(rows, {
+            organisationId,
+            featureControlId: controlId,
+            variantKey,
+            day,
+            count,
+          });
         }
-        const impressionAt = variantKey && count > 0 ? at : null;
-        add(
-          pending.controls,
-          controlId,
-          { controlId, lastImpressionAt: impressionAt, seenAt: receivedAt },
-          (existing) => {
-            if (impressionAt && (!existing.lastImpressionAt || impressionAt > existing.lastImpressionAt)) {
-              existing.lastImpressionAt = impressionAt;
-            }
-          },
-        );
+        rowsOf.touchControl(rows, { controlId, lastImpressionAt: counted ? at : null, seenAt: receivedAt });
       } else if (event.type === 'goal' && event.goalKey) {
-        add(
-          pending.goals,
-          `${projectId}\u0000${event.goalKey}`,
-          { organisationId, projectId, key: event.goalKey, lastSeenAt: at },
-          (existing) => {
-            if (at > existing.lastSeenAt) existing.lastSeenAt = at;
-          },
-        );
+        if (!names.admit(environmentId, rowsOf.rowKey('goal', event.goalKey), receivedAt)) continue;
+        rowsOf.seeGoal(rows, { organisationId, projectId, key: event.goalKey, lastSeenAt: at });
       }
     }
-    return true;
+    return rows;
   }
 
-  function mergeBack(batch: Pending) {
-    // A failed flush keeps its rows: they are added again in front of what arrived since.
-    const current = pending;
-    pending = batch;
-    for (const [key, value] of current.impressions)
-      add(pending.impressions, key, value, (e) => (e.count += value.count));
-    for (const [key, value] of current.controls)
-      add(pending.controls, key, value, (e) => {
-        if (value.lastImpressionAt && (!e.lastImpressionAt || value.lastImpressionAt > e.lastImpressionAt)) {
-          e.lastImpressionAt = value.lastImpressionAt;
-        }
+  /**
+   * Takes a request's events and resolves once they are stored, or with why not: `busy` when the
+   * environment is past its share of waiting events (nothing was taken), `unavailable` when storage
+   * failed, `refused` when the database rejected these rows themselves.
+   */
+  function record(
+    snapshot: EnvironmentSnapshot,
+    events: readonly SdkEvent[],
+    receivedAt: Date,
+  ): Promise<IngestOutcome> {
+    if (stopped) return Promise.resolve(UNAVAILABLE);
+    const environmentId = snapshot.keys.environmentId;
+    const units = Math.max(1, events.length);
+    if (!share.take(environmentId, units)) return Promise.resolve(BUSY);
+    const rows = collect(snapshot, events, receivedAt);
+    if (rowsOf.isEmpty(rows)) {
+      share.release(environmentId, units);
+      return Promise.resolve(STORED);
+    }
+    return new Promise((resolve) => {
+      queue.push({
+        environmentId,
+        rows,
+        settle: (outcome) => {
+          share.release(environmentId, units);
+          resolve(outcome);
+        },
       });
-    for (const [key, value] of current.users) add(pending.users, key, value, (e) => Object.assign(e, value));
-    for (const [key, value] of current.values) add(pending.values, key, value);
-    for (const [key, value] of current.goals) add(pending.goals, key, value);
-  }
-
-  async function write(batch: Pending) {
-    await db.transaction(async (tx) => {
-      await repo.addImpressions(tx, [...batch.impressions.values()]);
-      await repo.touchControls(tx, [...batch.controls.values()]);
-      await repo.upsertUsers(tx, [...batch.users.values()]);
-      await repo.upsertValues(tx, [...batch.values.values()]);
-      await repo.upsertGoals(tx, [...batch.goals.values()]);
+      schedule();
     });
   }
 
-  async function flush(): Promise<void> {
-    if (flushing) await flushing;
-    if (pending.size === 0) return;
-    const batch = pending;
-    pending = emptyPending();
-    flushing = write(batch)
-      .catch(async (error: unknown) => {
-        if (!isForeignKeyViolation(error)) throw error;
-        // A control or environment vanished since the rows were taken: drop only its rows.
-        const live = await repo.existing(
-          db,
-          [...batch.controls.keys()],
-          [...new Set([...batch.users.values()].map((u) => u.environmentId))],
-        );
-        for (const [key, value] of batch.impressions) {
-          if (!live.controls.has(value.featureControlId)) batch.impressions.delete(key);
+  function schedule() {
+    if (timer || running || queue.length === 0) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void drain();
+    }, options.flushIntervalMs);
+  }
+
+  /** Writes group after group until nothing waits; requests that came during a write form the next. */
+  function drain(): Promise<void> {
+    running ??= (async () => {
+      while (queue.length > 0) {
+        const group = queue;
+        queue = [];
+        try {
+          await commit(group, 'environments', { attempts: options.maxAttempts });
+        } catch (error) {
+          // Not a database answer (those are handled in write): nobody may wait for ever.
+          logger.error(describe(error), 'SDK events could not be written');
+          settle(group, UNAVAILABLE);
         }
-        for (const key of [...batch.controls.keys()]) if (!live.controls.has(key)) batch.controls.delete(key);
-        for (const [key, value] of batch.users)
-          if (!live.environments.has(value.environmentId)) batch.users.delete(key);
-        logger.warn('Dropped SDK events of controls or environments that no longer exist');
-        await write(batch);
-      })
-      .catch((error: unknown) => {
-        logger.error(
-          { err: error, entries: batch.size },
-          'Could not flush SDK events; keeping them for the next flush',
-        );
-        mergeBack(batch);
-      })
-      .finally(() => {
-        flushing = null;
-      });
-    await flushing;
+      }
+    })().finally(() => {
+      running = null;
+      schedule();
+    });
+    return running;
+  }
+
+  function settle(group: readonly Waiter[], outcome: IngestOutcome) {
+    for (const waiter of group) waiter.settle(outcome);
+  }
+
+  /**
+   * One transaction for the group (the usual case). When its rows are refused, the group is split
+   * by environment, then by request, so only the requests whose rows fail are refused.
+   */
+  async function commit(group: Waiter[], split: 'environments' | 'requests', budget: { attempts: number }) {
+    const written = await write(group, budget);
+    if (written === 'stored') return settle(group, STORED);
+    if (written === 'unavailable') return settle(group, UNAVAILABLE);
+    if (group.length === 1) {
+      logger.warn(
+        { environmentId: group[0]!.environmentId },
+        'The database refused one request of SDK events; it was answered 400 and nothing of it was kept',
+      );
+      return settle(group, REFUSED);
+    }
+    const parts = new Map<string, Waiter[]>();
+    if (split === 'environments') {
+      for (const waiter of group) {
+        const part = parts.get(waiter.environmentId);
+        if (part) part.push(waiter);
+        else parts.set(waiter.environmentId, [waiter]);
+      }
+    }
+    if (parts.size > 1) for (const part of parts.values()) await commit(part, 'requests', budget);
+    else for (const waiter of group) await commit([waiter], 'requests', budget);
+  }
+
+  async function write(group: readonly Waiter[], budget: { attempts: number }): Promise<Written> {
+    let pruned = false;
+    for (;;) {
+      const rows = rowsOf.mergeRows(group.map((waiter) => waiter.rows));
+      let failure: unknown;
+      try {
+        if (!rowsOf.isEmpty(rows)) {
+          await db.transaction(async (tx) => {
+            await repo.addImpressions(tx, [...rows.impressions.values()]);
+            await repo.touchControls(tx, [...rows.controls.values()]);
+            await repo.upsertUsers(tx, [...rows.users.values()]);
+            await repo.upsertValues(tx, [...rows.values.values()]);
+            await repo.upsertGoals(tx, [...rows.goals.values()]);
+          });
+        }
+        recovered();
+        return 'stored';
+      } catch (error) {
+        failure = error;
+      }
+      if (isForeignKeyViolation(failure) && !pruned) {
+        // A control, environment or project was deleted since the events came: drop only its rows.
+        pruned = true;
+        try {
+          const live = await repo.existing(db, rowsOf.referencedIds(rows));
+          for (const waiter of group) rowsOf.dropVanished(waiter.rows, live);
+          logger.warn('Dropped SDK events of controls, environments or projects that no longer exist');
+          continue;
+        } catch (error) {
+          failure = error;
+        }
+      }
+      if (isDataError(failure)) return 'refused';
+      startFailing(failure);
+      budget.attempts -= 1;
+      if (budget.attempts <= 0) return 'unavailable';
+      const tried = options.maxAttempts - budget.attempts;
+      await sleep(Math.min(options.retryDelayMs * 2 ** (tried - 1), 5_000));
+    }
+  }
+
+  function startFailing(error: unknown) {
+    if (failing) {
+      failing.attempts += 1;
+      return;
+    }
+    failing = { since: Date.now(), attempts: 1 };
+    logger.error(
+      describe(error),
+      'Could not store SDK events: retrying with backoff, and answering 503 to requests whose events could not be stored, until it works again',
+    );
+  }
+
+  function recovered() {
+    if (!failing) return;
+    logger.info(
+      { failedAttempts: failing.attempts, failingForMs: Date.now() - failing.since },
+      'Storing SDK events again',
+    );
+    failing = null;
   }
 
   return {
     record,
-    flush,
-    /** Entries waiting for the next flush. */
-    pendingSize: () => pending.size,
+    /** Writes what waits now and resolves when it is answered. */
+    async flush(): Promise<void> {
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      await drain();
+    },
+    /** Events admitted and not yet answered in this environment. */
+    pendingEvents: (environmentId: string) => share.held(environmentId),
+    /** Answers what waits (stored, or refused if storage fails) and refuses new events with 503. */
     async stop(): Promise<void> {
-      clearInterval(timer);
-      await flush();
+      stopped = true;
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      await drain();
     },
   };
 }

@@ -255,6 +255,20 @@ describe('OFREP', () => {
     expect(apiKeyHeader.statusCode).toBe(200);
   });
 
+  it('refuses a context nested thousands deep with 400 INVALID_CONTEXT, single and bulk', async () => {
+    const deep = `{"context":{"targetingKey":"u","a":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}}`;
+    for (const path of ['/checkout', '']) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: `/ofrep/v1/evaluate/flags${path}`,
+        headers: { authorization: `Bearer ${development.apiKey}`, 'content-type': 'application/json' },
+        payload: deep,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ errorCode: 'INVALID_CONTEXT' });
+    }
+  });
+
   it('evaluates every flag in bulk with an ETag that changes with context and configuration, and 304s', async () => {
     const context = { context: { targetingKey: 'user-1', tier: 'gold' } };
     const first = await ofrep('', context);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { clientRules, type EvaluationUser } from '@vexil/core';
-import { parseJsonBody, sdkEventsBody } from './events';
+import { answerOf, readEvents, sendEventsAnswer } from './events';
 import { acceptAnyBody, checkKey, refuse } from './http';
 import type { Ingestion } from './ingestion';
 import type { SdkStore } from './sdk-store';
@@ -109,19 +109,10 @@ export function jsRoutes(deps: {
         cors(reply);
         const check = await checkKey(store, request.params.apiKey, 'js');
         if (!check.ok) return refuse(reply, check);
-        const json = parseJsonBody(request.body);
-        if (!json.ok) return reply.code(400).type('application/json').send({ title: json.message });
-        const parsed = sdkEventsBody.safeParse(json.value);
-        if (!parsed.success)
-          return reply.code(400).type('application/json').send({ title: 'The events are not valid.' });
-        if (!ingestion.record(check.snapshot, parsed.data, now())) {
-          return reply
-            .code(429)
-            .header('retry-after', '60')
-            .type('application/json')
-            .send({ title: 'Too many events, retry later.' });
-        }
-        return reply.code(200).send();
+        const read = readEvents(request.body);
+        if (!read.ok) return sendEventsAnswer(reply, read.answer);
+        // Answered once stored (docs/adr/0008-event-ingestion-group-commit.md).
+        return sendEventsAnswer(reply, answerOf(await ingestion.record(check.snapshot, read.events, now())));
       },
     );
   };

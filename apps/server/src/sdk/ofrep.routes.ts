@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { evaluate, type Evaluation, type EvaluationUser } from '@vexil/core';
-import { parseJsonBody } from './events';
+import { MAX_EVENTS_DEPTH, nestsDeeperThan, parseJsonBody } from './events';
 import { acceptAnyBody, bearerKey, checkKey } from './http';
 import type { ControlEntry, EnvironmentSnapshot, SdkStore } from './sdk-store';
 
@@ -81,6 +81,14 @@ function readContext(
   const context = value.context ?? {};
   if (typeof context !== 'object' || context === null || Array.isArray(context)) {
     return { ok: false, code: 'INVALID_CONTEXT', details: 'The context must be a JSON object.' };
+  }
+  // The context is serialised for the ETag; JSON nested thousands deep would overflow the stack.
+  if (nestsDeeperThan(context, MAX_EVENTS_DEPTH)) {
+    return {
+      ok: false,
+      code: 'INVALID_CONTEXT',
+      details: `The context nests deeper than ${MAX_EVENTS_DEPTH} levels.`,
+    };
   }
   return { ok: true, context: context as Context };
 }
