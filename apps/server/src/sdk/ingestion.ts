@@ -27,6 +27,14 @@ export type IngestionOptions = {
   /** Tries of one flush that fails for no fault of its rows, with doubling delays between. */
   maxAttempts?: number;
   retryDelayMs?: number;
+  /** No further try of a group once this long has passed since its first: its requests get 503. */
+  maxRetryMs?: number;
+  /**
+   * A write unanswered for this long means the database is unreachable (a cut network answers
+   * nothing until the driver's own timeout): requests not yet in that write are answered 503 at once,
+   * and so are new ones until a write succeeds again.
+   */
+  stallMs?: number;
   /** Retry-After of a 429 (an environment past its share) and of a 503 (storage down). */
   busyRetryAfterSeconds?: number;
   unavailableRetryAfterSeconds?: number;
@@ -40,6 +48,8 @@ const DEFAULTS: Required<IngestionOptions> = {
   maxNamesPerDay: 1_000,
   maxAttempts: 4,
   retryDelayMs: 100,
+  maxRetryMs: 3_000,
+  stallMs: 2_000,
   busyRetryAfterSeconds: 60,
   unavailableRetryAfterSeconds: 5,
 };
@@ -114,6 +124,8 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
   let stopped = false;
   /** The failure streak under way: logged when it starts and when it ends, not on every attempt. */
   let failing: { since: number; attempts: number } | null = null;
+  /** A write has gone unanswered for `stallMs`: storage counts as down until one succeeds. */
+  let stalled = false;
 
   /** One request's rows, within the daily bounds of its environment and project. */
   function collect(snapshot: EnvironmentSnapshot, events: readonly SdkEvent[], receivedAt: Date): Rows {
@@ -177,6 +189,9 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
     receivedAt: Date,
   ): Promise<IngestOutcome> {
     if (stopped) return Promise.resolve(UNAVAILABLE);
+    // Storage is known to be down and a write is already probing it: waiting would only hold the
+    // SDK's request; it sends the events again after Retry-After.
+    if (stalled || (failing && running)) return Promise.resolve(UNAVAILABLE);
     const environmentId = snapshot.keys.environmentId;
     const units = Math.max(1, events.length);
     if (!share.take(environmentId, units)) return Promise.resolve(BUSY);
@@ -212,12 +227,16 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
       while (queue.length > 0) {
         const group = queue;
         queue = [];
+        const watchdog = setTimeout(stall, options.stallMs);
         try {
-          await commit(group, 'environments', { attempts: options.maxAttempts });
+          await commit(group, 'environments', { attempts: options.maxAttempts, since: Date.now() });
         } catch (error) {
           // Not a database answer (those are handled in write): nobody may wait for ever.
           logger.error(describe(error), 'SDK events could not be written');
           settle(group, UNAVAILABLE);
+        } finally {
+          clearTimeout(watchdog);
+          stalled = false;
         }
       }
     })().finally(() => {
@@ -225,6 +244,15 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
       schedule();
     });
     return running;
+  }
+
+  /** The write under way hangs: answer those waiting behind it now rather than after it. */
+  function stall() {
+    stalled = true;
+    startFailing(new Error(`no answer from the database for ${options.stallMs} ms`));
+    const waiting = queue;
+    queue = [];
+    settle(waiting, UNAVAILABLE);
   }
 
   function settle(group: readonly Waiter[], outcome: IngestOutcome) {
@@ -235,7 +263,11 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
    * One transaction for the group (the usual case). When its rows are refused, the group is split
    * by environment, then by request, so only the requests whose rows fail are refused.
    */
-  async function commit(group: Waiter[], split: 'environments' | 'requests', budget: { attempts: number }) {
+  async function commit(
+    group: Waiter[],
+    split: 'environments' | 'requests',
+    budget: { attempts: number; since: number },
+  ) {
     const written = await write(group, budget);
     if (written === 'stored') return settle(group, STORED);
     if (written === 'unavailable') return settle(group, UNAVAILABLE);
@@ -258,7 +290,10 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
     else for (const waiter of group) await commit([waiter], 'requests', budget);
   }
 
-  async function write(group: readonly Waiter[], budget: { attempts: number }): Promise<Written> {
+  async function write(
+    group: readonly Waiter[],
+    budget: { attempts: number; since: number },
+  ): Promise<Written> {
     let pruned = false;
     for (;;) {
       const rows = rowsOf.mergeRows(group.map((waiter) => waiter.rows));
@@ -293,7 +328,8 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
       if (isDataError(failure)) return 'refused';
       startFailing(failure);
       budget.attempts -= 1;
-      if (budget.attempts <= 0) return 'unavailable';
+      if (budget.attempts <= 0 || stalled || Date.now() - budget.since > options.maxRetryMs)
+        return 'unavailable';
       const tried = options.maxAttempts - budget.attempts;
       await sleep(Math.min(options.retryDelayMs * 2 ** (tried - 1), 5_000));
     }
