@@ -4,7 +4,7 @@ import { createTeam, type Team } from '../../test/api';
 import { fingerprint } from '../../test/fingerprint';
 import { controlBody, createFeature, otherwise, rule } from '../../test/features';
 import { createHarness, type Harness } from '../../test/helpers';
-import { SURROGATE_MESSAGE } from './storable-text';
+import { findUnstorableText, SURROGATE_MESSAGE } from './storable-text';
 
 let h: Harness;
 let team: Team;
@@ -91,5 +91,31 @@ describe('text PostgreSQL cannot store, in any dashboard request', () => {
   it('accepts surrogate pairs (emoji) and other Unicode', async () => {
     const res = await team.admin.call('POST', '/api/v1/projects/', { name: 'Café 🚀 商店', key: 'shop' });
     expect(res.statusCode, res.body).toBe(201);
+  });
+});
+
+describe('findUnstorableText on deeply nested bodies', () => {
+  // Copying the path at every level made the walk quadratic in depth: a body nested 200,000 deep
+  // (about 1 MB, the dashboard's body limit) held the event loop for minutes.
+  const DEPTH = 200_000;
+
+  it('names a NUL at the bottom of a body nested 200,000 deep, in one linear walk', () => {
+    let body: unknown = { name: NUL };
+    for (let level = 0; level < DEPTH; level++) body = { a: body };
+    const found = findUnstorableText(body);
+    expect(found?.message).toBe(NUL_MESSAGE);
+    expect(found?.field.split('.')).toHaveLength(DEPTH + 1);
+    expect(found?.field.endsWith('a.a.name')).toBe(true);
+  });
+
+  it('answers a public sign-in carrying such a body with a 4xx, never holding the server', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/authenticate',
+      headers: { 'content-type': 'application/json', host: 'vexil.test' },
+      payload: `{"username":"a@example.com","password":"x","domain":"acme","x":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}`,
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
   });
 });
