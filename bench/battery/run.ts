@@ -53,6 +53,13 @@ function parseArgs(argv: string[]) {
   };
 }
 
+/** The first line of an error and of its cause (a failed query's cause is the database's reason). */
+function describeError(error: unknown): string {
+  const first = (value: unknown) => (value instanceof Error ? value.message : String(value)).split('\n')[0];
+  const cause = error instanceof Error && error.cause ? `: ${first(error.cause)}` : '';
+  return `${first(error)}${cause}`;
+}
+
 const started = performance.now();
 function log(message: string) {
   console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}`);
@@ -84,17 +91,16 @@ async function runOn(kind: DbKind, options: ReturnType<typeof parseArgs>): Promi
         if (!product.alive) await product.start();
         outcome = await run(ctx);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        outcome = { verdict: 'FAIL', figures: [], why: [`the row could not run: ${message.split('\n')[0]}`] };
-        log(`${kind}: ${id} aborted: ${message}`);
+        outcome = { verdict: 'FAIL', figures: [], why: [`the row could not run: ${describeError(error)}`] };
+        log(`${kind}: ${id} aborted: ${error instanceof Error ? error.stack : String(error)}`);
       }
       const seconds = (performance.now() - rowStart) / 1000;
       results.push({ ...outcome, id, db: kind, seconds });
       log(`${kind}: ${id} ${outcome.verdict}${outcome.why ? ` (${outcome.why.join('; ')})` : ''}`);
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`${kind}: setup failed: ${message}`);
+    const message = describeError(error);
+    log(`${kind}: setup failed: ${error instanceof Error ? error.stack : String(error)}`);
     for (const id of options.rows.filter((row) => !results.some((r) => r.id === row)))
       results.push({
         id,
@@ -102,7 +108,7 @@ async function runOn(kind: DbKind, options: ReturnType<typeof parseArgs>): Promi
         seconds: 0,
         verdict: 'FAIL',
         figures: [],
-        why: [`setup failed: ${message.split('\n')[0]}`],
+        why: [`setup failed: ${message}`],
       });
   } finally {
     await product.stop();
