@@ -152,7 +152,11 @@ export function createEnvironmentsService(deps: {
     toEnvironment,
 
     /** Live environments of these projects as `principal` may see them, grouped by project id. */
-    async listByProjects(executor: Executor, principal: Principal, projects: ProjectRow[]) {
+    async listByProjects(
+      executor: Executor,
+      principal: Principal,
+      projects: Pick<ProjectRow, 'id' | 'key'>[],
+    ) {
       const rows = await repo.listByProjects(
         executor,
         principal.organisationId,

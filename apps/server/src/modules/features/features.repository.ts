@@ -395,20 +395,6 @@ export async function liveByKeys(db: Executor, projectId: string, keys: string[]
     .where(and(eq(features.projectId, projectId), eq(features.archived, false), inArray(features.key, keys)));
 }
 
-/** The production facts of a project's live environments (what a change to served settings needs). */
-export async function liveEnvironmentsOf(db: Executor, organisationId: string, projectId: string) {
-  return db
-    .select({ id: environments.id, production: environments.production, tags: environments.tags })
-    .from(environments)
-    .where(
-      and(
-        eq(environments.organisationId, organisationId),
-        eq(environments.projectId, projectId),
-        eq(environments.archived, false),
-      ),
-    );
-}
-
 /** The environment an SDK registers features in, with its project, as the audit log names them. */
 export async function registrationEnvironment(db: Executor, organisationId: string, environmentId: string) {
   const [row] = await db

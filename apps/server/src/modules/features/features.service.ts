@@ -348,10 +348,8 @@ export function createFeaturesService(deps: {
         const servedBefore = servedVariants(existing);
         const servedAfter = servedVariants(input.variants);
         if (!isDeepStrictEqual(servedBefore, servedAfter)) {
-          const denial = featureServedChangeDenial(
-            principal,
-            await repo.liveEnvironmentsOf(tx, organisationId, project.id),
-          );
+          const served = await environments.listByProjects(tx, principal, [project]);
+          const denial = featureServedChangeDenial(principal, served.get(project.id) ?? []);
           if (denial) throw new ForbiddenError(denial);
         }
         const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
