@@ -180,6 +180,23 @@ describe('project admin for other users and plans', () => {
     await context.close();
   });
 
+  it('shows a read-only user the public JS key but the server key only masked, with no copy', async () => {
+    const { context, page } = await openPage(browser, limited.url);
+    await signIn(page, { email: 'viewer@example.com' });
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await page.goto('/projects/sp/environments/production/features');
+    await page.getByRole('button', { name: 'Api Keys' }).click();
+    const keys = page.getByRole('dialog', { name: /Api keys/ });
+    expect(await keys.getByRole('textbox', { name: 'JS Client Key' }).inputValue()).toMatch(JS_KEY);
+    const serverKey = await keys.getByRole('textbox', { name: 'Server Key' }).inputValue();
+    expect(serverKey).not.toMatch(SERVER_KEY);
+    expect(serverKey).toContain('*');
+    expect(await keys.getByRole('button', { name: 'Copy Server Key' }).isDisabled()).toBe(true);
+    await keys.getByText(/only those who may change the flags of this environment/).waitFor();
+    await screenshot(page, 'api-keys-masked-read-only');
+    await context.close();
+  });
+
   it('disables New Project and New Environment when the plan limit is reached', async () => {
     const { context, page } = await adminPage(limited.url);
     await page.goto('/admin/projects');
