@@ -1,11 +1,14 @@
 /**
- * Server SDK polling at a fixed rate with autocannon: each connection cycles through every tenant's
- * full body and 304 (If-None-Match with the current ETag). Also the floor: a bare Node HTTP server
+ * Server SDK polling at a fixed rate: the requests cycle through every tenant's full body and 304
+ * (If-None-Match with the current ETag). Also the floor: a bare Node HTTP server
  * in its own process answering the same mix with a body of the same size.
  */
 import { spawn } from 'node:child_process';
-import autocannon from 'autocannon';
+import { fileURLToPath } from 'node:url';
+import type { PollFigures, PollJob } from './poller';
 import type { Tenant } from './setup';
+
+const POLLER = fileURLToPath(new URL('./poller.ts', import.meta.url));
 
 export type FetchFigures = {
   p50: number;
@@ -35,36 +38,53 @@ export async function pollMix(base: string, tenants: readonly Tenant[]) {
   return { polls, bytes };
 }
 
+/**
+ * Polls `base` with the mix at `rate` per second for `seconds`, from a process of its own (see
+ * poller.ts): even spacing, latency from when each request was due.
+ */
 export async function sdkFetch(
   base: string,
   polls: readonly Poll[],
   rate: number,
   seconds: number,
 ): Promise<FetchFigures> {
-  const result = await autocannon({
-    url: `${base}/api/sdk/v1/features`,
-    connections: Math.max(10, Math.ceil(rate / 20)),
-    overallRate: rate,
-    duration: seconds,
-    timeout: 10,
-    requests: polls.map((poll) => ({ method: 'GET', path: '/api/sdk/v1/features', headers: poll.headers })),
+  const job: PollJob = {
+    base,
+    path: '/api/sdk/v1/features',
+    mix: polls.map((poll) => poll.headers),
+    rate,
+    seconds,
+    maxInFlight: 1000,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', POLLER, JSON.stringify(job)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const stats = result.statusCodeStats ?? {};
+  const chunks: Buffer[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`the poller exited with ${code}`);
+  const figures = JSON.parse(Buffer.concat(chunks).toString()) as PollFigures;
   let ok = 0;
   let answered = 0;
   const failures: string[] = [];
-  for (const [code, { count = 0 }] of Object.entries(stats)) {
+  for (const [code, count] of Object.entries(figures.statuses)) {
     answered += count;
     const status = Number(code);
     if ((status >= 200 && status < 300) || status === 304) ok += count;
     else failures.push(`${count}× ${code}`);
   }
-  if (result.errors) failures.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
-  const total = answered + result.errors;
+  for (const [error, count] of Object.entries(figures.errors)) failures.push(`${count}× ${error}`);
+  if (figures.skipped) failures.push(`${figures.skipped} not sent (1,000 answers outstanding)`);
+  const total = answered + Object.values(figures.errors).reduce((sum, n) => sum + n, 0) + figures.skipped;
+  const sorted = Float64Array.from(figures.latenciesMs).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return {
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    achieved: answered / result.duration,
+    p50: at(0.5),
+    p99: at(0.99),
+    achieved: answered / figures.elapsedS,
     total,
     ok,
     failed: total - ok,

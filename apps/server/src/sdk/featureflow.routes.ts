@@ -108,7 +108,7 @@ export function featureflowRoutes(deps: {
       if (!dotNet && typeof ifNoneMatch === 'string' && ifNoneMatch !== '' && ifNoneMatch === snapshot.etag) {
         return reply.code(304).send();
       }
-      return reply.type('application/json').send(snapshot.body);
+      return reply.type('application/json').send(snapshot.bytes);
     });
 
     app.post('/api/sdk/v1/events', { schema: { hide: true } }, async (request, reply) => {

@@ -40,6 +40,8 @@ export type EnvironmentSnapshot = {
   controls: ReadonlyMap<string, ControlEntry>;
   /** The `/api/sdk/v1/features` body: every control keyed by feature key. */
   body: string;
+  /** `body` encoded once, so serving it copies no string (a thousand 100 KB answers a second). */
+  bytes: Buffer;
   /** Quoted strong ETag of `body`. */
   etag: string;
 };
@@ -136,6 +138,7 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
       keys: previous.keys,
       controls: new Map(),
       body: '{}',
+      bytes: Buffer.from('{}'),
       etag: etagOf('{}'),
     };
     for (const listener of listeners.get(environmentId) ?? [])
@@ -150,7 +153,7 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
     );
     const controls = buildControls(rows, variantRows);
     const body = serialise(controls);
-    return { keys, controls, body, etag: etagOf(body) };
+    return { keys, controls, body, bytes: Buffer.from(body), etag: etagOf(body) };
   }
 
   function install(snapshot: EnvironmentSnapshot) {
