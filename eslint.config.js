@@ -81,6 +81,26 @@ export default tseslint.config(
     },
   },
   {
+    // Server modules talk to each other through services, never through another module's
+    // repository: each module owns its queries (docs/adr/0009-module-layout.md).
+    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/sdk/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(modules/)?[a-z-]+/[a-z-]+\\.repository(\\.ts)?$',
+              message:
+                'A module may not import another module’s repository: ask its service (docs/adr/0009-module-layout.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -24,14 +24,20 @@ import { createAuditService } from './modules/audit/audit.service';
 import { createBillingService } from './modules/billing/billing.service';
 import { environmentsRoutes } from './modules/environments/environments.routes';
 import { createEnvironmentsService } from './modules/environments/environments.service';
-import { featureControlsRoutes } from './modules/features/feature-controls.routes';
-import { createFeatureControlsService } from './modules/features/feature-controls.service';
+import { controlsRoutes } from './modules/controls/controls.routes';
+import { createControlsService } from './modules/controls/controls.service';
+import { createFeatureReadModel } from './modules/features/feature-read-model';
 import { featuresRoutes } from './modules/features/features.routes';
 import { createFeaturesService } from './modules/features/features.service';
+import { createSdkRegistration } from './modules/features/sdk-registration';
 import { healthRoutes } from './modules/health/health.routes';
+import { createImpressionsService } from './modules/impressions/impressions.service';
 import { projectsRoutes } from './modules/projects/projects.routes';
+import { createScope } from './modules/scope/scope.service';
 import { segmentsRoutes } from './modules/segments/segments.routes';
-import { createSegmentsService, type SegmentsService } from './modules/segments/segments.service';
+import { createSegmentsService, segmentKeysOf } from './modules/segments/segments.service';
+import { teamRoutes } from './modules/team/team.routes';
+import { createTeamService } from './modules/team/team.service';
 import { targetUsersRoutes } from './modules/target-users/target-users.routes';
 import { createTargetUsersService } from './modules/target-users/target-users.service';
 import { targetsRoutes } from './modules/targets/targets.routes';
@@ -40,7 +46,7 @@ import { createProjectsService } from './modules/projects/projects.service';
 import { createChangeEvents } from './lib/change-events';
 import { startPgChangeRelay } from './lib/pg-change-relay';
 import { featureflowRoutes } from './sdk/featureflow.routes';
-import { createIngestion } from './sdk/ingestion';
+import { createIngestion, type IngestionOptions } from './sdk/ingestion';
 import { jsRoutes } from './sdk/js.routes';
 import { ofrepRoutes } from './sdk/ofrep.routes';
 import { createSdkStore } from './sdk/sdk-store';
@@ -51,6 +57,8 @@ export type BuildAppOptions = {
   /** Tests pass false; production logs JSON. */
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
+  /** Tests shorten the ingestion's retry and stall timings; production keeps the defaults. */
+  ingestion?: IngestionOptions;
 };
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -58,6 +66,10 @@ export type AppServices = ReturnType<typeof createServices>;
 /** Every route as registered: the invariant tests walk this table so no route escapes them. */
 export type RouteEntry = { method: string; url: string; isPublic: boolean; bodySchema: unknown };
 
+/**
+ * The composition root: every service built once, each from the ones below it, so the dependencies
+ * form a tree (scope, team, audit and billing at the bottom; features, projects and account on top).
+ */
 function createServices(options: BuildAppOptions, onListenerError: (error: unknown) => void) {
   const { config, database } = options;
   const db = database.db;
@@ -67,39 +79,59 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
   const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...clock });
   const billing = createBillingService({ db, uiFlags, ...clock });
   const audit = createAuditService({ db, billing, ...clock });
-  const targets = createTargetsService({ db, audit, ...clock });
-  // Segments need environments, which need controls: the rule context reaches them once built.
-  const late: { segments?: SegmentsService } = {};
-  const controls = createFeatureControlsService({
+  const scope = createScope({ db });
+  const team = createTeamService({ db });
+  const impressions = createImpressionsService({ db, ...clock });
+  const targets = createTargetsService({ db, audit, scope, ...clock });
+  const controls = createControlsService({
     db,
     audit,
     billing,
     events,
-    ruleContext: async (executor, organisationId, scope) => ({
-      targetTypes: await targets.typesOf(executor, organisationId, scope.projectId),
-      segmentKeys: await late.segments!.keysOf(executor, organisationId, scope.environmentId),
+    impressions,
+    scope,
+    // Rules are checked against the project's target types and the environment's segment keys.
+    ruleContext: async (executor, organisationId, where) => ({
+      targetTypes: await targets.typesOf(executor, organisationId, where.projectId),
+      segmentKeys: await segmentKeysOf(executor, organisationId, where.environmentId),
     }),
     ...clock,
   });
-  const environments = createEnvironmentsService({ db, audit, billing, controls, events, ...clock });
+  const segments = createSegmentsService({ db, audit, scope, controls, ...clock });
+  const environments = createEnvironmentsService({ db, audit, billing, controls, events, scope, ...clock });
   const projects = createProjectsService({ db, audit, billing, environments, events, ...clock });
-  const features = createFeaturesService({ db, audit, billing, controls, environments, events, ...clock });
-  const segments = createSegmentsService({ db, audit, environments, targets, ...clock });
-  late.segments = segments;
-  const account = createAccountService({ db, uiFlags, billing, projects, ...clock });
-  const targetUsers = createTargetUsersService({ db, audit, environments });
+  const featureReads = createFeatureReadModel({ db, scope, controls, team });
+  const features = createFeaturesService({
+    db,
+    audit,
+    billing,
+    controls,
+    scope,
+    team,
+    events,
+    read: featureReads,
+    ...clock,
+  });
+  const sdkRegistration = createSdkRegistration({ db, audit, billing, controls, scope, events, ...clock });
+  const account = createAccountService({ db, auth, uiFlags, billing, projects, ...clock });
+  const targetUsers = createTargetUsersService({ db, audit, scope });
   return {
     events,
     auth,
     billing,
     account,
     audit,
+    scope,
+    team,
+    impressions,
     targets,
     segments,
     controls,
     environments,
     projects,
+    featureReads,
     features,
+    sdkRegistration,
     targetUsers,
   };
 }
@@ -191,18 +223,19 @@ export async function buildApp(
   await app.register(auditRoutes({ audit: services.audit }));
   await app.register(projectsRoutes({ projects: services.projects }));
   await app.register(environmentsRoutes({ environments: services.environments }));
-  await app.register(featuresRoutes({ features: services.features }));
-  await app.register(featureControlsRoutes({ controls: services.controls }));
+  await app.register(featuresRoutes({ features: services.features, read: services.featureReads }));
+  await app.register(controlsRoutes({ controls: services.controls }));
+  await app.register(teamRoutes({ team: services.team }));
   await app.register(targetsRoutes({ targets: services.targets }));
   await app.register(segmentsRoutes({ segments: services.segments }));
   await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
 
-  const sdk = createSdk(app, services, database, options.now ?? (() => new Date()));
+  const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
   await app.register(
     featureflowRoutes({
       store: sdk.store,
       ingestion: sdk.ingestion,
-      features: services.features,
+      register: services.sdkRegistration,
       now: sdk.now,
     }),
   );
@@ -224,9 +257,15 @@ export async function buildApp(
 }
 
 /** The SDK API's memory and event ingestion, and the change relay between instances on PostgreSQL. */
-function createSdk(app: FastifyInstance, services: AppServices, database: DatabaseHandle, now: () => Date) {
+function createSdk(
+  app: FastifyInstance,
+  services: AppServices,
+  database: DatabaseHandle,
+  now: () => Date,
+  ingestionOptions: IngestionOptions = {},
+) {
   const store = createSdkStore({ db: database.db, events: services.events, logger: app.log });
-  const ingestion = createIngestion({ db: database.db, logger: app.log });
+  const ingestion = createIngestion({ ...ingestionOptions, db: database.db, logger: app.log });
   let relay: ReturnType<typeof startPgChangeRelay> | null = null;
   return {
     store,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { FEATURE_KEY_PATTERN } from '@vexil/core';
-import type { FeaturesService } from '../modules/features/features.service';
+import type { SdkRegistrationCommand } from '../modules/features/sdk-registration';
 import { answerOf, parseJsonBody, readEvents, sendEventsAnswer } from './events';
 import { acceptAnyBody, bearerKey, checkKey, refuse } from './http';
 import type { Ingestion } from './ingestion';
@@ -51,11 +51,11 @@ function zodErrors(error: z.ZodError) {
 export function featureflowRoutes(deps: {
   store: SdkStore;
   ingestion: Ingestion;
-  features: FeaturesService;
+  register: SdkRegistrationCommand;
   now: () => Date;
   heartbeatMs?: number;
 }): FastifyPluginAsync {
-  const { store, ingestion, features, now } = deps;
+  const { store, ingestion, register, now } = deps;
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
   return async (app) => {
     acceptAnyBody(app);
@@ -128,7 +128,7 @@ export function featureflowRoutes(deps: {
       const parsed = registerBody.safeParse(json.value);
       if (!parsed.success)
         return badRequest(reply, 'The features to register are not valid.', zodErrors(parsed.error));
-      const { refused } = await features.registerFromSdk(check.snapshot.keys, parsed.data);
+      const { refused } = await register(check.snapshot.keys, parsed.data);
       // Exactly 200 even when features were not created (the environment does not let SDKs create
       // them, as production by default, or the plan's limit is reached): the key is valid, nothing
       // reads the body, and Java only logs any other status as a failure at every start

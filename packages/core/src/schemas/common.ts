@@ -211,3 +211,6 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[]
   }
   return [...byField].map(([field, message]) => ({ field, message }));
 }
+
+/** Any JSON value (a variant's payload, for an SDK's `jsonValue()`). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

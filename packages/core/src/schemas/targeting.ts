@@ -25,6 +25,8 @@ export const conditionValueSchema = z.union([
   z.number(),
   z.boolean(),
 ]);
+/** Type of {@link conditionValueSchema}. */
+export type ConditionValue = z.infer<typeof conditionValueSchema>;
 
 /** One audience condition: `target operator values`. */
 export const conditionSchema = z.object({

@@ -4,58 +4,14 @@ import { users } from './identity.ts';
 import { integrations } from './integrations.ts';
 import { environments, projects } from './projects.ts';
 import { organisationId } from './tenant.ts';
-
-/** Any JSON value (a variant's payload for `jsonValue()`). */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-/** The 13 operators of sdk-protocol §9.2. */
-export type ConditionOperator =
-  | 'equals'
-  | 'contains'
-  | 'startsWith'
-  | 'endsWith'
-  | 'matches'
-  | 'in'
-  | 'notIn'
-  | 'before'
-  | 'after'
-  | 'greaterThan'
-  | 'greaterThanOrEqual'
-  | 'lessThan'
-  | 'lessThanOrEqual';
-
-export type ConditionValue = string | number | boolean;
-
-export interface RuleCondition {
-  target: string;
-  operator: ConditionOperator;
-  /** Always an array of primitives (sdk-protocol §8). */
-  values: ConditionValue[];
-}
-
-export interface RuleAudience {
-  id?: string;
-  name?: string;
-  conditions: RuleCondition[];
-}
-
-export interface VariantSplit {
-  variantKey: string;
-  /** Integer 0..100; the splits of a rule sum to 100. */
-  split: number;
-}
+import type { ConditionValue, JsonValue, Rule } from '@vexil/core';
 
 /**
- * One targeting rule, stored exactly as the SDK FeatureControl JSON carries it
- * (sdk-protocol §8), so the SDK snapshot is built without reshaping: rules in evaluation
- * order, the default rule last as `{ defaultRule: true, audience: null }`.
+ * Rules are stored exactly as the SDK FeatureControl JSON carries them (core's `Rule`), so the SDK
+ * payload is built without reshaping: in evaluation order, the default rule last with no audience.
  */
-export interface ControlRule {
-  defaultRule: boolean;
-  priority?: number;
-  audience: RuleAudience | null;
-  variantSplits: VariantSplit[];
-}
+export type ControlRule = Rule;
+export type { ConditionValue, JsonValue };
 
 export const features = pgTable(
   'features',

@@ -1,10 +1,9 @@
 import { AUTHORITY_NAMES, type Authority, type UiFlag } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { ForbiddenError, NotFoundError } from '../../errors';
-import type { Principal } from '../auth/auth.service';
+import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ProjectsService } from '../projects/projects.service';
-import * as authRepo from '../auth/auth.repository';
 import * as repo from './account.repository';
 
 function isAuthority(name: string): name is Authority {
@@ -15,18 +14,19 @@ export type AccountService = ReturnType<typeof createAccountService>;
 
 export function createAccountService(deps: {
   db: Database;
+  auth: AuthService;
   uiFlags: Record<UiFlag, boolean>;
   billing: BillingService;
   projects: ProjectsService;
   now?: () => Date;
 }) {
-  const { db, uiFlags, billing, projects } = deps;
+  const { db, auth, uiFlags, billing, projects } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
     /** What the dashboard may know before sign-in: which organisation this address is, and the UI flags. */
     async publicContext(domain: string | null) {
-      const organisation = domain ? await authRepo.findOrganisationByDomain(db, domain) : null;
+      const organisation = domain ? await auth.organisationByDomain(domain) : null;
       return { organisation, flags: uiFlags };
     },
 

@@ -74,6 +74,11 @@ export function createAuthService(deps: { db: Database; hashCost: HashCost; now?
   }
 
   return {
+    /** The organisation an address (its domain) names, or null: what the sign-in page may show. */
+    organisationByDomain(domain: string) {
+      return repo.findOrganisationByDomain(db, domain);
+    },
+
     /**
      * Password login against one organisation: the one the request's host or path names, else the
      * body's. Every failure reads the same, whether or not the account exists, and so does the wait

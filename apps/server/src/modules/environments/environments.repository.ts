@@ -14,17 +14,6 @@ export type EnvironmentWithProject = { environment: EnvironmentRow; project: Pro
 const live = (organisationId: string): SQL =>
   and(eq(environments.organisationId, organisationId), eq(environments.archived, false))!;
 
-export async function findLiveProjectByKey(db: Executor, organisationId: string, key: string) {
-  const [row] = await db
-    .select()
-    .from(projects)
-    .where(
-      and(eq(projects.organisationId, organisationId), eq(projects.key, key), eq(projects.archived, false)),
-    )
-    .limit(1);
-  return row ?? null;
-}
-
 /** Live environments of the given projects, oldest first (the order menus and lists show). */
 export async function listByProjects(db: Executor, organisationId: string, projectIds: string[]) {
   if (projectIds.length === 0) return [];

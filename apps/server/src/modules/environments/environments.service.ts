@@ -9,18 +9,20 @@ import {
   markdownCode,
   type Environment,
   type EnvironmentInput,
+  type ProjectRef,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
-import type { EnvironmentRow, ProjectRow } from '../../db/schema/index';
+import type { EnvironmentRow } from '../../db/schema/index';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
 import { newSdkKey } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
-import type { FeatureControlsService } from '../features/feature-controls.service';
+import type { ControlsService } from '../controls/controls.service';
+import type { Scope } from '../scope/scope.service';
 import * as repo from './environments.repository';
 
 /** Spec §2: what non-admins read where projects and environments are managed. */
@@ -101,11 +103,12 @@ export function createEnvironmentsService(deps: {
   db: Database;
   audit: AuditService;
   billing: BillingService;
-  controls: FeatureControlsService;
+  controls: ControlsService;
   events: ChangeEvents;
+  scope: Scope;
   now?: () => Date;
 }) {
-  const { db, audit, billing, controls, events } = deps;
+  const { db, audit, billing, controls, events, scope } = deps;
   const now = deps.now ?? (() => new Date());
 
   function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
@@ -119,7 +122,7 @@ export function createEnvironmentsService(deps: {
   async function insertEnvironment(
     tx: Executor,
     principal: Principal,
-    project: ProjectRow,
+    project: ProjectRef,
     input: Omit<EnvironmentInput, 'projectKey' | 'id'>,
   ): Promise<EnvironmentRow> {
     const at = now();
@@ -155,7 +158,7 @@ export function createEnvironmentsService(deps: {
     async listByProjects(
       executor: Executor,
       principal: Principal,
-      projects: Pick<ProjectRow, 'id' | 'key'>[],
+      projects: Pick<ProjectRef, 'id' | 'key'>[],
     ) {
       const rows = await repo.listByProjects(
         executor,
@@ -185,8 +188,7 @@ export function createEnvironmentsService(deps: {
       try {
         const { row, project } = await db.transaction(async (tx) => {
           await lockOrganisation(tx, organisationId);
-          const project = await repo.findLiveProjectByKey(tx, organisationId, input.projectKey);
-          if (!project) throw new NotFoundError('project', input.projectKey);
+          const project = await scope.project(organisationId, input.projectKey, tx);
           if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
           if (input.cloneEnvironmentId) {
             const source = await repo.findById(tx, organisationId, input.cloneEnvironmentId);
@@ -227,7 +229,7 @@ export function createEnvironmentsService(deps: {
     async createDefaults(
       tx: Executor,
       principal: Principal,
-      project: ProjectRow,
+      project: ProjectRef,
       defaults: readonly Omit<EnvironmentInput, 'projectKey' | 'id'>[],
     ): Promise<EnvironmentRow[]> {
       const organisationId = principal.organisationId;

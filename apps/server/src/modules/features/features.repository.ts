@@ -3,14 +3,11 @@ import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import {
   bookmarks,
-  environments,
-  featureControls,
   featureGoals,
   featureIssueLinks,
   features,
   goals,
   projects,
-  users,
   variants,
   type FeatureRow,
   type NewFeatureRow,
@@ -39,17 +36,6 @@ function matching(text: string | undefined): SQL | undefined {
     ilike(features.key, pattern),
     ilike(features.description, pattern),
   );
-}
-
-export async function findLiveProject(db: Executor, organisationId: string, key: string) {
-  const [row] = await db
-    .select()
-    .from(projects)
-    .where(
-      and(eq(projects.organisationId, organisationId), eq(projects.key, key), eq(projects.archived, false)),
-    )
-    .limit(1);
-  return row ?? null;
 }
 
 export async function findByKey(
@@ -292,14 +278,6 @@ export async function setGoals(
   await db.insert(featureGoals).values(rows.map((goal) => ({ organisationId, featureId, goalId: goal.id })));
 }
 
-export async function usersById(db: Executor, organisationId: string, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db
-    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(and(eq(users.organisationId, organisationId), inArray(users.id, ids)));
-}
-
 export async function bookmarkedIds(
   db: Executor,
   userId: string,
@@ -352,40 +330,6 @@ export async function tagsOf(
     .sort();
 }
 
-/** Activated members of the organisation whose name or e-mail contains `text`. */
-export async function members(db: Executor, organisationId: string, text: string | undefined, limit: number) {
-  const pattern = text ? containsPattern(text) : undefined;
-  return db
-    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(
-      and(
-        eq(users.organisationId, organisationId),
-        eq(users.activated, true),
-        eq(users.archived, false),
-        pattern
-          ? or(
-              ilike(users.email, pattern),
-              ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
-    .limit(limit);
-}
-
-/** Marks a feature's control in one environment as registered by an SDK (spec §4 Availability). */
-export async function markAvailable(db: Executor, featureId: string, environmentId: string, at: Date) {
-  await db
-    .update(featureControls)
-    .set({
-      available: true,
-      availableAt: sql`coalesce(${featureControls.availableAt}, ${at.toISOString()}::timestamptz)`,
-    })
-    .where(and(eq(featureControls.featureId, featureId), eq(featureControls.environmentId, environmentId)));
-}
-
 /** Live features of a project by key. */
 export async function liveByKeys(db: Executor, projectId: string, keys: string[]) {
   if (keys.length === 0) return [];
@@ -393,20 +337,4 @@ export async function liveByKeys(db: Executor, projectId: string, keys: string[]
     .select({ id: features.id, key: features.key })
     .from(features)
     .where(and(eq(features.projectId, projectId), eq(features.archived, false), inArray(features.key, keys)));
-}
-
-/** The environment an SDK registers features in, with its project, as the audit log names them. */
-export async function registrationEnvironment(db: Executor, organisationId: string, environmentId: string) {
-  const [row] = await db
-    .select({
-      key: environments.key,
-      name: environments.name,
-      sdkCanCreateFeatures: environments.sdkCanCreateFeatures,
-      projectKey: projects.key,
-    })
-    .from(environments)
-    .innerJoin(projects, eq(projects.id, environments.projectId))
-    .where(and(eq(environments.organisationId, organisationId), eq(environments.id, environmentId)))
-    .limit(1);
-  return row ?? null;
 }

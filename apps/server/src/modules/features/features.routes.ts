@@ -17,13 +17,17 @@ import {
   searchQuery,
 } from '@vexil/core';
 import { principalOf } from '../../plugins/auth';
+import type { FeatureReadModel } from './feature-read-model';
 import type { FeaturesService } from './features.service';
 
 const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const features = z.array(featureSchema);
 
-export function featuresRoutes(deps: { features: FeaturesService }): FastifyPluginAsyncZod {
-  const { features: service } = deps;
+export function featuresRoutes(deps: {
+  features: FeaturesService;
+  read: FeatureReadModel;
+}): FastifyPluginAsyncZod {
+  const { features: service, read } = deps;
   return async (app) => {
     app.get(
       '/api/v1/features',
@@ -35,7 +39,7 @@ export function featuresRoutes(deps: { features: FeaturesService }): FastifyPlug
           response: { 200: features, ...errors },
         },
       },
-      async (request) => service.search(principalOf(request), request.query.filter),
+      async (request) => read.search(principalOf(request), request.query.filter),
     );
 
     app.get(
@@ -48,7 +52,7 @@ export function featuresRoutes(deps: { features: FeaturesService }): FastifyPlug
           response: { 200: features, ...errors },
         },
       },
-      async (request) => service.home(principalOf(request), request.query.list),
+      async (request) => read.home(principalOf(request), request.query.list),
     );
 
     app.get(
@@ -63,7 +67,7 @@ export function featuresRoutes(deps: { features: FeaturesService }): FastifyPlug
         },
       },
       async (request) =>
-        service.searchInProject(principalOf(request), request.params.projectKey, request.query.query),
+        read.searchInProject(principalOf(request), request.params.projectKey, request.query.query),
     );
 
     app.get(
@@ -76,8 +80,7 @@ export function featuresRoutes(deps: { features: FeaturesService }): FastifyPlug
           response: { 200: featureSchema, ...errors },
         },
       },
-      async (request) =>
-        service.get(principalOf(request), request.params.projectKey, request.params.featureKey),
+      async (request) => read.get(principalOf(request), request.params.projectKey, request.params.featureKey),
     );
 
     app.get(
@@ -93,7 +96,7 @@ export function featuresRoutes(deps: { features: FeaturesService }): FastifyPlug
         },
       },
       async (request) =>
-        service.page(
+        read.page(
           principalOf(request),
           request.params.projectKey,
           request.params.environmentKey,
@@ -187,23 +190,7 @@ export function featuresRoutes(deps: { features: FeaturesService }): FastifyPlug
           response: { 200: z.array(z.string()), ...errors },
         },
       },
-      async (request) => service.tags(principalOf(request), request.params.projectKey, request.query.query),
-    );
-
-    app.get(
-      '/api/v1/members',
-      {
-        schema: {
-          tags: ['features'],
-          summary: 'Activated members whose name or e-mail contains the query (maintainer picker)',
-          querystring: searchQuery,
-          response: {
-            200: z.array(z.object({ id: idSchema, name: z.string(), email: z.string() })),
-            ...errors,
-          },
-        },
-      },
-      async (request) => service.members(principalOf(request), request.query.query),
+      async (request) => read.tags(principalOf(request), request.params.projectKey, request.query.query),
     );
   };
 }

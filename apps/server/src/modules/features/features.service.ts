@@ -1,64 +1,29 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
-  FEATURE_KEY_PATTERN,
   can,
-  defaultVariants,
-  escapeMarkdown,
   featureDeleteDenial,
   featureServedChangeDenial,
-  markdownCode,
   uniqueFeatureKey,
   type Feature,
   type FeatureInput,
-  type FeatureListQuery,
-  type HomeFeatureFilter,
 } from '@vexil/core';
-import type { Database, Executor } from '../../db/client';
+import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors';
-import { groupBy } from '../../lib/collections';
 import type { ChangeEvents } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
-import type { EnvironmentsService } from '../environments/environments.service';
-import type { FeatureControlsService } from './feature-controls.service';
+import type { ControlsService } from '../controls/controls.service';
+import type { Scope } from '../scope/scope.service';
+import type { TeamService } from '../team/team.service';
+import { featureCreated, featureDeleted, featureLinked, featureUpdated } from './feature-audit';
+import type { FeatureReadModel } from './feature-read-model';
 import * as repo from './features.repository';
-import type { FeatureWithProject } from './features.repository';
 
-/** How many features a search or a home list returns at most. */
-export const FEATURE_SEARCH_LIMIT = 100;
 export const FEATURE_CREATE_DENIED = 'You do not have permission to create features.';
 export const FEATURE_UPDATE_DENIED = 'You do not have permission to change this feature.';
-
-function displayName(user: { firstName: string; lastName: string; email: string }): string {
-  return `${user.firstName} ${user.lastName}`.trim() || user.email;
-}
-
-function list(values: readonly string[]): string {
-  return values.length ? values.map(markdownCode).join(', ') : '(none)';
-}
-
-/** One feature an SDK declares (sdk-protocol §5). */
-export type SdkRegistration = {
-  key: string;
-  failoverVariant?: string | null | undefined;
-  variants?: readonly { key: string; name?: string | null | undefined; value?: unknown }[] | null | undefined;
-};
-
-/** The variants of a registered feature: as declared (name, or the value as a label), else On and Off. */
-function sdkVariants(item: SdkRegistration): { key: string; name: string; description: string }[] {
-  const declared = (item.variants ?? [])
-    .filter((v) => typeof v.key === 'string' && FEATURE_KEY_PATTERN.test(v.key))
-    .map((v) => ({
-      key: v.key,
-      name: (v.name ?? (typeof v.value === 'string' ? v.value : null) ?? v.key).slice(0, 100) || v.key,
-      description: '',
-    }));
-  const unique = [...new Map(declared.map((v) => [v.key, v])).values()];
-  return unique.length >= 2 ? unique : defaultVariants();
-}
 
 /**
  * A feature's variants as every environment's SDK payload carries them (see `buildControls` in
@@ -71,180 +36,39 @@ function servedVariants(list: readonly { key: string; name: string; value?: unkn
 
 export type FeaturesService = ReturnType<typeof createFeaturesService>;
 
+/**
+ * Feature writes: create, settings, delete (archive), issue links and bookmarks. Each write is one
+ * transaction with its audit entry, then a change event for every environment whose SDK payload it
+ * alters. Reads are in feature-read-model.ts; SDK registration in sdk-registration.ts.
+ */
 export function createFeaturesService(deps: {
   db: Database;
   audit: AuditService;
   billing: BillingService;
-  controls: FeatureControlsService;
-  environments: EnvironmentsService;
+  controls: ControlsService;
+  scope: Scope;
+  team: TeamService;
   events: ChangeEvents;
+  read: FeatureReadModel;
   now?: () => Date;
 }) {
-  const { db, audit, billing, controls, environments, events } = deps;
+  const { db, audit, billing, controls, scope, team, events, read } = deps;
   const now = deps.now ?? (() => new Date());
-
-  /** Full features (variants, links, goals, maintainer, bookmark, controls by environment key). */
-  async function toFeatures(
-    executor: Executor,
-    principal: Principal,
-    rows: FeatureWithProject[],
-    environmentIds?: string[],
-  ): Promise<Feature[]> {
-    const organisationId = principal.organisationId;
-    const ids = rows.map((r) => r.feature.id);
-    const maintainerIds = [
-      ...new Set(rows.flatMap((r) => (r.feature.maintainerId ? [r.feature.maintainerId] : []))),
-    ];
-    const [variantRows, links, goalRows, maintainers, bookmarked] = await Promise.all([
-      repo.variantsOf(executor, organisationId, ids),
-      repo.issueLinksOf(executor, organisationId, ids),
-      repo.goalKeysOf(executor, organisationId, ids),
-      repo.usersById(executor, organisationId, maintainerIds),
-      repo.bookmarkedIds(executor, principal.userId, ids),
-    ]);
-    const variantsByFeature = groupBy(variantRows, (v) => v.featureId);
-    const controlViews = await controls.viewsOf(
-      executor,
-      organisationId,
-      rows.map(({ feature }) => ({
-        id: feature.id,
-        key: feature.key,
-        variantNames: Object.fromEntries(
-          (variantsByFeature.get(feature.id) ?? []).map((v) => [v.key, v.name]),
-        ),
-      })),
-      environmentIds,
-    );
-    const linksByFeature = groupBy(links, (l) => l.featureId);
-    const goalsByFeature = groupBy(goalRows, (g) => g.featureId);
-    const maintainerById = new Map(maintainers.map((m) => [m.id, m]));
-    return rows.map(({ feature, project }) => {
-      const maintainer = feature.maintainerId ? maintainerById.get(feature.maintainerId) : undefined;
-      const issues = linksByFeature.get(feature.id) ?? [];
-      return {
-        id: feature.id,
-        name: feature.name,
-        key: feature.key,
-        description: feature.description,
-        permanent: feature.permanent,
-        variants: (variantsByFeature.get(feature.id) ?? []).map((v) => ({
-          key: v.key,
-          name: v.name,
-          description: v.description,
-          ...(v.value === null ? {} : { value: v.value }),
-        })),
-        tags: feature.tags,
-        goals: (goalsByFeature.get(feature.id) ?? []).map((g) => g.key),
-        jiraIssues: issues.map((i) => ({ key: i.issueKey, title: i.title, url: i.url ?? '' })),
-        jiraIssueKeys: issues.map((i) => i.issueKey),
-        maintainer: maintainer
-          ? { id: maintainer.id, name: displayName(maintainer), email: maintainer.email }
-          : null,
-        projectKey: project.key,
-        project: { key: project.key, name: project.name },
-        bookmarked: bookmarked.has(feature.id),
-        archived: feature.archived,
-        controls: controlViews.get(feature.id) ?? {},
-        createdDate: feature.createdAt.toISOString(),
-        lastModifiedDate: feature.updatedAt.toISOString(),
-      };
-    });
-  }
-
-  async function one(executor: Executor, principal: Principal, row: FeatureWithProject): Promise<Feature> {
-    const [feature] = await toFeatures(executor, principal, [row]);
-    return feature!;
-  }
-
-  async function requireProject(executor: Executor, organisationId: string, projectKey: string) {
-    const project = await repo.findLiveProject(executor, organisationId, projectKey);
-    if (!project) throw new NotFoundError('project', projectKey);
-    return project;
-  }
-
-  async function assertMaintainer(executor: Executor, organisationId: string, maintainerId: string | null) {
-    if (maintainerId === null) return;
-    const [user] = await repo.usersById(executor, organisationId, [maintainerId]);
-    if (!user)
-      throw new ValidationError('maintainerId', 'The maintainer must be a member of this organisation.');
-  }
 
   function publishProject(organisationId: string, environmentIds: string[]) {
     for (const environmentId of environmentIds)
       events.publish({ type: 'environment.changed', organisationId, environmentId });
   }
 
+  async function environmentIdsOf(
+    tx: Parameters<Scope['environmentsOf']>[2],
+    organisationId: string,
+    projectId: string,
+  ) {
+    return (await scope.environmentsOf(organisationId, projectId, tx)).map((environment) => environment.id);
+  }
+
   return {
-    toFeatures,
-
-    /** GET /api/v1/features?filter=: features across the organisation matching the text. */
-    async search(principal: Principal, text: string | undefined): Promise<Feature[]> {
-      const rows = await repo.search(
-        db,
-        principal.organisationId,
-        text?.trim() || undefined,
-        FEATURE_SEARCH_LIMIT,
-      );
-      return toFeatures(db, principal, rows);
-    },
-
-    /** The home page lists (spec §2): recent, bookmarked, maintaining. */
-    async home(principal: Principal, filter: HomeFeatureFilter): Promise<Feature[]> {
-      const rows = await repo.homeList(
-        db,
-        principal.organisationId,
-        principal.userId,
-        filter,
-        FEATURE_SEARCH_LIMIT,
-      );
-      return toFeatures(db, principal, rows);
-    },
-
-    /** Features of one project matching typed text (link page, pickers). */
-    async searchInProject(
-      principal: Principal,
-      projectKey: string,
-      text: string | undefined,
-    ): Promise<Feature[]> {
-      const project = await requireProject(db, principal.organisationId, projectKey);
-      const rows = await repo.searchInProject(
-        db,
-        principal.organisationId,
-        project.id,
-        text?.trim() || undefined,
-        50,
-      );
-      return toFeatures(db, principal, rows);
-    },
-
-    /** One page of an environment's feature list, each feature with that environment's control only. */
-    async page(principal: Principal, projectKey: string, environmentKey: string, query: FeatureListQuery) {
-      const project = await requireProject(db, principal.organisationId, projectKey);
-      const environment = await environments.get(principal, projectKey, environmentKey);
-      const { rows, total } = await repo.page(
-        db,
-        principal.organisationId,
-        project.id,
-        query.query?.trim() || undefined,
-        query.page * query.pageSize,
-        query.pageSize,
-      );
-      return {
-        content: await toFeatures(db, principal, rows, [environment.id]),
-        last: (query.page + 1) * query.pageSize >= total,
-        page: query.page,
-        pageSize: query.pageSize,
-        totalElements: total,
-      };
-    },
-
-    /** A feature by project and key, with its control in every environment. */
-    async get(principal: Principal, projectKey: string, featureKey: string): Promise<Feature> {
-      const row = await repo.findByKey(db, principal.organisationId, projectKey, featureKey);
-      if (!row) throw new NotFoundError('feature', `${projectKey}/${featureKey}`);
-      return one(db, principal, row);
-    },
-
     /** POST /api/v1/projects/{projectKey}/features: a new key is made unique within the project. */
     async create(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
       if (!can(principal, 'create', { type: 'feature' })) throw new ForbiddenError(FEATURE_CREATE_DENIED);
@@ -256,8 +80,8 @@ export function createFeaturesService(deps: {
           const { feature, environmentIds } = await db.transaction(async (tx) => {
             await lockOrganisation(tx, organisationId);
             await billing.assertActive(organisationId, tx);
-            const project = await requireProject(tx, organisationId, projectKey);
-            await assertMaintainer(tx, organisationId, input.maintainerId);
+            const project = await scope.project(organisationId, projectKey, tx);
+            await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
             await billing.assertWithinLimit(tx, organisationId, 'maxFeatures', () =>
               repo.countLive(tx, organisationId),
             );
@@ -302,11 +126,15 @@ export function createFeaturesService(deps: {
               resourceId: row.id,
               projectKey: project.key,
               featureKey: row.key,
-              title: `Feature ${row.name} created in ${project.name}`,
-              description: `${escapeMarkdown(principal.email)} created the feature **${escapeMarkdown(row.name)}** (${markdownCode(row.key)}) with the variants ${list(input.variants.map((v) => v.key))}. It is off in every environment.`,
+              ...featureCreated(
+                principal.email,
+                row,
+                project,
+                input.variants.map((v) => v.key),
+              ),
             });
             return {
-              feature: await one(tx, principal, { feature: row, project }),
+              feature: await read.one(tx, principal, { feature: row, project }),
               environmentIds,
             };
           });
@@ -333,7 +161,7 @@ export function createFeaturesService(deps: {
         const { feature: before, project } = found;
         if (input.key !== before.key)
           throw new ValidationError('key', 'The key of a feature cannot be changed.');
-        await assertMaintainer(tx, organisationId, input.maintainerId);
+        await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
         const existing = await repo.variantsOf(tx, organisationId, [id]);
         const incoming = new Map(input.variants.map((v, position) => [v.key, { ...v, position }]));
         const removed = existing.filter((v) => !incoming.has(v.key)).map((v) => v.key);
@@ -348,8 +176,8 @@ export function createFeaturesService(deps: {
         const servedBefore = servedVariants(existing);
         const servedAfter = servedVariants(input.variants);
         if (!isDeepStrictEqual(servedBefore, servedAfter)) {
-          const served = await environments.listByProjects(tx, principal, [project]);
-          const denial = featureServedChangeDenial(principal, served.get(project.id) ?? []);
+          const served = await scope.environmentsOf(organisationId, project.id, tx);
+          const denial = featureServedChangeDenial(principal, served);
           if (denial) throw new ForbiddenError(denial);
         }
         const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
@@ -402,35 +230,23 @@ export function createFeaturesService(deps: {
           maintainerId: input.maintainerId,
           updatedAt: at,
         });
-        const changes = [
-          before.name !== after.name
-            ? `- name: ${markdownCode(before.name)} → ${markdownCode(after.name)}`
-            : null,
-          before.description !== after.description ? '- description changed' : null,
-          before.permanent !== after.permanent
-            ? `- permanent: ${markdownCode(String(after.permanent))}`
-            : null,
-          JSON.stringify(before.tags) !== JSON.stringify(after.tags)
-            ? `- tags: ${list(before.tags)} → ${list(after.tags)}`
-            : null,
-          before.maintainerId !== after.maintainerId ? '- maintainer changed' : null,
-          added.length ? `- variants added: ${list(added.map((v) => v.key))}` : null,
-          edited.length ? `- variants changed: ${list(edited)}` : null,
-          JSON.stringify(linkedKeys) !== JSON.stringify(input.jiraIssueKeys)
-            ? `- issues: ${list(linkedKeys)} → ${list(input.jiraIssueKeys)}`
-            : null,
-        ].filter((line): line is string => line !== null);
         await audit.record(tx, principal, {
           action: 'update',
           resourceType: 'feature',
           resourceId: id,
           projectKey: project.key,
           featureKey: after.key,
-          title: `Feature ${after.name} updated`,
-          description: `${escapeMarkdown(principal.email)} updated the settings of **${escapeMarkdown(after.name)}** (${markdownCode(after.key)})${changes.length ? `:\n\n${changes.join('\n')}` : '.'}`,
+          ...featureUpdated(principal.email, after, {
+            before,
+            after,
+            variantsAdded: added.map((v) => v.key),
+            variantsEdited: edited,
+            issuesBefore: linkedKeys,
+            issuesAfter: input.jiraIssueKeys,
+          }),
         });
-        const environmentIds = await controls.environmentIdsOf(tx, organisationId, project.id);
-        return { feature: await one(tx, principal, { feature: after, project }), environmentIds };
+        const environmentIds = await environmentIdsOf(tx, organisationId, project.id);
+        return { feature: await read.one(tx, principal, { feature: after, project }), environmentIds };
       });
       publishProject(organisationId, environmentIds);
       return feature;
@@ -454,10 +270,9 @@ export function createFeaturesService(deps: {
           resourceId: featureId,
           projectKey: project.key,
           featureKey: feature.key,
-          title: `Feature ${feature.name} deleted`,
-          description: `${escapeMarkdown(principal.email)} deleted the feature **${escapeMarkdown(feature.name)}** (${markdownCode(feature.key)}) from **${escapeMarkdown(project.name)}**. SDKs no longer receive it.`,
+          ...featureDeleted(principal.email, feature, project),
         });
-        return controls.environmentIdsOf(tx, organisationId, project.id);
+        return environmentIdsOf(tx, organisationId, project.id);
       });
       publishProject(organisationId, environmentIds);
     },
@@ -479,11 +294,10 @@ export function createFeaturesService(deps: {
             resourceId: featureId,
             projectKey: found.project.key,
             featureKey: found.feature.key,
-            title: `Feature ${found.feature.name} linked to ${issueKey}`,
-            description: `${escapeMarkdown(principal.email)} linked the issue ${markdownCode(issueKey)} to **${escapeMarkdown(found.feature.name)}** (${markdownCode(found.feature.key)}).`,
+            ...featureLinked(principal.email, found.feature, issueKey),
           });
         }
-        return one(tx, principal, found);
+        return read.one(tx, principal, found);
       });
     },
 
@@ -493,113 +307,6 @@ export function createFeaturesService(deps: {
       if (!found) throw new NotFoundError('feature', featureId);
       await repo.setBookmark(db, principal.organisationId, principal.userId, featureId, bookmarked);
       return { featureId, bookmarked };
-    },
-
-    /**
-     * PUT /api/sdk/v1/register: marks the declared features that exist available in the key's
-     * environment and, where the environment lets SDKs create features (`sdkCanCreateFeatures`, off in
-     * production by default), creates those the project lacks (with their variants, default on/off).
-     * The SDK, named by its key's environment, is the audit log's actor. Features past the plan's
-     * limit, or in an environment that does not let SDKs create features, are not created: they come
-     * back as `refused`, and the SDK is told 200 either way (see the route).
-     */
-    async registerFromSdk(
-      environment: { organisationId: string; projectId: string; environmentId: string },
-      items: readonly SdkRegistration[],
-    ): Promise<{ created: string[]; registered: string[]; refused: string[] }> {
-      const { organisationId, projectId, environmentId } = environment;
-      const actor = { organisationId, userId: null };
-      const result = await db.transaction(async (tx) => {
-        await lockOrganisation(tx, organisationId);
-        const target = await repo.registrationEnvironment(tx, organisationId, environmentId);
-        if (!target) throw new NotFoundError('environment', environmentId);
-        const sdk = `The server SDK key of the environment **${escapeMarkdown(target.name)}** (${markdownCode(target.key)})`;
-        const existing = new Map(
-          (
-            await repo.liveByKeys(
-              tx,
-              projectId,
-              items.map((item) => item.key),
-            )
-          ).map((f) => [f.key, f.id]),
-        );
-        const at = now();
-        const created: string[] = [];
-        const registered: string[] = [];
-        const refused: string[] = [];
-        let environmentIds: string[] = [environmentId];
-        for (const item of items) {
-          let featureId = existing.get(item.key);
-          if (!featureId) {
-            if (!target.sdkCanCreateFeatures) {
-              refused.push(item.key);
-              continue;
-            }
-            const limits = await billing.limitsFor(tx, organisationId);
-            const max = limits?.maxFeatures;
-            if (max !== null && max !== undefined && (await repo.countLive(tx, organisationId)) >= max) {
-              refused.push(item.key);
-              continue;
-            }
-            const variants = sdkVariants(item);
-            const row = await repo.insert(tx, {
-              organisationId,
-              projectId,
-              name: item.key,
-              key: item.key,
-              description: 'Registered by an SDK.',
-              createdAt: at,
-              updatedAt: at,
-            });
-            await repo.insertVariants(
-              tx,
-              variants.map((variant, position) => ({
-                organisationId,
-                featureId: row.id,
-                ...variant,
-                position,
-              })),
-            );
-            environmentIds = await controls.createForFeature(tx, {
-              organisationId,
-              projectId,
-              featureId: row.id,
-              variantKeys: variants.map((v) => v.key),
-            });
-            await audit.record(tx, actor, {
-              action: 'create',
-              resourceType: 'feature',
-              resourceId: row.id,
-              projectKey: target.projectKey,
-              environmentKey: target.key,
-              featureKey: row.key,
-              title: `Feature ${row.key} registered by the SDK of ${target.name}`,
-              description: `${sdk} registered the feature ${markdownCode(row.key)} with the variants ${list(variants.map((v) => v.key))}. It is off in every environment.`,
-              data: { actor: { type: 'sdk', environmentId, environmentKey: target.key } },
-            });
-            featureId = row.id;
-            existing.set(item.key, featureId);
-            created.push(item.key);
-          }
-          await repo.markAvailable(tx, featureId, environmentId, at);
-          registered.push(item.key);
-        }
-        return { created, registered, refused, environmentIds };
-      });
-      publishProject(organisationId, result.created.length ? result.environmentIds : [environmentId]);
-      return { created: result.created, registered: result.registered, refused: result.refused };
-    },
-
-    /** GET /api/v1/projects/{projectKey}/tags?query= */
-    async tags(principal: Principal, projectKey: string, text: string | undefined): Promise<string[]> {
-      const project = await requireProject(db, principal.organisationId, projectKey);
-      return repo.tagsOf(db, principal.organisationId, project.id, text?.trim() || undefined);
-    },
-
-    /** GET /api/v1/members?query=: who can maintain a feature. */
-    async members(principal: Principal, text: string | undefined) {
-      const rows = await repo.members(db, principal.organisationId, text?.trim() || undefined, 50);
-      return rows.map((user) => ({ id: user.id, name: displayName(user), email: user.email }));
     },
   };
 }

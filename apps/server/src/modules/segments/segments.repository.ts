@@ -1,14 +1,7 @@
 import { and, asc, eq, ilike, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
-import {
-  environments,
-  featureControls,
-  features,
-  projects,
-  segments,
-  type NewSegmentRow,
-} from '../../db/schema/index';
+import { environments, projects, segments, type NewSegmentRow } from '../../db/schema/index';
 
 export async function list(
   db: Executor,
@@ -97,19 +90,4 @@ export async function update(
 
 export async function remove(db: Executor, organisationId: string, id: string) {
   await db.delete(segments).where(and(eq(segments.organisationId, organisationId), eq(segments.id, id)));
-}
-
-/** Live features' controls in an environment, with the feature name (to find rules using a segment). */
-export async function controlsOfEnvironment(db: Executor, organisationId: string, environmentId: string) {
-  return db
-    .select({ name: features.name, rules: featureControls.rules })
-    .from(featureControls)
-    .innerJoin(features, eq(features.id, featureControls.featureId))
-    .where(
-      and(
-        eq(featureControls.organisationId, organisationId),
-        eq(featureControls.environmentId, environmentId),
-        eq(features.archived, false),
-      ),
-    );
 }

@@ -3,20 +3,32 @@ import {
   escapeMarkdown,
   isProductionEnvironment,
   markdownCode,
+  type EnvironmentConstraint,
   type Segment,
   type SegmentInput,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import type { EnvironmentRow, SegmentRow } from '../../db/schema/index';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
-import type { EnvironmentsService } from '../environments/environments.service';
-import type { TargetsService } from '../targets/targets.service';
+import type { ControlsService } from '../controls/controls.service';
+import type { Scope } from '../scope/scope.service';
 import * as repo from './segments.repository';
 
-function toSegment(row: SegmentRow, projectKey: string, environmentKey: string): Segment {
+/**
+ * Segment keys of an environment, for rule validation. Standalone (no service around it) so that the
+ * controls module can be given it by the composition root while segments depend on controls.
+ */
+export function segmentKeysOf(executor: Executor, organisationId: string, environmentId: string) {
+  return repo.keysOf(executor, organisationId, environmentId);
+}
+
+function toSegment(
+  row: { id: string; key: string; name: string; description: string },
+  projectKey: string,
+  environmentKey: string,
+): Segment {
   return {
     id: row.id,
     key: row.key,
@@ -31,7 +43,7 @@ function keyTakenError(key: string) {
   return new ValidationError('key', `A segment with the key "${key}" already exists in this environment.`);
 }
 
-function denied(environment: Pick<EnvironmentRow, 'production' | 'tags'>, action: string) {
+function denied(environment: EnvironmentConstraint, action: string) {
   return new ForbiddenError(
     isProductionEnvironment(environment)
       ? `Only a production editor can ${action} segments in a production environment.`
@@ -45,17 +57,17 @@ export type SegmentsService = ReturnType<typeof createSegmentsService>;
 export function createSegmentsService(deps: {
   db: Database;
   audit: AuditService;
-  environments: EnvironmentsService;
-  targets: TargetsService;
+  scope: Scope;
+  controls: ControlsService;
   now?: () => Date;
 }) {
-  const { db, audit, environments, targets } = deps;
+  const { db, audit, scope, controls } = deps;
   const now = deps.now ?? (() => new Date());
 
   function assertCan(
     principal: Principal,
     action: 'create' | 'update' | 'delete',
-    environment: Pick<EnvironmentRow, 'production' | 'tags'>,
+    environment: EnvironmentConstraint,
   ) {
     const constraint = { production: environment.production, tags: environment.tags };
     if (!can(principal, action, { type: 'segment', environment: constraint }))
@@ -63,13 +75,9 @@ export function createSegmentsService(deps: {
   }
 
   return {
-    /** Segment keys of an environment, for rule validation. */
-    keysOf: (executor: Executor, organisationId: string, environmentId: string) =>
-      repo.keysOf(executor, organisationId, environmentId),
-
     /** GET /api/v2/segments/{projectKey}/{environmentKey}?query= */
     async list(principal: Principal, projectKey: string, environmentKey: string, text: string | undefined) {
-      const environment = await environments.get(principal, projectKey, environmentKey);
+      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
       const needle = text?.trim();
       const rows = await repo.list(db, principal.organisationId, environment.id, needle || undefined);
       return rows.map((row) => toSegment(row, projectKey, environment.key));
@@ -79,7 +87,11 @@ export function createSegmentsService(deps: {
     async create(principal: Principal, input: SegmentInput): Promise<Segment> {
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new segment has no id: use PUT to update.');
-      const environment = await environments.get(principal, input.projectKey, input.environmentKey);
+      const environment = await scope.environment(
+        principal.organisationId,
+        input.projectKey,
+        input.environmentKey,
+      );
       assertCan(principal, 'create', environment);
       try {
         return await db.transaction(async (tx) => {
@@ -151,17 +163,12 @@ export function createSegmentsService(deps: {
         const found = await repo.findById(tx, principal.organisationId, id);
         if (!found) throw new NotFoundError('segment', id);
         assertCan(principal, 'delete', found.environment);
-        const types = await targets.typesOf(tx, principal.organisationId, found.project.id);
-        const users = (await repo.controlsOfEnvironment(tx, principal.organisationId, found.environment.id))
-          .filter((control) =>
-            control.rules.some((rule) =>
-              (rule.audience?.conditions ?? []).some(
-                (condition) =>
-                  types[condition.target] === 'segment' && condition.values.includes(found.segment.key),
-              ),
-            ),
-          )
-          .map((control) => control.name);
+        const users = await controls.usingSegment(
+          tx,
+          principal.organisationId,
+          { projectId: found.project.id, environmentId: found.environment.id },
+          found.segment.key,
+        );
         if (users.length > 0) {
           throw new BadRequestError(
             `The segment "${found.segment.name}" is used by the targeting of ${users.map((n) => `"${n}"`).join(', ')}. Remove it from those rules first.`,

@@ -3,18 +3,14 @@ import type { Database } from '../../db/client';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
-import type { EnvironmentsService } from '../environments/environments.service';
+import type { Scope } from '../scope/scope.service';
 import * as repo from './target-users.repository';
 
 export type TargetUsersService = ReturnType<typeof createTargetUsersService>;
 
 /** The users SDKs reported in an environment, with their latest attributes (spec §2 Users page). */
-export function createTargetUsersService(deps: {
-  db: Database;
-  audit: AuditService;
-  environments: EnvironmentsService;
-}) {
-  const { db, audit, environments } = deps;
+export function createTargetUsersService(deps: { db: Database; audit: AuditService; scope: Scope }) {
+  const { db, audit, scope } = deps;
   return {
     /** Most recently seen first, 50 a page, optionally those whose id contains the query. */
     async page(
@@ -23,7 +19,7 @@ export function createTargetUsersService(deps: {
       environmentKey: string,
       query: PageQuery & { query?: string | undefined },
     ) {
-      const environment = await environments.get(principal, projectKey, environmentKey);
+      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
       const needle = query.query?.trim();
       const { rows, total } = await repo.page(
         db,
@@ -53,7 +49,7 @@ export function createTargetUsersService(deps: {
       environmentKey: string,
       userKey: string,
     ): Promise<void> {
-      const environment = await environments.get(principal, projectKey, environmentKey);
+      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
       const constraint = { production: environment.production, tags: environment.tags };
       if (!can(principal, 'delete', { type: 'featureControl', environment: constraint })) {
         throw new ForbiddenError('You do not have permission to remove users in this environment.');

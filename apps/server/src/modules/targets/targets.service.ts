@@ -8,10 +8,10 @@ import {
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { ForbiddenError, ValidationError } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
-import * as featuresRepo from '../features/features.repository';
+import type { Scope } from '../scope/scope.service';
 import * as repo from './targets.repository';
 
 export const TARGET_CREATE_DENIED = 'You do not have permission to create targets.';
@@ -25,14 +25,17 @@ function keyTakenError(key: string) {
 export type TargetsService = ReturnType<typeof createTargetsService>;
 
 /** Targets: the user attributes rules test, with their types (spec §3 Target). */
-export function createTargetsService(deps: { db: Database; audit: AuditService; now?: () => Date }) {
-  const { db, audit } = deps;
+export function createTargetsService(deps: {
+  db: Database;
+  audit: AuditService;
+  scope: Scope;
+  now?: () => Date;
+}) {
+  const { db, audit, scope } = deps;
   const now = deps.now ?? (() => new Date());
 
-  async function requireProject(executor: Executor, organisationId: string, projectKey: string) {
-    const project = await featuresRepo.findLiveProject(executor, organisationId, projectKey);
-    if (!project) throw new NotFoundError('project', projectKey);
-    return project;
+  function requireProject(executor: Executor, organisationId: string, projectKey: string) {
+    return scope.project(organisationId, projectKey, executor);
   }
 
   return {

@@ -1,10 +1,9 @@
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import {
   environments,
   featureControls,
   features,
-  impressionCounters,
   projects,
   variants,
   type FeatureControlRow,
@@ -79,49 +78,6 @@ export async function controlsOfFeatures(
     .orderBy(asc(environments.createdAt), asc(environments.name));
 }
 
-/** Impressions per control and variant on one day. */
-export async function impressionsOn(db: Executor, organisationId: string, controlIds: string[], day: string) {
-  if (controlIds.length === 0) return [];
-  return db
-    .select({
-      controlId: impressionCounters.featureControlId,
-      variantKey: impressionCounters.variantKey,
-      count: impressionCounters.count,
-    })
-    .from(impressionCounters)
-    .where(
-      and(
-        eq(impressionCounters.organisationId, organisationId),
-        inArray(impressionCounters.featureControlId, controlIds),
-        eq(impressionCounters.day, day),
-      ),
-    );
-}
-
-/** Impressions of one control per variant and day from `fromDay` on. */
-export async function dailyImpressions(
-  db: Executor,
-  organisationId: string,
-  controlId: string,
-  fromDay: string,
-) {
-  return db
-    .select({
-      day: impressionCounters.day,
-      variantKey: impressionCounters.variantKey,
-      count: impressionCounters.count,
-    })
-    .from(impressionCounters)
-    .where(
-      and(
-        eq(impressionCounters.organisationId, organisationId),
-        eq(impressionCounters.featureControlId, controlId),
-        gte(impressionCounters.day, fromDay),
-      ),
-    )
-    .orderBy(asc(impressionCounters.day));
-}
-
 /** A control of a live feature in a live environment of a live project, with all three. */
 export async function findControl(db: Executor, organisationId: string, id: string) {
   const [row] = await db
@@ -157,21 +113,45 @@ export async function updateControl(
   return row!;
 }
 
-/** Live environments of a project (a new feature gets a control in each). */
-export async function liveEnvironmentIds(
-  db: Executor,
-  organisationId: string,
-  projectId: string,
-): Promise<string[]> {
-  const rows = await db
-    .select({ id: environments.id })
-    .from(environments)
+/** The variants of a feature, in order: what a control may serve. */
+export async function variantsOf(db: Executor, organisationId: string, featureId: string) {
+  return db
+    .select({ key: variants.key, name: variants.name })
+    .from(variants)
+    .where(and(eq(variants.organisationId, organisationId), eq(variants.featureId, featureId)))
+    .orderBy(asc(variants.position), asc(variants.key));
+}
+
+/** A feature's last change follows its controls' (lists sort by it). */
+export async function touchFeature(db: Executor, organisationId: string, featureId: string, at: Date) {
+  await db
+    .update(features)
+    .set({ updatedAt: at })
+    .where(and(eq(features.organisationId, organisationId), eq(features.id, featureId)));
+}
+
+/** Marks a feature's control in one environment as registered by an SDK, keeping the first date. */
+export async function markAvailable(db: Executor, featureId: string, environmentId: string, at: Date) {
+  await db
+    .update(featureControls)
+    .set({
+      available: true,
+      availableAt: sql`coalesce(${featureControls.availableAt}, ${at.toISOString()}::timestamptz)`,
+    })
+    .where(and(eq(featureControls.featureId, featureId), eq(featureControls.environmentId, environmentId)));
+}
+
+/** Live features' controls in an environment, with the feature's name (to find rules using a segment). */
+export async function rulesOfEnvironment(db: Executor, organisationId: string, environmentId: string) {
+  return db
+    .select({ name: features.name, rules: featureControls.rules })
+    .from(featureControls)
+    .innerJoin(features, eq(features.id, featureControls.featureId))
     .where(
       and(
-        eq(environments.organisationId, organisationId),
-        eq(environments.projectId, projectId),
-        eq(environments.archived, false),
+        eq(featureControls.organisationId, organisationId),
+        eq(featureControls.environmentId, environmentId),
+        eq(features.archived, false),
       ),
     );
-  return rows.map((r) => r.id);
 }

@@ -20,19 +20,23 @@ import type { ChangeEvents } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
-import * as featuresRepo from './features.repository';
-import * as repo from './feature-controls.repository';
+import type { ImpressionsService } from '../impressions/impressions.service';
+import type { Scope } from '../scope/scope.service';
+import * as repo from './controls.repository';
 
-/** Days the variant daily impressions chart covers, today included. */
-export const IMPRESSION_CHART_DAYS = 30;
 export const PRODUCTION_CONTROL_DENIED =
   'Only a production editor can change a feature in a production environment.';
 export const CONTROL_DENIED = 'You do not have permission to change this feature.';
 
-/** UTC calendar day, as impression counters key it. */
-export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
+/**
+ * What rules are checked against: the project's target types and the environment's segments. The
+ * composition root builds it from the targets and segments modules, which sit beside this one.
+ */
+export type RuleContextSource = (
+  executor: Executor,
+  organisationId: string,
+  scope: { projectId: string; environmentId: string },
+) => Promise<RuleContext>;
 
 export type ControlContext = {
   featureKey: string;
@@ -60,13 +64,13 @@ export function toControlView(row: FeatureControlRow, context: ControlContext, n
     environmentKey: context.environmentKey,
     enabled: row.enabled,
     offVariantKey: row.offVariantKey,
-    rules: row.rules as FeatureControl['rules'],
+    rules: row.rules,
     available: row.available,
     trafficStatus,
-    targetingStatus: targetingStatusOf({ enabled: row.enabled, rules: row.rules as FeatureControl['rules'] }),
+    targetingStatus: targetingStatusOf({ enabled: row.enabled, rules: row.rules }),
     staleDays,
     rulesDescription: describeRules(
-      { enabled: row.enabled, offVariantKey: row.offVariantKey, rules: row.rules as FeatureControl['rules'] },
+      { enabled: row.enabled, offVariantKey: row.offVariantKey, rules: row.rules },
       context.variantNames,
     ),
     createdDate,
@@ -75,23 +79,23 @@ export function toControlView(row: FeatureControlRow, context: ControlContext, n
   };
 }
 
-export type FeatureControlsService = ReturnType<typeof createFeatureControlsService>;
+export type ControlsService = ReturnType<typeof createControlsService>;
 
-/** Feature controls: one per feature and environment (spec §3). */
-export function createFeatureControlsService(deps: {
+/**
+ * Feature controls, one per feature and environment (spec §3): the switch, the off variant and the
+ * rules; whether an SDK registered the feature there; which controls use a segment.
+ */
+export function createControlsService(deps: {
   db: Database;
   audit: AuditService;
   billing: BillingService;
   events: ChangeEvents;
-  /** What rules are checked against: the project's target types and the environment's segments. */
-  ruleContext: (
-    executor: Executor,
-    organisationId: string,
-    scope: { projectId: string; environmentId: string },
-  ) => Promise<RuleContext>;
+  impressions: ImpressionsService;
+  scope: Scope;
+  ruleContext: RuleContextSource;
   now?: () => Date;
 }) {
-  const { db, audit, billing, events, ruleContext } = deps;
+  const { db, audit, billing, events, impressions, scope, ruleContext } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
@@ -133,7 +137,9 @@ export function createFeatureControlsService(deps: {
       tx: Executor,
       target: { organisationId: string; projectId: string; featureId: string; variantKeys: string[] },
     ): Promise<string[]> {
-      const environmentIds = await repo.liveEnvironmentIds(tx, target.organisationId, target.projectId);
+      const environmentIds = (await scope.environmentsOf(target.organisationId, target.projectId, tx)).map(
+        (environment) => environment.id,
+      );
       const control = defaultControlFor(target.variantKeys);
       await repo.insertControls(
         tx,
@@ -147,9 +153,30 @@ export function createFeatureControlsService(deps: {
       return environmentIds;
     },
 
-    /** Live environments of a project: those whose SDK payload a feature change alters. */
-    environmentIdsOf(executor: Executor, organisationId: string, projectId: string): Promise<string[]> {
-      return repo.liveEnvironmentIds(executor, organisationId, projectId);
+    /** Marks a feature registered by an SDK in one environment (spec §4 Availability). */
+    markAvailable(tx: Executor, featureId: string, environmentId: string, at: Date): Promise<void> {
+      return repo.markAvailable(tx, featureId, environmentId, at);
+    },
+
+    /** Names of the live features whose rules in this environment target the segment `segmentKey`. */
+    async usingSegment(
+      executor: Executor,
+      organisationId: string,
+      where: { projectId: string; environmentId: string },
+      segmentKey: string,
+    ): Promise<string[]> {
+      const { targetTypes } = await ruleContext(executor, organisationId, where);
+      const controls = await repo.rulesOfEnvironment(executor, organisationId, where.environmentId);
+      return controls
+        .filter((control) =>
+          control.rules.some((rule) =>
+            (rule.audience?.conditions ?? []).some(
+              (condition) =>
+                targetTypes[condition.target] === 'segment' && condition.values.includes(segmentKey),
+            ),
+          ),
+        )
+        .map((control) => control.name);
     },
 
     /** Views of the controls of these features keyed by feature id, then environment key. */
@@ -166,18 +193,11 @@ export function createFeatureControlsService(deps: {
         environmentIds,
       );
       const at = now();
-      const impressions = await repo.impressionsOn(
+      const byControl = await impressions.today(
         executor,
         organisationId,
         rows.map((r) => r.control.id),
-        utcDay(at),
       );
-      const byControl = new Map<string, Map<string, number>>();
-      for (const row of impressions) {
-        const counts = byControl.get(row.controlId) ?? new Map<string, number>();
-        counts.set(row.variantKey, (counts.get(row.variantKey) ?? 0) + row.count);
-        byControl.set(row.controlId, counts);
-      }
       const featureById = new Map(features.map((f) => [f.id, f]));
       const result = new Map<string, Record<string, FeatureControl>>(features.map((f) => [f.id, {}]));
       for (const { control, environment } of rows) {
@@ -219,7 +239,7 @@ export function createFeatureControlsService(deps: {
           );
         }
         await billing.assertActive(organisationId, tx);
-        const variantRows = await featuresRepo.variantsOf(tx, organisationId, [feature.id]);
+        const variantRows = await repo.variantsOf(tx, organisationId, feature.id);
         const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
         if (!(input.offVariantKey in variantNames)) {
           throw new ValidationError(
@@ -249,7 +269,7 @@ export function createFeatureControlsService(deps: {
           rules: input.rules,
           updatedAt: at,
         });
-        await featuresRepo.update(tx, organisationId, feature.id, { updatedAt: at });
+        await repo.touchFeature(tx, organisationId, feature.id, at);
         const rulesChanged =
           before.offVariantKey !== after.offVariantKey ||
           JSON.stringify(before.rules) !== JSON.stringify(after.rules);
@@ -259,7 +279,7 @@ export function createFeatureControlsService(deps: {
           {
             enabled: before.enabled,
             offVariantKey: before.offVariantKey,
-            rules: before.rules as FeatureControl['rules'],
+            rules: before.rules,
           },
           variantNames,
         );
@@ -285,7 +305,7 @@ export function createFeatureControlsService(deps: {
             after: input,
           },
         });
-        const impressions = await repo.impressionsOn(tx, organisationId, [after.id], utcDay(at));
+        const today = await impressions.today(tx, organisationId, [after.id]);
         return {
           environmentId: environment.id,
           view: toControlView(
@@ -294,7 +314,7 @@ export function createFeatureControlsService(deps: {
               featureKey: feature.key,
               environmentKey: environment.key,
               variantNames,
-              impressionsToday: new Map(impressions.map((i) => [i.variantKey, i.count])),
+              impressionsToday: today.get(after.id) ?? new Map(),
             },
             at,
           ),
@@ -308,25 +328,8 @@ export function createFeatureControlsService(deps: {
     async dailyImpressions(principal: Principal, controlId: string): Promise<VariantDailyImpressions> {
       const found = await repo.findControl(db, principal.organisationId, controlId);
       if (!found) throw new NotFoundError('feature control', controlId);
-      const today = now();
-      const labels: string[] = [];
-      for (let back = IMPRESSION_CHART_DAYS - 1; back >= 0; back--) {
-        labels.push(utcDay(new Date(today.getTime() - back * 24 * 60 * 60 * 1000)));
-      }
-      const [variantRows, counts] = await Promise.all([
-        featuresRepo.variantsOf(db, principal.organisationId, [found.feature.id]),
-        repo.dailyImpressions(db, principal.organisationId, controlId, labels[0]!),
-      ]);
-      const index = new Map(labels.map((label, i) => [label, i]));
-      const datasets = variantRows.map((variant) => {
-        const data = labels.map(() => 0);
-        for (const row of counts) {
-          const at = index.get(row.day);
-          if (row.variantKey === variant.key && at !== undefined) data[at] = (data[at] ?? 0) + row.count;
-        }
-        return { label: variant.name, data };
-      });
-      return { labels, datasets };
+      const variants = await repo.variantsOf(db, principal.organisationId, found.feature.id);
+      return impressions.dailySeries(principal.organisationId, controlId, variants);
     },
   };
 }

@@ -7,11 +7,11 @@ import {
   variantDailyImpressionsSchema,
 } from '@vexil/core';
 import { principalOf } from '../../plugins/auth';
-import type { FeatureControlsService } from './feature-controls.service';
+import type { ControlsService } from './controls.service';
 
 const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-export function featureControlsRoutes(deps: { controls: FeatureControlsService }): FastifyPluginAsyncZod {
+export function controlsRoutes(deps: { controls: ControlsService }): FastifyPluginAsyncZod {
   const { controls } = deps;
   return async (app) => {
     app.put(

@@ -1,0 +1,178 @@
+import type { Feature, FeatureListQuery, HomeFeatureFilter } from '@vexil/core';
+import type { Database, Executor } from '../../db/client';
+import { NotFoundError } from '../../errors';
+import { groupBy } from '../../lib/collections';
+import type { Principal } from '../auth/auth.service';
+import type { ControlsService } from '../controls/controls.service';
+import type { Scope } from '../scope/scope.service';
+import type { TeamService } from '../team/team.service';
+import * as repo from './features.repository';
+import type { FeatureWithProject } from './features.repository';
+
+/** How many features a search or a home list returns at most. */
+export const FEATURE_SEARCH_LIMIT = 100;
+/** How many features a project search (link page, pickers) returns at most. */
+export const PROJECT_FEATURE_SEARCH_LIMIT = 50;
+
+export type FeatureReadModel = ReturnType<typeof createFeatureReadModel>;
+
+/**
+ * Features as the dashboard reads them: each with its variants, issue links, goals, maintainer,
+ * the reader's bookmark and its controls by environment key. Only reads; the writes are in
+ * features.service.ts.
+ */
+export function createFeatureReadModel(deps: {
+  db: Database;
+  scope: Scope;
+  controls: ControlsService;
+  team: TeamService;
+}) {
+  const { db, scope, controls, team } = deps;
+
+  async function toFeatures(
+    executor: Executor,
+    principal: Principal,
+    rows: FeatureWithProject[],
+    environmentIds?: string[],
+  ): Promise<Feature[]> {
+    const organisationId = principal.organisationId;
+    const ids = rows.map((r) => r.feature.id);
+    const [variantRows, links, goalRows, maintainers, bookmarked] = await Promise.all([
+      repo.variantsOf(executor, organisationId, ids),
+      repo.issueLinksOf(executor, organisationId, ids),
+      repo.goalKeysOf(executor, organisationId, ids),
+      team.summariesOf(
+        executor,
+        organisationId,
+        rows.flatMap((r) => (r.feature.maintainerId ? [r.feature.maintainerId] : [])),
+      ),
+      repo.bookmarkedIds(executor, principal.userId, ids),
+    ]);
+    const variantsByFeature = groupBy(variantRows, (v) => v.featureId);
+    const controlViews = await controls.viewsOf(
+      executor,
+      organisationId,
+      rows.map(({ feature }) => ({
+        id: feature.id,
+        key: feature.key,
+        variantNames: Object.fromEntries(
+          (variantsByFeature.get(feature.id) ?? []).map((v) => [v.key, v.name]),
+        ),
+      })),
+      environmentIds,
+    );
+    const linksByFeature = groupBy(links, (l) => l.featureId);
+    const goalsByFeature = groupBy(goalRows, (g) => g.featureId);
+    return rows.map(({ feature, project }) => {
+      const issues = linksByFeature.get(feature.id) ?? [];
+      return {
+        id: feature.id,
+        name: feature.name,
+        key: feature.key,
+        description: feature.description,
+        permanent: feature.permanent,
+        variants: (variantsByFeature.get(feature.id) ?? []).map((v) => ({
+          key: v.key,
+          name: v.name,
+          description: v.description,
+          ...(v.value === null ? {} : { value: v.value }),
+        })),
+        tags: feature.tags,
+        goals: (goalsByFeature.get(feature.id) ?? []).map((g) => g.key),
+        jiraIssues: issues.map((i) => ({ key: i.issueKey, title: i.title, url: i.url ?? '' })),
+        jiraIssueKeys: issues.map((i) => i.issueKey),
+        maintainer: (feature.maintainerId && maintainers.get(feature.maintainerId)) || null,
+        projectKey: project.key,
+        project: { key: project.key, name: project.name },
+        bookmarked: bookmarked.has(feature.id),
+        archived: feature.archived,
+        controls: controlViews.get(feature.id) ?? {},
+        createdDate: feature.createdAt.toISOString(),
+        lastModifiedDate: feature.updatedAt.toISOString(),
+      };
+    });
+  }
+
+  return {
+    /** One feature as the API shows it, read with `executor` (inside a write's transaction). */
+    async one(executor: Executor, principal: Principal, row: FeatureWithProject): Promise<Feature> {
+      const [feature] = await toFeatures(executor, principal, [row]);
+      return feature!;
+    },
+
+    /** GET /api/v1/features?filter=: features across the organisation matching the text. */
+    async search(principal: Principal, text: string | undefined): Promise<Feature[]> {
+      const rows = await repo.search(
+        db,
+        principal.organisationId,
+        text?.trim() || undefined,
+        FEATURE_SEARCH_LIMIT,
+      );
+      return toFeatures(db, principal, rows);
+    },
+
+    /** The home page lists (spec §2): recent, bookmarked, maintaining. */
+    async home(principal: Principal, filter: HomeFeatureFilter): Promise<Feature[]> {
+      const rows = await repo.homeList(
+        db,
+        principal.organisationId,
+        principal.userId,
+        filter,
+        FEATURE_SEARCH_LIMIT,
+      );
+      return toFeatures(db, principal, rows);
+    },
+
+    /** Features of one project matching typed text (link page, pickers). */
+    async searchInProject(
+      principal: Principal,
+      projectKey: string,
+      text: string | undefined,
+    ): Promise<Feature[]> {
+      const project = await scope.project(principal.organisationId, projectKey);
+      const rows = await repo.searchInProject(
+        db,
+        principal.organisationId,
+        project.id,
+        text?.trim() || undefined,
+        PROJECT_FEATURE_SEARCH_LIMIT,
+      );
+      return toFeatures(db, principal, rows);
+    },
+
+    /** One page of an environment's feature list, each feature with that environment's control only. */
+    async page(principal: Principal, projectKey: string, environmentKey: string, query: FeatureListQuery) {
+      const project = await scope.project(principal.organisationId, projectKey);
+      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
+      const { rows, total } = await repo.page(
+        db,
+        principal.organisationId,
+        project.id,
+        query.query?.trim() || undefined,
+        query.page * query.pageSize,
+        query.pageSize,
+      );
+      return {
+        content: await toFeatures(db, principal, rows, [environment.id]),
+        last: (query.page + 1) * query.pageSize >= total,
+        page: query.page,
+        pageSize: query.pageSize,
+        totalElements: total,
+      };
+    },
+
+    /** A feature by project and key, with its control in every environment. */
+    async get(principal: Principal, projectKey: string, featureKey: string): Promise<Feature> {
+      const row = await repo.findByKey(db, principal.organisationId, projectKey, featureKey);
+      if (!row) throw new NotFoundError('feature', `${projectKey}/${featureKey}`);
+      const [feature] = await toFeatures(db, principal, [row]);
+      return feature!;
+    },
+
+    /** GET /api/v1/projects/{projectKey}/tags?query= */
+    async tags(principal: Principal, projectKey: string, text: string | undefined): Promise<string[]> {
+      const project = await scope.project(principal.organisationId, projectKey);
+      return repo.tagsOf(db, principal.organisationId, project.id, text?.trim() || undefined);
+    },
+  };
+}

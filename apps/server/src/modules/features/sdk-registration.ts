@@ -1,0 +1,144 @@
+import { FEATURE_KEY_PATTERN, defaultVariants } from '@vexil/core';
+import type { Database } from '../../db/client';
+import { lockOrganisation } from '../../db/locks';
+import { NotFoundError } from '../../errors';
+import type { ChangeEvents } from '../../lib/change-events';
+import type { AuditService } from '../audit/audit.service';
+import type { BillingService } from '../billing/billing.service';
+import type { ControlsService } from '../controls/controls.service';
+import type { Scope } from '../scope/scope.service';
+import { featureRegisteredBySdk } from './feature-audit';
+import * as repo from './features.repository';
+
+/** One feature an SDK declares (sdk-protocol §5). */
+export type SdkRegistration = {
+  key: string;
+  failoverVariant?: string | null | undefined;
+  variants?: readonly { key: string; name?: string | null | undefined; value?: unknown }[] | null | undefined;
+};
+
+/** The variants of a registered feature: as declared (name, or the value as a label), else On and Off. */
+function sdkVariants(item: SdkRegistration): { key: string; name: string; description: string }[] {
+  const declared = (item.variants ?? [])
+    .filter((v) => typeof v.key === 'string' && FEATURE_KEY_PATTERN.test(v.key))
+    .map((v) => ({
+      key: v.key,
+      name: (v.name ?? (typeof v.value === 'string' ? v.value : null) ?? v.key).slice(0, 100) || v.key,
+      description: '',
+    }));
+  const unique = [...new Map(declared.map((v) => [v.key, v])).values()];
+  return unique.length >= 2 ? unique : defaultVariants();
+}
+
+export type SdkRegistrationCommand = ReturnType<typeof createSdkRegistration>;
+
+/**
+ * PUT /api/sdk/v1/register: marks the declared features that exist available in the key's
+ * environment and, where the environment lets SDKs create features (`sdkCanCreateFeatures`, off in
+ * production by default), creates those the project lacks (with their variants, default on/off).
+ * The SDK, named by its key's environment, is the audit log's actor. Features past the plan's
+ * limit, or in an environment that does not let SDKs create features, are not created: they come
+ * back as `refused`, and the SDK is told 200 either way (see the route).
+ */
+export function createSdkRegistration(deps: {
+  db: Database;
+  audit: AuditService;
+  billing: BillingService;
+  controls: ControlsService;
+  scope: Scope;
+  events: ChangeEvents;
+  now?: () => Date;
+}) {
+  const { db, audit, billing, controls, scope, events } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return async function register(
+    environment: { organisationId: string; projectId: string; environmentId: string },
+    items: readonly SdkRegistration[],
+  ): Promise<{ created: string[]; registered: string[]; refused: string[] }> {
+    const { organisationId, projectId, environmentId } = environment;
+    const actor = { organisationId, userId: null };
+    const result = await db.transaction(async (tx) => {
+      await lockOrganisation(tx, organisationId);
+      const target = await scope.findEnvironmentById(organisationId, environmentId, tx);
+      if (!target) throw new NotFoundError('environment', environmentId);
+      const existing = new Map(
+        (
+          await repo.liveByKeys(
+            tx,
+            projectId,
+            items.map((item) => item.key),
+          )
+        ).map((f) => [f.key, f.id]),
+      );
+      const at = now();
+      const created: string[] = [];
+      const registered: string[] = [];
+      const refused: string[] = [];
+      let environmentIds: string[] = [environmentId];
+      for (const item of items) {
+        let featureId = existing.get(item.key);
+        if (!featureId) {
+          if (!target.sdkCanCreateFeatures) {
+            refused.push(item.key);
+            continue;
+          }
+          const limits = await billing.limitsFor(tx, organisationId);
+          const max = limits?.maxFeatures;
+          if (max !== null && max !== undefined && (await repo.countLive(tx, organisationId)) >= max) {
+            refused.push(item.key);
+            continue;
+          }
+          const variants = sdkVariants(item);
+          const row = await repo.insert(tx, {
+            organisationId,
+            projectId,
+            name: item.key,
+            key: item.key,
+            description: 'Registered by an SDK.',
+            createdAt: at,
+            updatedAt: at,
+          });
+          await repo.insertVariants(
+            tx,
+            variants.map((variant, position) => ({
+              organisationId,
+              featureId: row.id,
+              ...variant,
+              position,
+            })),
+          );
+          environmentIds = await controls.createForFeature(tx, {
+            organisationId,
+            projectId,
+            featureId: row.id,
+            variantKeys: variants.map((v) => v.key),
+          });
+          await audit.record(tx, actor, {
+            action: 'create',
+            resourceType: 'feature',
+            resourceId: row.id,
+            projectKey: target.project.key,
+            environmentKey: target.key,
+            featureKey: row.key,
+            ...featureRegisteredBySdk(
+              target,
+              row.key,
+              variants.map((v) => v.key),
+            ),
+            data: { actor: { type: 'sdk', environmentId, environmentKey: target.key } },
+          });
+          featureId = row.id;
+          existing.set(item.key, featureId);
+          created.push(item.key);
+        }
+        await controls.markAvailable(tx, featureId, environmentId, at);
+        registered.push(item.key);
+      }
+      return { created, registered, refused, environmentIds };
+    });
+    for (const id of result.created.length ? result.environmentIds : [environmentId])
+      events.publish({ type: 'environment.changed', organisationId, environmentId: id });
+    return { created: result.created, registered: result.registered, refused: result.refused };
+  };
+}

@@ -1,0 +1,54 @@
+import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { containsPattern } from '../../db/text-search';
+import { users } from '../../db/schema/index';
+
+export type MemberName = { id: string; email: string; firstName: string; lastName: string };
+
+const nameColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+/** Members of the organisation by id (any state: a maintainer keeps their name once archived). */
+export async function byIds(
+  db: Executor,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<MemberName[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(nameColumns)
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), inArray(users.id, [...ids])));
+}
+
+/** Activated, live members whose name or e-mail contains `text`, by name. */
+export async function search(
+  db: Executor,
+  organisationId: string,
+  text: string | undefined,
+  limit: number,
+): Promise<MemberName[]> {
+  const pattern = text ? containsPattern(text) : undefined;
+  return db
+    .select(nameColumns)
+    .from(users)
+    .where(
+      and(
+        eq(users.organisationId, organisationId),
+        eq(users.activated, true),
+        eq(users.archived, false),
+        pattern
+          ? or(
+              ilike(users.email, pattern),
+              ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
+    .limit(limit);
+}
