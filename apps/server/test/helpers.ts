@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { AUTHORITIES } from '@vexil/core';
-import { buildApp } from '../src/app';
+import { buildApp, type BuildAppOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { organisations, users } from '../src/db/schema/index';
 import { hashPassword } from '../src/lib/passwords';
@@ -62,10 +62,13 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(
+  env: Record<string, string> = {},
+  options: Pick<BuildAppOptions, 'ingestion'> = {},
+): Promise<Harness> {
   const database = await openTestDatabase();
   const config = testConfig(env);
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ ...options, config, database, logger: false });
   await app.ready();
 
   async function createUser(

@@ -16,7 +16,8 @@ let mine: Awaited<ReturnType<typeof sdkFixture>>;
 let theirs: Awaited<ReturnType<typeof sdkFixture>>;
 
 beforeAll(async () => {
-  h = await createHarness();
+  // Retries a millisecond apart: the outage test waits out every retry before its 503.
+  h = await createHarness({}, { ingestion: { retryDelayMs: 1 } });
   mine = await sdkFixture((await createTeam(h)).admin.call);
   theirs = await sdkFixture((await createTeam(h)).admin.call);
   await h.app.sdk.store.settled();
@@ -292,35 +293,27 @@ describe('ingestion isolation and limits', () => {
   });
 
   it('records at most the daily number of new users of an environment, and still counts every impression', async () => {
-    const own = await createHarness();
+    // A new organisation's environment: no user of it was seen before.
+    const fixture = await sdkFixture((await createTeam(h)).admin.call);
+    await h.app.sdk.store.settled();
+    const ingestion = createIngestion({ db: h.database.db, logger: h.app.log, maxUsersPerDay: 3 });
+    const snapshot = await snapshotOf(fixture.development);
     try {
-      const fixture = await sdkFixture((await createTeam(own)).admin.call);
-      await own.app.sdk.store.settled();
-      const ingestion = createIngestion({ db: own.database.db, logger: own.app.log, maxUsersPerDay: 3 });
-      const snapshot = (await own.app.sdk.store.find(fixture.development.apiKey))!;
-      try {
-        const events = Array.from({ length: 5 }, (_, i) => evaluate(`new-${i}`));
-        expect(await ingestion.record(snapshot, events, new Date())).toEqual({ status: 'stored' });
-        // A user already seen today is still recorded.
-        expect(await ingestion.record(snapshot, [evaluate('new-0'), evaluate('new-9')], new Date())).toEqual({
-          status: 'stored',
-        });
-      } finally {
-        await ingestion.stop();
-      }
-      const users = await own.database.db
-        .select()
-        .from(targetUsers)
-        .where(eq(targetUsers.environmentId, fixture.development.id));
-      expect(users).toHaveLength(3);
-      const counters = await own.database.db
-        .select()
-        .from(impressionCounters)
-        .where(eq(impressionCounters.featureControlId, fixture.checkout.controls.development!.id));
-      expect(counters.reduce((sum, row) => sum + row.count, 0)).toBe(7);
+      const events = Array.from({ length: 5 }, (_, i) => evaluate(`new-${i}`));
+      expect(await ingestion.record(snapshot, events, new Date())).toEqual({ status: 'stored' });
+      // A user already seen today is still recorded.
+      expect(await ingestion.record(snapshot, [evaluate('new-0'), evaluate('new-9')], new Date())).toEqual({
+        status: 'stored',
+      });
     } finally {
-      await own.close();
+      await ingestion.stop();
     }
+    const users = await h.database.db
+      .select()
+      .from(targetUsers)
+      .where(eq(targetUsers.environmentId, fixture.development.id));
+    expect(users).toHaveLength(3);
+    expect(await storedImpressions(fixture)).toBe(7);
   });
 
   it('answers what waits when it stops, and refuses new events with 503 afterwards', async () => {

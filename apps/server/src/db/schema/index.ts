@@ -1,6 +1,6 @@
 /**
- * The database schema: every table of spec §3, one file per domain. drizzle-kit reads this file
- * (drizzle.config.ts) and the db client passes it to drizzle() for relational queries.
+ * The database schema: every table, one file per domain. drizzle-kit reads this file
+ * (drizzle.config.ts) to generate migrations, and the db client types its queries with it.
  */
 export * from './identity.ts';
 export * from './team.ts';
@@ -13,4 +13,3 @@ export * from './experiments.ts';
 export * from './stats.ts';
 export * from './audit.ts';
 export * from './billing.ts';
-export * from './relations.ts';
