@@ -4,24 +4,19 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const WEB_FEATURES = [
-  'account',
-  'auth',
-  'signup',
-  'projects',
-  'environments',
-  'features',
-  'targets',
-  'segments',
-  'experiments',
-  'audit',
-  'team',
-  'tokens',
-  'integrations',
-  'billing',
-  'tutorial',
-  'onboarding',
-];
+/**
+ * no-restricted-imports for the web app's files `depth` folders below apps/web/src in `layer`: `patterns`
+ * builds the rule's patterns from `up`, the `../` prefix that climbs from such a file back to src/.
+ */
+const webLayerRule = (layer, minDepth, patterns) =>
+  [1, 2, 3, 4, 5, 6]
+    .filter((depth) => depth >= minDepth)
+    .map((depth) => ({
+      files: [`apps/web/src/${layer}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: patterns(`^(\\.\\./){${depth}}`, depth) }],
+      },
+    }));
 
 export default tseslint.config(
   {
@@ -62,7 +57,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(?!zod($|/)|re2js$|@noble/hashes/|\\.{1,2}/)',
-              message: 'packages/core imports only zod, re2js (linear-time patterns), @noble/hashes (sha1) and its own files.',
+              message:
+                'packages/core imports only zod, re2js (linear-time patterns), @noble/hashes (sha1) and its own files.',
             },
           ],
         },
@@ -108,21 +104,35 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
     },
   },
-  // Web features never import each other; they share through components/ and lib/.
-  ...WEB_FEATURES.map((name) => ({
-    files: [`apps/web/src/features/${name}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^(\\.\\./)+(${WEB_FEATURES.filter((other) => other !== name).join('|')})(/|$)|features/(?!${name}/)`,
-              message: 'Web features never import each other: move shared code to components/ or lib/.',
-            },
-          ],
-        },
-      ],
+  /*
+   * The web app's layers, each importing only those below it: app (routes, shell) → features →
+   * entities (each domain's API calls and cache keys) → components and lib → @vexil/core. Features never
+   * import each other: what two share moves down, or the app composes them in its routes.
+   */
+  ...webLayerRule('features', 2, (up, depth) => [
+    {
+      regex: `${up}(app|features)(/|$)`,
+      message: 'Features may not import the app (it composes them in its routes) or another feature.',
     },
-  })),
+    {
+      regex: `^(\\.\\./){${depth - 1}}[^./]`,
+      message:
+        'Web features never import each other: move shared code down (entities/, components/, lib/) or compose them in app/routes/.',
+    },
+  ]),
+  ...webLayerRule('entities', 2, (up) => [
+    {
+      regex: `${up}(app|features)(/|$)`,
+      message: 'Entities are below features and the app: they may not import them.',
+    },
+  ]),
+  ...['components', 'lib'].flatMap((layer) =>
+    webLayerRule(layer, 1, (up) => [
+      {
+        regex: `${up}(app|features|entities)(/|$)`,
+        message:
+          'components/ and lib/ are the bottom of the web app: they import only each other and @vexil/core.',
+      },
+    ]),
+  ),
 );

@@ -3,9 +3,18 @@ import { render } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
+import { useEnvironmentScope, type EnvironmentScope } from './app/environment-scope';
+import { RequireSession } from './app/require-session';
+import { RootLayout } from './app/root-layout';
+import { RouteError } from './app/route-error';
+import { EnvironmentFrame } from './app/routes/environment-frame';
+import { NotFoundPage } from './app/routes/not-found-page';
+import { ProjectFeatureRedirect } from './app/routes/project-feature-redirect';
+import { AppLayout } from './app/shell/app-layout';
 import { theme } from './app/theme';
+import { accountKeys } from './entities/account/api/query-keys';
 import {
   ENTERPRISE_PLAN_LIMITS,
   UI_FLAGS,
@@ -126,9 +135,11 @@ export function Providers({ children, queryClient }: { children: ReactNode; quer
   );
 }
 
-/** Renders a route table in memory at `path`; returns the router to read where it went. */
-export function renderRoutes(routes: RouteObject[], path: string) {
-  const queryClient = createTestQueryClient();
+/**
+ * Renders a route table in memory at `path`; returns the router to read where it went. The whole
+ * table (`app/routes.tsx`) loads every screen: only its own test renders it, screens use renderRoute.
+ */
+export function renderRoutes(routes: RouteObject[], path: string, queryClient = createTestQueryClient()) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = render(
     <Providers queryClient={queryClient}>
@@ -136,6 +147,68 @@ export function renderRoutes(routes: RouteObject[], path: string) {
     </Providers>,
   );
   return { ...result, router, queryClient };
+}
+
+export type RenderRouteOptions = {
+  /**
+   * The signed-in user's initial payload, put in the cache as if it had loaded. Without it the session
+   * gate asks GET /api/v1/initial, which the test then answers.
+   */
+  session?: InitialPayload;
+  /** Inside the app's shell (top navigation, trial banner), as the signed-in screens are. */
+  shell?: boolean;
+};
+
+/**
+ * Mounts just the route(s) a test needs at `path`, inside what the route table puts around signed-in
+ * screens: the root layout (modal stack, toasts), the session gate (session and UI flags) and, with
+ * `shell`, the top navigation. Any other address is Page not found. Returns the router to read where
+ * it went.
+ */
+export function renderRoute(
+  routes: RouteObject | RouteObject[],
+  path: string,
+  options: RenderRouteOptions = {},
+) {
+  const queryClient = createTestQueryClient();
+  if (options.session) queryClient.setQueryData(accountKeys.initial, options.session);
+  const table: RouteObject[] = [
+    {
+      element: <RootLayout />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          element: <RequireSession>{options.shell ? <AppLayout /> : <Outlet />}</RequireSession>,
+          errorElement: <RouteError />,
+          children: [...[routes].flat(), { path: '*', element: <NotFoundPage /> }],
+        },
+      ],
+    },
+  ];
+  return renderRoutes(table, path, queryClient);
+}
+
+/**
+ * The app's environment frame at /projects/:projectKey/environments/:environmentKey (it resolves both,
+ * shows the banners, and is Page not found for an unknown one), with `children` below it.
+ */
+export function environmentRoute(children: RouteObject[]): RouteObject {
+  return {
+    path: 'projects/:projectKey/environments/:environmentKey',
+    element: <EnvironmentFrame />,
+    children,
+  };
+}
+
+/** The app's /projects/:projectKey/features/:featureKey, which sends a feature to its first environment. */
+export const projectFeatureRedirectRoute: RouteObject = {
+  path: 'projects/:projectKey/features/:featureKey',
+  element: <ProjectFeatureRedirect />,
+};
+
+/** Gives a screen the project and environment the frame resolved, as the app's route modules do. */
+export function InEnvironment({ children }: { children: (scope: EnvironmentScope) => ReactNode }) {
+  return children(useEnvironmentScope());
 }
 
 type ProjectFixture = InitialPayload['projects'][number];

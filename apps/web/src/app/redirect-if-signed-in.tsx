@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { useInitial } from '../features/account/api/get-initial';
+import { useInitial } from '../entities/account/api/get-initial';
 import { LoadingPage } from '../components/loading-page';
 
 /** Sign-in screens send a signed-in user home (spec §2 "/login"). */

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useInitial } from '../features/account/api/get-initial';
+import { useInitial } from '../entities/account/api/get-initial';
 import { LoadingPage } from '../components/loading-page';
 import { isApiError } from '../lib/api-client';
 import { FlagsProvider } from '../lib/flags';

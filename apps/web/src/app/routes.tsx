@@ -1,26 +1,25 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { ProfilePage } from '../features/account/components/profile-page';
-import { LoginPage } from '../features/auth/components/login-page';
-import { LogoutPage } from '../features/auth/components/logout-page';
-import { TokenLoginPage } from '../features/auth/components/token-login-page';
-import { UnauthorisedTestPage } from '../features/auth/components/unauthorised-test-page';
-import { CreateFeaturePage } from '../features/features/components/create-feature-page';
-import { LinkFeaturePage } from '../features/features/components/link-feature-page';
-import { AdminIndexRedirect, AdminPage } from './admin/admin-page';
-import { EnvironmentFeaturesPage } from './environment/environment-features-page';
-import { EnvironmentFrame } from './environment/environment-frame';
-import { EnvironmentSegmentsPage } from './environment/environment-segments-page';
-import { EnvironmentUsersPage } from './environment/environment-users-page';
-import { FeatureDetailRoute } from './environment/feature-detail-route';
-import { ProjectFeatureRedirect } from './environment/project-feature-redirect';
-import { RedirectIfSignedIn } from './redirect-if-signed-in';
 import { RequireFlag } from './require-flag';
 import { RequireSession } from './require-session';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
 import { AppLayout } from './shell/app-layout';
+import { AdminIndexRedirect, AdminPage } from './routes/admin-page';
+import { CreateFeatureRoute } from './routes/create-feature-route';
+import { EnvironmentFeaturesPage } from './routes/environment-features-page';
+import { EnvironmentFrame } from './routes/environment-frame';
+import { EnvironmentSegmentsPage } from './routes/environment-segments-page';
+import { EnvironmentUsersPage } from './routes/environment-users-page';
+import { FeatureDetailRoute } from './routes/feature-detail-route';
 import { HomePage } from './routes/home-page';
+import { LinkFeatureRoute } from './routes/link-feature-route';
+import { LoginRoute } from './routes/login-route';
+import { LogoutRoute } from './routes/logout-route';
 import { NotFoundPage } from './routes/not-found-page';
+import { ProfileRoute } from './routes/profile-route';
+import { ProjectFeatureRedirect } from './routes/project-feature-redirect';
+import { TokenLoginRoute } from './routes/token-login-route';
+import { UnauthorisedTestRoute } from './routes/unauthorised-test-route';
 
 /*
  * The route table of spec §2. Screens of later issues plug into the groups below; a group's routes
@@ -29,30 +28,16 @@ import { NotFoundPage } from './routes/not-found-page';
 
 /** Signed-out screens. Later: /signup, /activate, /invited/:activationKey, /resetpassword. */
 const publicRoutes: RouteObject[] = [
-  {
-    path: 'login',
-    element: (
-      <RedirectIfSignedIn>
-        <LoginPage />
-      </RedirectIfSignedIn>
-    ),
-  },
-  { path: 'login/:token', element: <TokenLoginPage /> },
-  {
-    path: ':organisation/login',
-    element: (
-      <RedirectIfSignedIn>
-        <LoginPage />
-      </RedirectIfSignedIn>
-    ),
-  },
-  { path: 'logout', element: <LogoutPage /> },
+  { path: 'login', element: <LoginRoute /> },
+  { path: 'login/:token', element: <TokenLoginRoute /> },
+  { path: ':organisation/login', element: <LoginRoute /> },
+  { path: 'logout', element: <LogoutRoute /> },
 ];
 
 /** /features/create and /features/link (Features issue). */
 const featureRoutes: RouteObject[] = [
-  { path: 'features/create', element: <CreateFeaturePage /> },
-  { path: 'features/link', element: <LinkFeaturePage /> },
+  { path: 'features/create', element: <CreateFeatureRoute /> },
+  { path: 'features/link', element: <LinkFeatureRoute /> },
 ];
 
 /**
@@ -105,15 +90,8 @@ const adminRoutes: RouteObject[] = [
 const authenticatedRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
   { path: 'home', element: <HomePage /> },
-  {
-    path: 'profile',
-    element: (
-      <RequireFlag flag="profile">
-        <ProfilePage />
-      </RequireFlag>
-    ),
-  },
-  { path: 'test/401', element: <UnauthorisedTestPage /> },
+  { path: 'profile', element: <ProfileRoute /> },
+  { path: 'test/401', element: <UnauthorisedTestRoute /> },
   ...featureRoutes,
   ...projectRoutes,
   ...adminRoutes,

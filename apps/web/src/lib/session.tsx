@@ -1,9 +1,5 @@
-import { createContext, useCallback, useContext, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, type ReactNode } from 'react';
 import type { InitialPayload } from '@vexil/core';
-
-/** The query holding the initial payload (GET /api/v1/initial) that the session is made of. */
-export const initialQueryKey = ['account', 'initial'] as const;
 
 const SessionContext = createContext<InitialPayload | null>(null);
 
@@ -22,13 +18,4 @@ export function useSession(): InitialPayload {
 /** The initial payload when signed in, null on public pages. */
 export function useOptionalSession(): InitialPayload | null {
   return useContext(SessionContext);
-}
-
-/**
- * Reloads the initial payload, for screens that change what it carries (projects and environments
- * in the top navigation and on the home page). The session stays on screen while it reloads.
- */
-export function useRefreshSession(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return useCallback(() => queryClient.invalidateQueries({ queryKey: initialQueryKey }), [queryClient]);
 }

@@ -1,3 +1,4 @@
+import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,15 +8,23 @@ import {
   allFlagsOn,
   initialPayload,
   jsonResponse,
-  renderRoutes,
+  environmentRoute,
+  renderRoute,
   stubApi,
   trialSubscription,
 } from '../../test-utils';
-import { routes } from '../routes';
+import { EnvironmentFeaturesPage } from '../routes/environment-features-page';
+import { HomePage } from '../routes/home-page';
+
+/** The home page and an environment's feature list, inside the app's shell. */
+const shellRoutes: RouteObject[] = [
+  { path: '/', element: <HomePage /> },
+  environmentRoute([{ path: 'features', element: <EnvironmentFeaturesPage /> }]),
+];
 
 function renderShell(payload: InitialPayload, path = '/') {
   stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload) });
-  return renderRoutes(routes, path);
+  return renderRoute(shellRoutes, path, { shell: true });
 }
 
 async function mainNav() {

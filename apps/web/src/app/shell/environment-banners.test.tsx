@@ -1,14 +1,29 @@
+import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { initialPayload, jsonResponse, projectFixture, renderRoutes, stubApi } from '../../test-utils';
-import { routes } from '../routes';
+import {
+  initialPayload,
+  jsonResponse,
+  projectFixture,
+  environmentRoute,
+  renderRoute,
+  stubApi,
+} from '../../test-utils';
+import { EnvironmentFeaturesPage } from '../routes/environment-features-page';
+import { HomePage } from '../routes/home-page';
+
+/** The home page and an environment's feature list, inside the app's shell. */
+const shellRoutes: RouteObject[] = [
+  { path: '/', element: <HomePage /> },
+  environmentRoute([{ path: 'features', element: <EnvironmentFeaturesPage /> }]),
+];
 
 function render(path: string) {
   const payload = initialPayload();
   payload.projects.push(projectFixture('app', 'Mobile app', [{ key: 'staging', name: 'Staging' }]));
   stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload) });
-  return renderRoutes(routes, path);
+  return renderRoute(shellRoutes, path, { shell: true });
 }
 
 const banner = (name: string) => screen.queryByRole('status', { name });

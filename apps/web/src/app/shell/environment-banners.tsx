@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Button, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconDeviceLaptop } from '@tabler/icons-react';
-import type { EnvironmentSummary } from '../environment/environment-paths';
+import type { EnvironmentSummary } from '../environment-scope';
 import { showInfo } from '../../lib/modals';
 import classes from './environment-banners.module.css';
 

@@ -3,8 +3,8 @@ import { Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconSelector } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../../lib/session';
-import { EnvironmentSwatch, LocalEnvironmentIcon } from '../environment/environment-marks';
-import { environmentFeaturesPath } from '../environment/environment-paths';
+import { EnvironmentSwatch, LocalEnvironmentIcon } from '../../components/environment-marks';
+import { featureListPath } from '../../lib/paths';
 import { useCurrentEnvironment } from './use-current-environment';
 import classes from './environment-menu.module.css';
 
@@ -69,7 +69,7 @@ export function EnvironmentMenu({ fullWidth = false, onChoose }: EnvironmentMenu
                     <Menu.Item
                       key={e.id}
                       component={Link}
-                      to={environmentFeaturesPath(p.key, e.key)}
+                      to={featureListPath(p.key, e.key)}
                       className={classes.item}
                       onClick={onChoose}
                       aria-current={isCurrent ? 'true' : undefined}

@@ -1,6 +1,7 @@
 import { IconFlag, IconFlask, IconHome, IconSchool, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TablerIcon } from '@tabler/icons-react';
 import { useFlag } from '../../lib/flags';
+import { environmentSectionPath } from '../../lib/paths';
 import { useCurrentEnvironment } from './use-current-environment';
 
 export type NavItem = {
@@ -35,12 +36,10 @@ export function useNavItems(): NavItem[] {
     });
   }
   if (current) {
-    const environmentItem = (label: string, segment: string, icon: NavItem['icon']): NavItem => ({
-      label,
-      to: `${current.path}/${segment}`,
-      icon,
-      isActive: startsWith(`${current.path}/${segment}`),
-    });
+    const environmentItem = (label: string, section: string, icon: NavItem['icon']): NavItem => {
+      const to = environmentSectionPath(current.project.key, current.environment.key, section);
+      return { label, to, icon, isActive: startsWith(to) };
+    };
     items.push(environmentItem('Features', 'features', IconFlag));
     if (traffic) items.push(environmentItem('Users', 'users', IconUsers));
     if (experiments) items.push(environmentItem('Experiments', 'experiments', IconFlask));

@@ -5,7 +5,7 @@ import type { InitialPayload } from '@vexil/core';
 type Project = InitialPayload['projects'][number];
 type Environment = Project['environments'][number];
 
-export type CurrentEnvironment = { project: Project; environment: Environment; path: string };
+export type CurrentEnvironment = { project: Project; environment: Environment };
 
 /**
  * The environment the environment-scoped navigation points at: the one in the address when the user is
@@ -28,6 +28,5 @@ export function useCurrentEnvironment(): CurrentEnvironment | null {
     }
   }
   if (!project || !environment) return null;
-  const path = `/projects/${encodeURIComponent(project.key)}/environments/${encodeURIComponent(environment.key)}`;
-  return { project, environment, path };
+  return { project, environment };
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { initialQueryKey } from './get-initial';
+import { accountKeys } from '../../../entities/account/api/query-keys';
 
 /** PUT /api/v1/users/{id}/settings/intro/read: the welcome walkthrough has been seen. */
 export function markIntroRead(userId: string): Promise<unknown> {
@@ -11,6 +11,6 @@ export function useMarkIntroRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: markIntroRead,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: initialQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.initial }),
   });
 }

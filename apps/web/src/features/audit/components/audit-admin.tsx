@@ -1,5 +1,5 @@
 import { AuditLog } from '../../../components/audit/audit-log';
-import { useAuditLog } from '../api/get-audit-log';
+import { useAuditLog } from '../../../entities/audit/api/get-audit-items';
 
 /** Admin › Audit (spec §2): the organisation's audit log, for every member. */
 export function AuditAdmin() {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiClient } from '../../../lib/api-client';
+import { authKeys } from './query-keys';
 import { uiFlagsSchema } from '@vexil/core';
 
 export const publicContextSchema = z.object({
@@ -26,7 +27,7 @@ export function getPublicContext(domain: string | undefined, signal?: AbortSigna
 
 export function publicContextQueryOptions(domain: string | undefined) {
   return queryOptions({
-    queryKey: ['auth', 'public-context', domain ?? null],
+    queryKey: authKeys.publicContext(domain ?? null),
     queryFn: ({ signal }) => getPublicContext(domain, signal),
     staleTime: 5 * 60_000,
   });

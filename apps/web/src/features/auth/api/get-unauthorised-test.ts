@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
+import { authKeys } from './query-keys';
 
 /**
  * GET /api/v1/401: answers 401 after ten seconds, to check that an ended session sends the user to
@@ -11,7 +12,7 @@ export function getUnauthorisedTest(signal?: AbortSignal): Promise<unknown> {
 
 export function useUnauthorisedTest() {
   return useQuery({
-    queryKey: ['auth', 'unauthorised-test'],
+    queryKey: authKeys.unauthorisedTest,
     queryFn: ({ signal }) => getUnauthorisedTest(signal),
     retry: false,
     gcTime: 0,

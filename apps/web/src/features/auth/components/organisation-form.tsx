@@ -4,6 +4,7 @@ import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
+import { loginPath } from '../../../lib/paths';
 
 const organisationForm = z.object({
   domain: z
@@ -24,7 +25,7 @@ export function OrganisationForm({ unknownDomain }: { unknownDomain?: string | u
   } = useForm({ resolver: zodResolver(organisationForm), defaultValues: { domain: '' } });
 
   const onSubmit = handleSubmit(async ({ domain }) => {
-    await navigate(`/${domain}/login`);
+    await navigate(loginPath(domain));
   });
 
   return (

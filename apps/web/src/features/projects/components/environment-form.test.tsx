@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { routes } from '../../../app/routes';
-import { jsonResponse, renderRoutes } from '../../../test-utils';
+import { jsonResponse } from '../../../test-utils';
 import type { Environment } from '@vexil/core';
-import { networkFailure, resetOverlays, serveProjects, type ServeOptions } from '../projects-test-server';
+import {
+  networkFailure,
+  resetOverlays,
+  serveProjects,
+  type ServeOptions,
+  renderProjectAdmin,
+} from '../projects-test-server';
 
 type Server = ReturnType<typeof serveProjects>;
 
@@ -40,7 +45,7 @@ function serve(handlers?: ServeOptions['handlers']): Server {
 }
 
 async function openNewEnvironment() {
-  renderRoutes(routes, '/admin/projects/web');
+  renderProjectAdmin('/admin/projects/web');
   const user = userEvent.setup();
   await user.click(await screen.findByRole('button', { name: 'New Environment' }));
   const dialog = await screen.findByRole('dialog', { name: 'Create Environment' });
@@ -131,7 +136,7 @@ describe('Create/Update Environment', () => {
 
   it('updates an environment with its key read-only', async () => {
     const { calls, state } = serve();
-    renderRoutes(routes, '/admin/projects/web');
+    renderProjectAdmin('/admin/projects/web');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Update Development' }));
     const dialog = await screen.findByRole('dialog', { name: 'Update Environment' });

@@ -12,7 +12,7 @@ import {
   type Environment,
   type EnvironmentInput,
 } from '@vexil/core';
-import { useSaveEnvironment } from '../api/save-environment';
+import { useSaveEnvironment } from '../../../entities/environments/api/save-environment';
 import { applyFieldErrors, FormFailure, formFailureMessage } from '../../../components/form-failure';
 import { CONNECTIVITY_MESSAGE } from './connectivity';
 

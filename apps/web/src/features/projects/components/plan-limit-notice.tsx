@@ -1,6 +1,7 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { adminPath } from '../../../lib/paths';
 
 /** Why a create button is disabled by the plan, with the way to a bigger plan. */
 export function PlanLimitNotice({ id, message }: { id: string; message: string }) {
@@ -9,7 +10,7 @@ export function PlanLimitNotice({ id, message }: { id: string; message: string }
       <IconLock size={14} aria-hidden="true" color="var(--mantine-color-dimmed)" />
       <Text size="sm" c="dimmed">
         {message}{' '}
-        <Anchor component={Link} to="/admin/billing" size="sm">
+        <Anchor component={Link} to={adminPath('billing')} size="sm">
           Upgrade your plan
         </Anchor>
       </Text>

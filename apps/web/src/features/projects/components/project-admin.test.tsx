@@ -1,17 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { routes } from '../../../app/routes';
 import {
   initialPayload,
   jsonResponse,
   projectFixture,
-  renderRoutes,
   trialSubscription,
   withSdkKeys,
 } from '../../../test-utils';
 import { FREE_PLAN_LIMITS, LAST_ENVIRONMENT_MESSAGE } from '@vexil/core';
-import { resetOverlays, serveProjects } from '../projects-test-server';
+import { resetOverlays, serveProjects, renderProjectAdmin } from '../projects-test-server';
 
 const web = projectFixture('web', 'Web shop', [
   { key: 'production', name: 'Production', production: true, url: 'https://shop.example.com' },
@@ -19,7 +17,7 @@ const web = projectFixture('web', 'Web shop', [
 ]);
 const mobile = projectFixture('ma', 'Mobile app', [{ key: 'production', name: 'Production' }]);
 
-const pathOf = (router: ReturnType<typeof renderRoutes>['router']) => router.state.location.pathname;
+const pathOf = (router: ReturnType<typeof renderProjectAdmin>['router']) => router.state.location.pathname;
 
 function rowOf(name: string): HTMLElement {
   const cell = screen.getByText(name, { selector: 'p' });
@@ -39,14 +37,14 @@ describe('Project admin', () => {
       payload: initialPayload({ projects: [mobile, web] }),
       projects: [mobile, web].map(withSdkKeys),
     });
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     expect(await screen.findByRole('heading', { name: 'Mobile app' })).toBeTruthy();
     expect(screen.getByLabelText('Project key ma')).toBeTruthy();
   });
 
   it('lists environments with url or "(no url set)", a local icon and a production badge', async () => {
     serveProjects({ payload: initialPayload({ projects: [web] }), projects: [withSdkKeys(web)] });
-    renderRoutes(routes, '/admin/projects/web');
+    renderProjectAdmin('/admin/projects/web');
     await screen.findByRole('heading', { name: 'Web shop' });
 
     const production = rowOf('Production');
@@ -67,7 +65,7 @@ describe('Project admin', () => {
       payload: initialPayload({ projects: [mobile, web] }),
       projects: [mobile, web].map(withSdkKeys),
     });
-    const { router } = renderRoutes(routes, '/admin/projects/ma');
+    const { router } = renderProjectAdmin('/admin/projects/ma');
     await screen.findByRole('heading', { name: 'Mobile app' });
     const user = userEvent.setup();
     await user.click(screen.getByRole('combobox', { name: 'Project' }));
@@ -78,13 +76,13 @@ describe('Project admin', () => {
 
   it('shows Page not found for an unknown project', async () => {
     serveProjects();
-    renderRoutes(routes, '/admin/projects/nope');
+    renderProjectAdmin('/admin/projects/nope');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
   });
 
   it('invites to set up a project when there is none', async () => {
     serveProjects({ payload: initialPayload({ projects: [] }), projects: [] });
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     expect(await screen.findByText("You have no projects. Let's set one up now.")).toBeTruthy();
     expect(screen.getByRole('button', { name: 'New Project' })).toBeTruthy();
   });
@@ -93,7 +91,7 @@ describe('Project admin', () => {
     const payload = initialPayload();
     payload.principalUser.authorities = ['ROLE_ORGANISATION_READONLY_USER'];
     const { calls } = serveProjects({ payload });
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     expect(await screen.findByText('Only organisation admins may manage projects.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'New Project' })).toBeNull();
     expect(calls.some((call) => call.path.startsWith('/api/v1/projects'))).toBe(false);
@@ -101,7 +99,7 @@ describe('Project admin', () => {
 
   it('says when the projects could not be loaded', async () => {
     serveProjects({ handlers: { 'GET /api/v1/projects': () => jsonResponse(500, { title: 'Boom' }) } });
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     expect(await screen.findByText('We could not load the projects.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
@@ -111,7 +109,7 @@ describe('Project admin', () => {
 
     it('disables New Project and New Environment at the limit, with an upgrade link', async () => {
       serveProjects({ payload: initialPayload({ subscription: free }) });
-      renderRoutes(routes, '/admin/projects');
+      renderProjectAdmin('/admin/projects');
       const newProject = await screen.findByRole('button', { name: 'New Project' });
       expect(newProject.hasAttribute('disabled')).toBe(true);
       expect(screen.getByText(/Only 1 project\(s\) allowed\./)).toBeTruthy();
@@ -125,7 +123,7 @@ describe('Project admin', () => {
       const payload = initialPayload({ subscription: free });
       payload.flags = { ...payload.flags, billing: false };
       serveProjects({ payload });
-      renderRoutes(routes, '/admin/projects');
+      renderProjectAdmin('/admin/projects');
       const newProject = await screen.findByRole('button', { name: 'New Project' });
       expect(newProject.hasAttribute('disabled')).toBe(false);
       expect(screen.getByRole('button', { name: 'New Environment' }).hasAttribute('disabled')).toBe(false);
@@ -148,7 +146,7 @@ describe('Project admin', () => {
           },
         },
       });
-      renderRoutes(routes, '/admin/projects/web');
+      renderProjectAdmin('/admin/projects/web');
       await screen.findByRole('heading', { name: 'Web shop' });
       const user = userEvent.setup();
       await user.click(screen.getByRole('button', { name: 'Delete Development' }));
@@ -170,7 +168,7 @@ describe('Project admin', () => {
           [`DELETE /api/v1/environments/${id}`]: () => jsonResponse(400, { title: LAST_ENVIRONMENT_MESSAGE }),
         },
       });
-      renderRoutes(routes, '/admin/projects/solo');
+      renderProjectAdmin('/admin/projects/solo');
       await screen.findByRole('heading', { name: 'Solo' });
       const user = userEvent.setup();
       await user.click(screen.getByRole('button', { name: 'Delete Production' }));
@@ -190,7 +188,7 @@ describe('Project admin', () => {
           },
         },
       });
-      const { router } = renderRoutes(routes, '/admin/projects/ma');
+      const { router } = renderProjectAdmin('/admin/projects/ma');
       await screen.findByRole('heading', { name: 'Mobile app' });
       const user = userEvent.setup();
       await user.click(screen.getByRole('button', { name: 'Delete Project' }));

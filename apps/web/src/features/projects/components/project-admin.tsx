@@ -3,7 +3,7 @@ import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { NotFound } from '../../../components/not-found';
 import { useSession } from '../../../lib/session';
 import { isOrganisationAdmin, type Project } from '@vexil/core';
-import { useProjects } from '../api/get-projects';
+import { useProjects } from '../../../entities/projects/api/get-projects';
 import { usePlanLimits, type ProjectPlanLimits } from '../hooks/use-plan-limits';
 import { EnvironmentList } from './environment-list';
 import { PlanLimitNotice } from './plan-limit-notice';

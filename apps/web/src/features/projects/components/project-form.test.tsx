@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { routes } from '../../../app/routes';
-import { jsonResponse, renderRoutes, withSdkKeys } from '../../../test-utils';
+import { jsonResponse, withSdkKeys } from '../../../test-utils';
 import type { Project } from '@vexil/core';
-import { networkFailure, resetOverlays, serveProjects } from '../projects-test-server';
+import { networkFailure, resetOverlays, serveProjects, renderProjectAdmin } from '../projects-test-server';
 
-const pathOf = (router: ReturnType<typeof renderRoutes>['router']) => router.state.location.pathname;
+const pathOf = (router: ReturnType<typeof renderProjectAdmin>['router']) => router.state.location.pathname;
 
 async function openNewProject() {
   const user = userEvent.setup();
@@ -25,7 +24,7 @@ describe('Create/Update Project', () => {
 
   it('derives the key from the name and suffixes a key that is taken', async () => {
     serveProjects();
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     const { user, name, key } = await openNewProject();
     await user.type(name, 'Mobile App');
     expect(key.value).toBe('ma');
@@ -37,7 +36,7 @@ describe('Create/Update Project', () => {
 
   it('stops following the name once the key is edited, and normalises what is typed', async () => {
     serveProjects();
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     const { user, name, key } = await openNewProject();
     await user.type(name, 'Checkout');
     expect(key.value).toBe('check');
@@ -50,7 +49,7 @@ describe('Create/Update Project', () => {
 
   it('requires a name and a key', async () => {
     const { calls } = serveProjects();
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     const { user, dialog } = await openNewProject();
     await user.click(within(dialog).getByRole('button', { name: 'Create Project' }));
     expect(await within(dialog).findByText('Name is required')).toBeTruthy();
@@ -75,7 +74,7 @@ describe('Create/Update Project', () => {
         },
       },
     });
-    const { router } = renderRoutes(routes, '/admin/projects');
+    const { router } = renderProjectAdmin('/admin/projects');
     const { user, dialog, name } = await openNewProject();
     await user.type(name, 'Mobile App');
     await user.click(within(dialog).getByRole('button', { name: 'Create Project' }));
@@ -96,7 +95,7 @@ describe('Create/Update Project', () => {
           jsonResponse(400, { title, errors: [{ field: 'key', message: 'This key is taken.' }] }),
       },
     });
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     const { user, dialog, name, key } = await openNewProject();
     await user.type(name, 'Another');
     await user.clear(key);
@@ -111,7 +110,7 @@ describe('Create/Update Project', () => {
 
   it('says so when the server cannot be reached', async () => {
     serveProjects({ handlers: { 'POST /api/v1/projects/': networkFailure } });
-    renderRoutes(routes, '/admin/projects');
+    renderProjectAdmin('/admin/projects');
     const { user, dialog, name } = await openNewProject();
     await user.type(name, 'Offline');
     await user.click(within(dialog).getByRole('button', { name: 'Create Project' }));
@@ -130,7 +129,7 @@ describe('Create/Update Project', () => {
         },
       },
     });
-    const { router } = renderRoutes(routes, '/admin/projects/web');
+    const { router } = renderProjectAdmin('/admin/projects/web');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Update Project' }));
     const dialog = await screen.findByRole('dialog', { name: 'Update Project' });

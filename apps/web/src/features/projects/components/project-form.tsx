@@ -12,9 +12,10 @@ import {
   type Project,
   type ProjectInput,
 } from '@vexil/core';
-import { useSaveProject } from '../api/save-project';
+import { useSaveProject } from '../../../entities/projects/api/save-project';
 import { applyFieldErrors, FormFailure, formFailureMessage } from '../../../components/form-failure';
 import { CONNECTIVITY_MESSAGE } from './connectivity';
+import { adminPath } from '../../../lib/paths';
 
 export type ProjectFormProps = {
   /** The project to update; without it the form creates one. */
@@ -62,7 +63,7 @@ export function ProjectForm({ project, existingKeys }: ProjectFormProps) {
     }
     notifySuccess('Project saved.');
     closeAllModals();
-    await navigate(`/admin/projects/${encodeURIComponent(saved.key)}`);
+    await navigate(adminPath('projects', saved.key));
   });
 
   return (

@@ -4,10 +4,11 @@ import { useNavigate } from 'react-router';
 import { confirm } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import type { Project } from '@vexil/core';
-import { useDeleteProject } from '../api/delete-project';
+import { useDeleteProject } from '../../../entities/projects/api/delete-project';
 import type { ProjectPlanLimits } from '../hooks/use-plan-limits';
 import { PlanLimitNotice } from './plan-limit-notice';
 import { openProjectForm } from './project-form';
+import { adminPath } from '../../../lib/paths';
 
 type ProjectHeaderProps = {
   project: Project;
@@ -41,7 +42,7 @@ export function ProjectHeader({ project, projects, limits }: ProjectHeaderProps)
       return;
     }
     notifySuccess('Project deleted.');
-    await navigate('/admin/projects');
+    await navigate(adminPath('projects'));
   };
 
   return (
@@ -65,7 +66,7 @@ export function ProjectHeader({ project, projects, limits }: ProjectHeaderProps)
           searchable={projects.length > 8}
           comboboxProps={{ withinPortal: true }}
           onChange={(key) => {
-            if (key && key !== project.key) void navigate(`/admin/projects/${encodeURIComponent(key)}`);
+            if (key && key !== project.key) void navigate(adminPath('projects', key));
           }}
         />
       </Group>

@@ -12,8 +12,8 @@ import {
   type Segment,
   type SegmentForm as SegmentFormValues,
 } from '@vexil/core';
-import { useCreateSegment } from '../api/create-segment';
-import { useUpdateSegment } from '../api/update-segment';
+import { useCreateSegment } from '../../../entities/segments/api/create-segment';
+import { useUpdateSegment } from '../../../entities/segments/api/update-segment';
 import { applyFieldErrors, formFailureMessage } from '../../../components/form-failure';
 
 /** The server names fields as in its body; the form as in spec §3. */

@@ -1,0 +1,38 @@
+import { Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { NotFound } from '../../components/not-found';
+import { useSession } from '../../lib/session';
+import { EnvironmentBanners } from '../shell/environment-banners';
+import { EnvironmentContext, findEnvironment, findProject } from '../environment-scope';
+
+/** The position of `:environmentKey` in `/projects/:projectKey/environments/:environmentKey/...`. */
+const ENVIRONMENT_SEGMENT = 4;
+
+/**
+ * /projects/:projectKey/environments/:environmentKey and its children (spec §2). Resolves both from the
+ * session's projects: an unknown one is Page not found (spec §8); an environment given by id is
+ * rewritten to its key, keeping the rest of the address. Then the banners, then the screen.
+ */
+export function EnvironmentFrame() {
+  const { projects } = useSession();
+  const { projectKey = '', environmentKey = '' } = useParams();
+  const location = useLocation();
+
+  const project = findProject(projects, projectKey);
+  const environment = project ? findEnvironment(project, environmentKey) : undefined;
+  if (!project || !environment) return <NotFound />;
+
+  if (environment.key !== environmentKey) {
+    const segments = location.pathname.split('/');
+    segments[ENVIRONMENT_SEGMENT] = encodeURIComponent(environment.key);
+    return (
+      <Navigate replace to={{ pathname: segments.join('/'), search: location.search, hash: location.hash }} />
+    );
+  }
+
+  return (
+    <EnvironmentContext value={{ project, environment }}>
+      <EnvironmentBanners environment={environment} />
+      <Outlet />
+    </EnvironmentContext>
+  );
+}

@@ -1,0 +1,6 @@
+import { LogoutPage } from '../../features/auth/components/logout-page';
+
+/** /logout: ends the session. */
+export function LogoutRoute() {
+  return <LogoutPage />;
+}

@@ -1,0 +1,20 @@
+import { Navigate, useLocation, useParams } from 'react-router';
+import { NotFound } from '../../components/not-found';
+import { useSession } from '../../lib/session';
+import { featureDetailPath } from '../../lib/paths';
+import { findProject } from '../environment-scope';
+
+/**
+ * /projects/:projectKey/features/:featureKey (spec §2): the same feature under the project's first
+ * environment. A project that is unknown, or has no environment, is Page not found.
+ */
+export function ProjectFeatureRedirect() {
+  const { projects } = useSession();
+  const { projectKey = '', featureKey = '' } = useParams();
+  const { search, hash } = useLocation();
+  const project = findProject(projects, projectKey);
+  const environment = project?.environments[0];
+  if (!project || !environment) return <NotFound />;
+  const pathname = featureDetailPath(project.key, environment.key, featureKey);
+  return <Navigate replace to={{ pathname, search, hash }} />;
+}

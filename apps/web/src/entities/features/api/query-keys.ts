@@ -1,0 +1,28 @@
+import type { HomeFeatureFilter } from '@vexil/core';
+
+export type EnvironmentFeaturesPageKey = { query: string; page: number; pageSize: number };
+
+/**
+ * The features domain's cache keys. Every features query starts with `all`, so that one invalidation
+ * after a feature write refreshes every list, page and detail.
+ */
+export const featureKeys = {
+  all: ['features'] as const,
+  /** Every page and search of one environment's feature list. */
+  environment: (projectKey: string, environmentKey: string) =>
+    [...featureKeys.all, 'env', projectKey, environmentKey] as const,
+  /** Every environment's feature list, for writes that change controls wherever they show. */
+  environments: () => [...featureKeys.all, 'env'] as const,
+  environmentPage: (projectKey: string, environmentKey: string, page: EnvironmentFeaturesPageKey) =>
+    [...featureKeys.environment(projectKey, environmentKey), 'page', page] as const,
+  /** One feature with a control for every environment of its project. */
+  detail: (projectKey: string, featureKey: string) =>
+    [...featureKeys.all, 'detail', projectKey, featureKey] as const,
+  /** Every list of the home page. */
+  home: () => [...featureKeys.all, 'home'] as const,
+  homeList: (list: HomeFeatureFilter) => [...featureKeys.home(), list] as const,
+  /** A project's features whose name, key or description contains `query`. */
+  project: (projectKey: string, query: string) => [...featureKeys.all, 'project', projectKey, query] as const,
+  /** The tags used in a project matching `query`. */
+  tags: (projectKey: string, query: string) => [...featureKeys.all, 'tags', projectKey, query] as const,
+};

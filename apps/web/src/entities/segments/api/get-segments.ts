@@ -1,0 +1,35 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiClient } from '../../../lib/api-client';
+import { segmentSchema, type Segment } from '@vexil/core';
+import { segmentKeys } from './query-keys';
+
+const segmentListSchema = z.array(segmentSchema);
+
+export type SegmentListParams = { projectKey: string; environmentKey: string; query: string };
+
+/**
+ * GET /api/v2/segments/{projectKey}/{environmentKey}?query=q: the environment's segments whose name, key
+ * or description contains `query`, ordered by name.
+ */
+export function getSegments(
+  { projectKey, environmentKey, query }: SegmentListParams,
+  signal?: AbortSignal,
+): Promise<Segment[]> {
+  return apiClient.get(
+    `/api/v2/segments/${encodeURIComponent(projectKey)}/${encodeURIComponent(environmentKey)}`,
+    { schema: segmentListSchema, query: { query: query === '' ? undefined : query }, signal },
+  );
+}
+
+export const segmentsQueryOptions = (params: SegmentListParams) =>
+  queryOptions({
+    queryKey: segmentKeys.list(params.projectKey, params.environmentKey, params.query),
+    queryFn: ({ signal }) => getSegments(params, signal),
+    // While a new search loads, the previous answer stays on screen (dimmed) instead of a skeleton.
+    placeholderData: keepPreviousData,
+  });
+
+export function useSegments(params: SegmentListParams) {
+  return useQuery(segmentsQueryOptions(params));
+}

@@ -1,0 +1,6 @@
+/** The team domain's cache keys. */
+export const teamKeys = {
+  all: ['team'] as const,
+  /** The organisation's members matching `query`. */
+  members: (query: string) => [...teamKeys.all, 'members', query] as const,
+};

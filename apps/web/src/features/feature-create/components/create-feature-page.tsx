@@ -1,0 +1,233 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import {
+  can,
+  createFeatureForm,
+  normaliseFeatureKey,
+  normaliseIssueKey,
+  uniqueFeatureKey,
+  type CreateFeatureForm,
+  type Feature,
+  type ProjectSummary,
+} from '@vexil/core';
+import { CONNECTION_FAILED_MESSAGE } from '../../../lib/api-client';
+import { notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import {
+  applyFieldErrors,
+  FormFailure,
+  formFailureMessage,
+  PermissionNotice,
+} from '../../../components/form-failure';
+import { useCreateFeature } from '../../../entities/features/api/save-feature';
+import { useProjectFeatures } from '../../../entities/features/api/get-project-features';
+import { featureDetailPath, projectFeaturePath } from '../../../lib/paths';
+import { ProjectPicker, SEARCH_DEBOUNCE_MS } from './project-picker';
+
+/** Shown, with the form disabled, to users who may not create features (spec §6). */
+export const CREATE_DENIED_MESSAGE =
+  'You do not have permission to create features. Ask an organisation admin for editor rights.';
+
+/**
+ * Where a new or linked feature opens: its page in the project's first environment, or the project
+ * feature address (which redirects there) when the session does not know the project yet.
+ */
+export function featurePagePath(
+  projects: readonly ProjectSummary[],
+  feature: Pick<Feature, 'projectKey' | 'key'>,
+) {
+  const environment = projects.find((project) => project.key === feature.projectKey)?.environments[0];
+  if (!environment) return projectFeaturePath(feature.projectKey, feature.key);
+  return featureDetailPath(feature.projectKey, environment.key, feature.key);
+}
+
+// Server field names that belong to one of the form's fields.
+/** The server's field names, as this form calls them. */
+const SERVER_FIELDS: Readonly<Record<string, keyof CreateFeatureForm>> = {
+  name: 'name',
+  key: 'key',
+  projectKey: 'projectKey',
+  jiraIssueKey: 'jiraIssueKey',
+  jiraIssueKeys: 'jiraIssueKey',
+  'jiraIssueKeys.0': 'jiraIssueKey',
+};
+
+const NO_KEYS: string[] = [];
+
+/**
+ * /features/create (spec §2 "Create feature page", §5): project (async picker, `?project=` preselects it),
+ * name, a key that follows the name until edited and is made unique in the project, and an optional issue
+ * key (`?issueKey=` prefills it). Success: "{name} saved." and the new feature in the project's first
+ * environment.
+ */
+export function CreateFeaturePage() {
+  const { principalUser, projects } = useSession();
+  const allowed = can(principalUser, 'create', { type: 'feature' });
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const create = useCreateFeature();
+  const [keyEdited, setKeyEdited] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const requestedProject = searchParams.get('project');
+  const {
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    formState: { isSubmitting, isSubmitted },
+  } = useForm({
+    resolver: zodResolver(createFeatureForm),
+    defaultValues: {
+      projectKey: projects.some((project) => project.key === requestedProject)
+        ? (requestedProject ?? '')
+        : '',
+      name: '',
+      key: '',
+      jiraIssueKey: normaliseIssueKey(searchParams.get('issueKey') ?? ''),
+    },
+  });
+
+  // The key follows the name (spec §5), suffixed when the chosen project already has it.
+  const name = useWatch({ control, name: 'name' });
+  const projectKey = useWatch({ control, name: 'projectKey' });
+  const baseKey = normaliseFeatureKey(name ?? '');
+  const [debouncedBase] = useDebouncedValue(baseKey, SEARCH_DEBOUNCE_MS);
+  const lookUp = !keyEdited && Boolean(projectKey) && debouncedBase !== '';
+  const existing = useProjectFeatures(lookUp ? (projectKey ?? null) : null, debouncedBase);
+  const takenKeys = useMemo(
+    () => (lookUp ? (existing.data?.map((feature) => feature.key) ?? NO_KEYS) : NO_KEYS),
+    [lookUp, existing.data],
+  );
+  useEffect(() => {
+    if (keyEdited) return;
+    setValue('key', baseKey === '' ? '' : uniqueFeatureKey(baseKey, takenKeys), {
+      shouldValidate: isSubmitted,
+    });
+  }, [baseKey, takenKeys, keyEdited, isSubmitted, setValue]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    let saved: Feature;
+    try {
+      saved = await create.mutateAsync({
+        projectKey: values.projectKey,
+        name: values.name,
+        key: values.key,
+        jiraIssueKeys: values.jiraIssueKey ? [values.jiraIssueKey] : [],
+      });
+    } catch (error) {
+      applyFieldErrors(error, SERVER_FIELDS, setError);
+      setFailure(formFailureMessage(error, CONNECTION_FAILED_MESSAGE));
+      return;
+    }
+    notifySuccess(`${saved.name} saved.`);
+    await navigate(featurePagePath(projects, saved));
+  });
+
+  const disabled = !allowed;
+  return (
+    <Container size={600} px={0}>
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>Create feature</Title>
+          <Text c="dimmed" mt={4}>
+            A new feature starts off in every environment, with the variants On and Off.
+          </Text>
+        </div>
+        <Paper withBorder radius="md" p="xl">
+          <form onSubmit={onSubmit} noValidate aria-label="Create feature">
+            <Stack gap="md">
+              {allowed ? null : <PermissionNotice>{CREATE_DENIED_MESSAGE}</PermissionNotice>}
+              <FormFailure message={failure} />
+              <Controller
+                control={control}
+                name="projectKey"
+                render={({ field, fieldState }) => (
+                  <ProjectPicker
+                    value={field.value || null}
+                    onChange={(next) => field.onChange(next ?? '')}
+                    onBlur={field.onBlur}
+                    name={field.name}
+                    knownProjects={projects}
+                    error={fieldState.error?.message}
+                    disabled={disabled}
+                    required
+                  />
+                )}
+              />
+              <Controller
+                control={control}
+                name="name"
+                render={({ field, fieldState }) => (
+                  <TextInput
+                    label="Name"
+                    placeholder="New checkout"
+                    required
+                    disabled={disabled}
+                    error={fieldState.error?.message}
+                    {...field}
+                  />
+                )}
+              />
+              <Controller
+                control={control}
+                name="key"
+                render={({ field, fieldState }) => (
+                  <TextInput
+                    label="Key"
+                    description="What your code asks the SDK for. It follows the name until you edit it."
+                    required
+                    disabled={disabled}
+                    error={fieldState.error?.message}
+                    styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                    {...field}
+                    onChange={(event) => {
+                      setKeyEdited(true);
+                      field.onChange(event.currentTarget.value);
+                    }}
+                    onBlur={() => {
+                      field.onChange(normaliseFeatureKey(field.value));
+                      field.onBlur();
+                    }}
+                  />
+                )}
+              />
+              <Controller
+                control={control}
+                name="jiraIssueKey"
+                render={({ field, fieldState }) => (
+                  <TextInput
+                    label="Issue key"
+                    description="Jira issue key, e.g. ABC-123"
+                    placeholder="ABC-123"
+                    disabled={disabled}
+                    error={fieldState.error?.message}
+                    {...field}
+                    value={field.value ?? ''}
+                    onBlur={() => {
+                      field.onChange(normaliseIssueKey(field.value ?? ''));
+                      field.onBlur();
+                    }}
+                  />
+                )}
+              />
+              <Group justify="flex-end" gap="sm" mt="xs">
+                <Button variant="default" component={Link} to="/">
+                  Cancel
+                </Button>
+                <Button type="submit" loading={isSubmitting} disabled={disabled}>
+                  Create Feature
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,63 @@
+import { Button, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { confirm } from '../../../lib/modals';
+import { notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import { featureDeleteDenial, type Feature } from '@vexil/core';
+import { useDeleteFeature } from '../../../entities/features/api/delete-feature';
+import { featureListPath } from '../../../lib/paths';
+
+/**
+ * Spec §6: deleting a feature needs a production editor. Others see the button disabled with the reason;
+ * the rest confirm, and land on the environment's feature list with "{name} has been deleted".
+ */
+export function DeleteFeatureButton({
+  feature,
+  environmentKey,
+}: {
+  feature: Feature;
+  environmentKey: string;
+}) {
+  const { principalUser } = useSession();
+  const navigate = useNavigate();
+  const deletion = useDeleteFeature();
+  const denial = featureDeleteDenial(principalUser);
+
+  async function remove() {
+    const confirmed = await confirm({
+      title: 'Delete feature',
+      message: `Are you sure you wish to delete ${feature.name}? It is removed from every environment and SDKs stop receiving it.`,
+      confirmLabel: 'Delete feature',
+      danger: true,
+    });
+    if (!confirmed) return;
+    try {
+      await deletion.mutateAsync({ projectKey: feature.projectKey, featureId: feature.id });
+    } catch {
+      return; // The generic error toast has said why (spec §8).
+    }
+    notifySuccess(`${feature.name} has been deleted`);
+    await navigate(featureListPath(feature.projectKey, environmentKey));
+  }
+
+  const button = (
+    <Button
+      color="red"
+      variant={denial ? 'light' : 'filled'}
+      leftSection={<IconTrash size={16} aria-hidden="true" />}
+      disabled={denial !== null}
+      loading={deletion.isPending}
+      onClick={() => void remove()}
+    >
+      Delete feature
+    </Button>
+  );
+  if (!denial) return button;
+  // A disabled button gets no pointer events: the wrapper carries the tooltip.
+  return (
+    <Tooltip label={denial} withArrow multiline maw={280}>
+      <span style={{ display: 'inline-block', cursor: 'not-allowed' }}>{button}</span>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,125 @@
+import type { ReactNode } from 'react';
+import { Skeleton, Stack, Tabs } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { NotFound } from '../../../components/not-found';
+import { isApiError } from '../../../lib/api-client';
+import {
+  FEATURE_DETAIL_TABS,
+  type Feature,
+  type FeatureControl,
+  type FeatureDetailTab,
+  type ProjectSummary,
+} from '@vexil/core';
+import { useFeature } from '../../../entities/features/api/get-feature';
+import { FeatureAudit } from './feature-audit';
+import { FeatureBreadcrumb } from './feature-breadcrumb';
+import { FeatureHeader } from './feature-header';
+import { FeatureOverview } from './feature-overview';
+import { FeatureSettings } from './feature-settings';
+import { featureDetailPath } from '../../../lib/paths';
+
+const TAB_LABELS: Record<FeatureDetailTab, string> = {
+  overview: 'Overview',
+  targeting: 'Targeting',
+  settings: 'Settings',
+  audit: 'Audit',
+};
+
+export type FeatureDetailPageProps = {
+  project: ProjectSummary;
+  environment: ProjectSummary['environments'][number];
+  featureKey: string;
+  /** The tab segment of the address, if any. */
+  tab: string | undefined;
+  /**
+   * The Targeting tab's content for the loaded feature and this environment's control (absent when
+   * the feature has none here). The targeting editor is a feature of its own: the route puts it here.
+   */
+  targeting: (feature: Feature, control: FeatureControl | undefined) => ReactNode;
+};
+
+/** The tab an address names: `overview` when it names none (spec §9), `null` when it is not a tab. */
+export function tabFromUrl(tab: string | undefined): FeatureDetailTab | null {
+  if (tab === undefined || tab === '') return 'overview';
+  return (FEATURE_DETAIL_TABS as readonly string[]).includes(tab) ? (tab as FeatureDetailTab) : null;
+}
+
+function FeatureDetailSkeleton() {
+  return (
+    <Stack gap="md" aria-busy="true" aria-label="Loading the feature">
+      <Skeleton height={16} width="40%" />
+      <Skeleton height={36} width="50%" />
+      <Skeleton height={20} width="30%" />
+      <Skeleton height={60} />
+      <Skeleton height={240} />
+    </Stack>
+  );
+}
+
+/**
+ * Spec §2 Feature detail page, /projects/{p}/environments/{e}/features/{key}/{tab?}: breadcrumb, header
+ * and the Overview, Targeting, Settings and Audit tabs, the tab in the address. An unknown feature or tab
+ * is Page not found (spec §8).
+ */
+export function FeatureDetailPage({
+  project,
+  environment,
+  featureKey,
+  tab,
+  targeting,
+}: FeatureDetailPageProps) {
+  const navigate = useNavigate();
+  const feature = useFeature(project.key, featureKey);
+  const current = tabFromUrl(tab);
+
+  if (current === null) return <NotFound />;
+  // Spec §8: a feature that does not load is Page not found; so is one deleted since it was shown.
+  const gone = isApiError(feature.error) && feature.error.status === 404;
+  if (feature.isError && (!feature.data || gone)) return <NotFound />;
+  if (!feature.data) return <FeatureDetailSkeleton />;
+
+  const data = feature.data;
+  const control = data.controls[environment.key];
+
+  return (
+    <Stack gap="lg">
+      <FeatureBreadcrumb
+        project={project}
+        environment={environment}
+        featureKey={data.key}
+        featureName={data.name}
+        tab={current}
+      />
+      <FeatureHeader feature={data} control={control} environmentName={environment.name} />
+      <Tabs
+        value={current}
+        onChange={(value) => {
+          if (value && value !== current) {
+            void navigate(
+              featureDetailPath(project.key, environment.key, data.key, value as FeatureDetailTab),
+            );
+          }
+        }}
+        keepMounted={false}
+      >
+        <Tabs.List mb="lg">
+          {FEATURE_DETAIL_TABS.map((name) => (
+            <Tabs.Tab key={name} value={name}>
+              {TAB_LABELS[name]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="overview">
+          <FeatureOverview feature={data} project={project} environment={environment} />
+        </Tabs.Panel>
+        <Tabs.Panel value="targeting">{targeting(data, control)}</Tabs.Panel>
+        <Tabs.Panel value="settings">
+          <FeatureSettings key={data.id} feature={data} environmentKey={environment.key} />
+        </Tabs.Panel>
+        <Tabs.Panel value="audit">
+          <FeatureAudit projectKey={project.key} featureKey={data.key} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,79 @@
+import { useParams } from 'react-router';
+import { Title } from '@mantine/core';
+import {
+  environmentRoute,
+  InEnvironment,
+  initialPayload,
+  jsonResponse,
+  renderRoute,
+  stubApi,
+} from '../../../test-utils';
+import { auditPageFixture, featureFixture, impressionsFixture } from '../../../test-fixtures';
+import type { Feature, InitialPayload } from '@vexil/core';
+import { FeatureDetailPage } from './feature-detail-page';
+
+type Handlers = Parameters<typeof stubApi>[0];
+
+/**
+ * The page as the app's route mounts it, with a stand-in for the Targeting tab: the targeting editor is
+ * a feature of its own, which the app's route puts there (and whose tests render it).
+ */
+function DetailRoute() {
+  const { featureKey = '', featureDetailPageTab } = useParams();
+  return (
+    <InEnvironment>
+      {({ project, environment }) => (
+        <FeatureDetailPage
+          project={project}
+          environment={environment}
+          featureKey={featureKey}
+          tab={featureDetailPageTab}
+          targeting={() => <Title order={2}>Targeting tab in {environment.name}</Title>}
+        />
+      )}
+    </InEnvironment>
+  );
+}
+
+export type ServerState = { feature: Feature };
+
+export type RenderOptions = {
+  payload?: InitialPayload;
+  feature?: Feature;
+  /** Extra or replacing handlers; as a function they may read and change what the server holds. */
+  handlers?: Handlers | ((state: ServerState) => Handlers);
+};
+
+/**
+ * Renders the feature detail page at `path` with a session, the modal stack and toasts. The API answers
+ * the feature (GET and PUT), no impressions and an empty audit log unless `handlers` say otherwise.
+ */
+export function renderFeatureDetail(path: string, options: RenderOptions = {}) {
+  const payload = options.payload ?? initialPayload();
+  const state: ServerState = { feature: options.feature ?? featureFixture() };
+  const calls = stubApi({
+    'GET /api/v1/projects/web/features/checkout': () => jsonResponse(200, state.feature),
+    'PUT /api/v1/projects/web/features': ({ body }) => {
+      state.feature = { ...state.feature, ...(body as Partial<Feature>) };
+      return jsonResponse(200, state.feature);
+    },
+    'GET /api/v1/variant-daily-impressions': () => jsonResponse(200, impressionsFixture()),
+    'GET /api/v1/audit-items': () => jsonResponse(200, auditPageFixture(0, [])),
+    'GET /api/v1/projects/web/tags': () => jsonResponse(200, ['payments', 'checkout']),
+    'GET /api/v1/members': () =>
+      jsonResponse(200, [
+        { id: '00000000-0000-4000-8000-000000000001', name: 'Demo Admin', email: 'admin@example.com' },
+        { id: '00000000-0000-4000-8000-000000000002', name: 'Ada Editor', email: 'ada@example.com' },
+      ]),
+    ...(typeof options.handlers === 'function' ? options.handlers(state) : options.handlers),
+  });
+  const rendered = renderRoute(
+    environmentRoute([
+      { path: 'features/:featureKey/:featureDetailPageTab?', element: <DetailRoute /> },
+      { path: 'features', element: <h1>Feature list</h1> },
+    ]),
+    path,
+    { session: payload },
+  );
+  return { ...rendered, calls, state, pathname: () => rendered.router.state.location.pathname };
+}

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { jsonResponse } from '../../../test-utils';
+import {
+  controlFixture,
+  DETAIL,
+  featureFixture,
+  impressionsFixture,
+  resetOverlays,
+} from '../../../test-fixtures';
+import { renderFeatureDetail } from './feature-detail-test-utils';
+import { chartRows } from './impressions-chart';
+
+describe('Overview tab', () => {
+  afterEach(() => {
+    resetOverlays();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the feature in every environment of the project', async () => {
+    const feature = featureFixture();
+    feature.controls.dev = controlFixture('dev', {
+      enabled: true,
+      trafficStatus: 'active',
+      targetingStatus: 'targeted',
+      rulesDescription: '2 targeting rules, otherwise On.',
+      statistics: {
+        lastImpressionDate: new Date().toISOString(),
+        impressions: { today: 1234 },
+        variants: {},
+      },
+    });
+    renderFeatureDetail(DETAIL, { feature });
+    const table = await screen.findByRole('table', { name: 'The feature in each environment' });
+    const [, production, development] = within(table).getAllByRole('row');
+    expect(within(production!).getByRole('link', { name: 'Production' })).toBeTruthy();
+    expect(within(production!).getByText('Off')).toBeTruthy();
+    expect(within(production!).getByText('Off: everyone gets Off.')).toBeTruthy();
+    expect(within(production!).getByText('No traffic yet')).toBeTruthy();
+    expect(within(development!).getByRole('link', { name: 'Development' }).getAttribute('href')).toBe(
+      '/projects/web/environments/dev/features/checkout/overview',
+    );
+    expect(within(development!).getByText('On')).toBeTruthy();
+    expect(within(development!).getByText('2 targeting rules, otherwise On.')).toBeTruthy();
+    expect(within(development!).getByText('Active')).toBeTruthy();
+    expect(within(development!).getByText((1234).toLocaleString())).toBeTruthy();
+  });
+
+  it('shows an empty state instead of a flat chart when there were no impressions', async () => {
+    const { calls } = renderFeatureDetail(DETAIL);
+    expect(await screen.findByText('No impressions in the last 30 days.')).toBeTruthy();
+    expect(screen.queryByLabelText(/^Daily impressions in Production/)).toBeNull();
+    expect(
+      calls.some(
+        (c) =>
+          c.path === `/api/v1/variant-daily-impressions?featureControlId=${controlFixture('production').id}`,
+      ),
+    ).toBe(true);
+  });
+
+  it('charts the impressions of the current environment, one series per variant', async () => {
+    renderFeatureDetail(DETAIL, {
+      handlers: {
+        'GET /api/v1/variant-daily-impressions': () =>
+          jsonResponse(200, impressionsFixture({ On: [5, 9, 12], Off: [1, 0, 3] })),
+      },
+    });
+    expect(
+      await screen.findByLabelText('Daily impressions in Production, last 30 days, by variant'),
+    ).toBeTruthy();
+    expect(screen.queryByText('No impressions in the last 30 days.')).toBeNull();
+  });
+});
+
+describe('chartRows', () => {
+  it('makes one row per day and one labelled series per variant', () => {
+    const { data, series } = chartRows(impressionsFixture({ On: [5], day: [2] }));
+    expect(data).toHaveLength(30);
+    expect(data[29]).toEqual({ day: '2 Mar', v0: 5, v1: 2 });
+    expect(series.map(({ name, label }) => ({ name, label }))).toEqual([
+      { name: 'v0', label: 'On' },
+      { name: 'v1', label: 'day' },
+    ]);
+  });
+});

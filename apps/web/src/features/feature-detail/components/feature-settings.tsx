@@ -1,0 +1,258 @@
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Divider,
+  Group,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { Controller, useForm, type UseFormSetError } from 'react-hook-form';
+import { isApiError } from '../../../lib/api-client';
+import { useFlag } from '../../../lib/flags';
+import { confirm } from '../../../lib/modals';
+import { notifySuccess, notifyWarning } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import { can, featureServedChangeDenial, type Feature, type FeatureInput } from '@vexil/core';
+import { useSaveFeature } from '../../../entities/features/api/save-feature';
+import { PermissionNotice } from '../../../components/form-failure';
+import { DeleteFeatureButton } from './delete-feature-button';
+import { IssueKeysField, MaintainerField, TagsField } from './settings-fields';
+import { settingsSchema, valuesFromFeature, type SettingsValues } from './settings-values';
+import { VariantsEditor } from './variants-editor';
+
+/** The server's reason for a failed save, for the toast and the form. */
+export function saveFailureReason(error: unknown): string {
+  if (isApiError(error)) return error.title ?? error.detail ?? error.message;
+  return 'Something went wrong, please try again.';
+}
+
+const FORM_FIELDS = [
+  'name',
+  'key',
+  'description',
+  'permanent',
+  'variants',
+  'tags',
+  'jiraIssueKeys',
+  'maintainerId',
+];
+
+/** Puts the server's field errors (`variants`, `variants.1.key`, `tags.0`...) on the fields. */
+function applyServerErrors(error: unknown, setError: UseFormSetError<SettingsValues>): void {
+  if (!isApiError(error)) return;
+  for (const { field, message } of error.errors) {
+    const [top] = field.split('.');
+    if (!top || !FORM_FIELDS.includes(top)) continue;
+    // A message about the list as a whole sits on the list, as the form's own check does.
+    const name = field === 'variants' ? 'variants.root' : field;
+    setError(name as Parameters<typeof setError>[0], { type: 'server', message });
+  }
+}
+
+export type FeatureSettingsProps = { feature: Feature; environmentKey: string };
+
+/**
+ * Spec §2 Settings tab: the feature's settings, which apply across all environments, saved after a
+ * confirmation (spec §8 toasts; a failure also marks the form). Cancel goes back to the saved feature.
+ * Without update permission the form is read-only. Deleting the feature sits below.
+ */
+export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProps) {
+  const { principalUser, projects } = useSession();
+  const showTags = useFlag('tags');
+  const showMaintainer = useFlag('maintainer');
+  const readOnly = !can(principalUser, 'update', { type: 'feature' });
+  // Variants go into every environment's SDK payload: where one is production, changing them needs
+  // production rights (the server refuses otherwise), while the other settings stay editable.
+  const environments = projects.find((p) => p.key === feature.projectKey)?.environments ?? [];
+  const variantsDenial = readOnly ? null : featureServedChangeDenial(principalUser, environments);
+  const save = useSaveFeature();
+  const [failure, setFailure] = useState<{ name: string; reason: string } | null>(null);
+  const {
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isDirty },
+  } = useForm<SettingsValues, unknown, FeatureInput>({
+    resolver: zodResolver(settingsSchema),
+    defaultValues: valuesFromFeature(feature),
+  });
+
+  async function confirmAndSave(values: FeatureInput) {
+    const confirmed = await confirm({
+      title: 'Update feature settings',
+      message: `Are you sure you wish to Update ${values.name}?`,
+      confirmLabel: 'Update feature',
+    });
+    if (!confirmed) return;
+    setFailure(null);
+    let saved: Feature;
+    try {
+      saved = await save.mutateAsync({ projectKey: feature.projectKey, feature: values });
+    } catch (error) {
+      const reason = saveFailureReason(error);
+      notifyWarning(`We encountered an error, ${values.name} was not saved. ${reason}`);
+      setFailure({ name: values.name, reason });
+      applyServerErrors(error, setError);
+      return;
+    }
+    notifySuccess(`${saved.name} settings saved.`);
+    reset(valuesFromFeature(saved));
+  }
+
+  const onSubmit = handleSubmit((values) => void confirmAndSave(values));
+
+  const cancel = () => {
+    setFailure(null);
+    reset(valuesFromFeature(feature));
+  };
+
+  return (
+    <Stack gap="xl" maw={920}>
+      <Card withBorder radius="md" padding="lg">
+        <form onSubmit={onSubmit} noValidate aria-label="Feature Settings">
+          <Stack gap="md">
+            <div>
+              <Title order={2} fz="xl">
+                Feature Settings
+              </Title>
+              <Text size="sm" c="dimmed">
+                Settings apply across all environments
+              </Text>
+            </div>
+            {readOnly ? (
+              <Alert color="gray" variant="light">
+                You can view these settings; an editor can change them.
+              </Alert>
+            ) : null}
+            {failure ? (
+              <Alert
+                color="red"
+                variant="light"
+                icon={<IconAlertCircle size={18} aria-hidden="true" />}
+                role="alert"
+                title={`${failure.name} was not saved`}
+              >
+                {failure.reason}
+              </Alert>
+            ) : null}
+            <Controller
+              control={control}
+              name="name"
+              render={({ field, fieldState }) => (
+                <TextInput
+                  label="Name"
+                  required
+                  disabled={readOnly}
+                  error={fieldState.error?.message}
+                  {...field}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="key"
+              render={({ field, fieldState }) => (
+                <TextInput
+                  label="Key"
+                  description="The key cannot be changed: SDKs use it."
+                  readOnly
+                  variant="filled"
+                  disabled={readOnly}
+                  error={fieldState.error?.message}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                  {...field}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="description"
+              render={({ field, fieldState }) => (
+                <Textarea
+                  label="Description"
+                  autosize
+                  minRows={2}
+                  maxRows={8}
+                  disabled={readOnly}
+                  error={fieldState.error?.message}
+                  {...field}
+                  value={field.value ?? ''}
+                />
+              )}
+            />
+            <Divider />
+            {variantsDenial ? (
+              <PermissionNotice>{variantsDenial}: you can change the other settings.</PermissionNotice>
+            ) : null}
+            <VariantsEditor
+              control={control}
+              errors={errors}
+              savedCount={feature.variants.length}
+              disabled={readOnly || variantsDenial !== null}
+            />
+            <Divider />
+            {showTags ? (
+              <TagsField control={control} disabled={readOnly} projectKey={feature.projectKey} />
+            ) : null}
+            {showMaintainer ? (
+              <MaintainerField control={control} disabled={readOnly} current={feature.maintainer} />
+            ) : null}
+            <IssueKeysField control={control} disabled={readOnly} />
+            <Controller
+              control={control}
+              name="permanent"
+              render={({ field }) => (
+                <Checkbox
+                  label="Permanent"
+                  description="Meant to stay in the code for good, rather than be removed after a release."
+                  disabled={readOnly}
+                  checked={field.value ?? false}
+                  onChange={(event) => field.onChange(event.currentTarget.checked)}
+                  onBlur={field.onBlur}
+                  ref={field.ref}
+                />
+              )}
+            />
+            {readOnly ? null : (
+              <Group justify="flex-end" gap="sm">
+                <Button
+                  variant="default"
+                  onClick={cancel}
+                  disabled={save.isPending || (!isDirty && !failure)}
+                >
+                  Cancel
+                </Button>
+                <Button type="submit" loading={save.isPending} disabled={!isDirty}>
+                  Update feature
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        </form>
+      </Card>
+
+      <Card withBorder radius="md" padding="lg" style={{ borderColor: 'var(--mantine-color-red-3)' }}>
+        <Group justify="space-between" align="center" gap="md">
+          <div>
+            <Title order={3} fz="lg">
+              Delete this feature
+            </Title>
+            <Text size="sm" c="dimmed">
+              It is removed from every environment of {feature.project.name}, and SDKs stop receiving it.
+            </Text>
+          </div>
+          <DeleteFeatureButton feature={feature} environmentKey={environmentKey} />
+        </Group>
+      </Card>
+    </Stack>
+  );
+}

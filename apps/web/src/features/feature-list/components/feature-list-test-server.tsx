@@ -1,0 +1,197 @@
+import { notifications } from '@mantine/notifications';
+import { closeAllModals } from '../../../lib/modals';
+import {
+  environmentRoute,
+  InEnvironment,
+  initialPayload,
+  jsonResponse,
+  renderRoute,
+  stubApi,
+  withSdkKeys,
+} from '../../../test-utils';
+import { FeatureList } from './feature-list';
+import {
+  defaultVariants,
+  describeRules,
+  targetingStatusOf,
+  type Feature,
+  type FeatureControl,
+  type FeatureControlInput,
+  type InitialPayload,
+} from '@vexil/core';
+
+/*
+ * Stands in for the features API in the feature list's tests: the initial payload (project "web" with
+ * environments "production" and "dev"), the paged list, control saves, the environment's keys and new
+ * features, all over one in-memory list of features.
+ */
+
+export type ApiHandler = Parameters<typeof stubApi>[0][string];
+
+const DATE = '2026-01-02T03:04:05.000Z';
+const uuid = (prefix: number, n: number) =>
+  `00000000-${String(prefix).padStart(4, '0')}-4000-8000-${String(n).padStart(12, '0')}`;
+
+function control(n: number, environmentKey: string, overrides: Partial<FeatureControl>): FeatureControl {
+  const enabled = overrides.enabled ?? false;
+  const rules = overrides.rules ?? [
+    { defaultRule: true, audience: null, variantSplits: [{ variantKey: 'on', split: 100 }] },
+  ];
+  const base = { enabled, offVariantKey: 'off', rules };
+  return {
+    id: uuid(environmentKey === 'production' ? 8001 : 8002, n),
+    key: `feature-${n}`,
+    environmentKey,
+    ...base,
+    available: true,
+    trafficStatus: 'never',
+    targetingStatus: targetingStatusOf(base),
+    staleDays: 0,
+    rulesDescription: describeRules(base, { on: 'On', off: 'Off' }),
+    createdDate: DATE,
+    lastModifiedDate: DATE,
+    statistics: { lastImpressionDate: null, impressions: { today: 0 }, variants: {} },
+    ...overrides,
+  };
+}
+
+/** Feature `n` ("Feature 001"…), with an off control in both environments unless told otherwise. */
+export function featureFixture(
+  n: number,
+  overrides: Partial<Omit<Feature, 'controls'>> = {},
+  controls: { production?: Partial<FeatureControl>; dev?: Partial<FeatureControl> } = {},
+): Feature {
+  const key = overrides.key ?? `feature-${String(n).padStart(3, '0')}`;
+  return {
+    id: uuid(7000, n),
+    name: `Feature ${String(n).padStart(3, '0')}`,
+    key,
+    description: '',
+    permanent: false,
+    variants: defaultVariants(),
+    tags: [],
+    goals: [],
+    jiraIssues: [],
+    jiraIssueKeys: [],
+    maintainer: null,
+    projectKey: 'web',
+    project: { key: 'web', name: 'Web shop' },
+    bookmarked: false,
+    archived: false,
+    createdDate: DATE,
+    lastModifiedDate: DATE,
+    ...overrides,
+    controls: {
+      production: control(n, 'production', { key, ...controls.production }),
+      dev: control(n, 'dev', { key, ...controls.dev }),
+    },
+  };
+}
+
+/** `count` features named Feature 001, Feature 002, … */
+export function manyFeatures(count: number): Feature[] {
+  return Array.from({ length: count }, (_, index) => featureFixture(index + 1));
+}
+
+export type ServeFeaturesOptions = {
+  payload?: InitialPayload;
+  features?: Feature[];
+  handlers?: Record<string, ApiHandler>;
+};
+
+const LIST_PATH = /^\/api\/v1\/projects\/web\/environments\/([^/]+)\/features$/;
+
+/** Serves the features API from `state.features`; returns the call log and the state. */
+export function serveFeatures(options: ServeFeaturesOptions = {}) {
+  const payload = options.payload ?? initialPayload();
+  const state = { features: options.features ?? [] };
+  const project = withSdkKeys(payload.projects[0]!);
+
+  const list: ApiHandler = ({ url }) => {
+    const environmentKey = decodeURIComponent(LIST_PATH.exec(url.pathname)?.[1] ?? '');
+    const text = (url.searchParams.get('query') ?? '').toLowerCase();
+    const page = Number(url.searchParams.get('page') ?? 0);
+    const pageSize = Number(url.searchParams.get('pageSize') ?? 50);
+    const matching = state.features.filter((feature) =>
+      [feature.name, feature.key, feature.description].some((field) => field.toLowerCase().includes(text)),
+    );
+    const content = matching.slice(page * pageSize, (page + 1) * pageSize).map((feature) => ({
+      ...feature,
+      controls: { [environmentKey]: feature.controls[environmentKey]! },
+    }));
+    return jsonResponse(200, {
+      content,
+      last: (page + 1) * pageSize >= matching.length,
+      page,
+      pageSize,
+      totalElements: matching.length,
+    });
+  };
+
+  const saveControl: ApiHandler = ({ body }) => {
+    const input = body as FeatureControlInput;
+    for (const feature of state.features) {
+      for (const [environmentKey, existing] of Object.entries(feature.controls)) {
+        if (existing.id !== input.id) continue;
+        const saved = { ...existing, ...input, targetingStatus: targetingStatusOf(input) };
+        saved.rulesDescription = describeRules(saved, { on: 'On', off: 'Off' });
+        feature.controls[environmentKey] = saved;
+        return jsonResponse(200, saved);
+      }
+    }
+    return jsonResponse(404, { title: 'Not found' });
+  };
+
+  const calls = stubApi({
+    'GET /api/v1/initial': () => jsonResponse(200, payload),
+    ...Object.fromEntries(
+      project.environments.map((environment) => [
+        `GET /api/v1/projects/web/environments/${environment.key}/features`,
+        list,
+      ]),
+    ),
+    ...Object.fromEntries(
+      project.environments.map((environment) => [
+        `GET /api/v1/environments/web/${environment.key}`,
+        () => jsonResponse(200, environment),
+      ]),
+    ),
+    'PUT /api/v1/feature-controls/': saveControl,
+    ...options.handlers,
+  });
+  return { calls, state, project };
+}
+
+/** The GET requests of the feature list, as path and query. */
+export function listRequests(calls: ReturnType<typeof stubApi>, environmentKey = 'dev') {
+  return calls
+    .filter(
+      (call) =>
+        call.method === 'GET' &&
+        call.path.startsWith(`/api/v1/projects/web/environments/${environmentKey}/features`),
+    )
+    .map((call) => new URL(call.path, 'http://localhost').searchParams);
+}
+
+/** Toasts and the modal stack outlive a rendered tree; each test starts without them. */
+export function resetOverlays(): void {
+  notifications.clean();
+  closeAllModals();
+}
+
+/** The feature list at `path` (an environment's `/features`), as the app's route mounts it. */
+export function renderFeatureList(path: string) {
+  return renderRoute(
+    environmentRoute([
+      {
+        path: 'features',
+        element: (
+          <InEnvironment>
+            {({ project, environment }) => <FeatureList project={project} environment={environment} />}
+          </InEnvironment>
+        ),
+      },
+    ]),
+    path,
+  );
+}

@@ -1,0 +1,113 @@
+import { useId } from 'react';
+import { Box, Switch, Tooltip, VisuallyHidden } from '@mantine/core';
+import { isApiError } from '../../../lib/api-client';
+import { confirm } from '../../../lib/modals';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import {
+  can,
+  isProductionEnvironment,
+  type EnvironmentConstraint,
+  type Feature,
+  type FeatureControl,
+  type Principal,
+} from '@vexil/core';
+import { useSaveFeatureControl } from '../../../entities/controls/api/save-feature-control';
+
+/** The environment facts the toggle needs. */
+export type ToggleEnvironment = EnvironmentConstraint & { name: string };
+
+export const TOGGLE_SAVED_MESSAGE = 'Feature saved.';
+export const TOGGLE_FAILED_MESSAGE = 'We encountered an error, the feature was not saved.';
+
+/**
+ * Why `user` may not switch features on or off in `environment`, or null when they may (spec §6: update
+ * permission on the control, with the production constraint in production).
+ */
+export function toggleDenial(user: Principal, environment: EnvironmentConstraint): string | null {
+  const constraint = { production: environment.production, tags: environment.tags ?? [] };
+  if (can(user, 'update', { type: 'featureControl', environment: constraint })) return null;
+  const couldOutsideProduction = can(user, 'update', {
+    type: 'featureControl',
+    environment: { production: false, tags: [] },
+  });
+  return couldOutsideProduction
+    ? 'Only a production editor can change a feature in a production environment.'
+    : 'You do not have permission to change features.';
+}
+
+/** The production warning of spec §2, shared with the targeting tab's wording. */
+export function productionWarning(featureName: string, environmentName: string): string {
+  return `Warning, this is a production environment. Are you sure you wish to update ${featureName} in ${environmentName}?`;
+}
+
+function failureReason(error: unknown): string {
+  if (!isApiError(error)) return '';
+  return error.title ?? error.detail ?? '';
+}
+
+export type FeatureToggleProps = {
+  feature: Pick<Feature, 'name'>;
+  control: FeatureControl;
+  environment: ToggleEnvironment;
+  user: Principal;
+};
+
+/**
+ * Spec §2, §4: a feature's on/off switch in one environment. Saves at once outside production and after
+ * a confirmation in production; the switch moves before the server answers and moves back if the save
+ * fails. Disabled, with the reason in a tooltip, for those who may not change the control.
+ */
+export function FeatureToggle({ feature, control, environment, user }: FeatureToggleProps) {
+  const save = useSaveFeatureControl();
+  const reasonId = useId();
+  const denial = toggleDenial(user, environment);
+  const label = `${feature.name} on in ${environment.name}`;
+
+  const toggle = async (enabled: boolean) => {
+    if (save.isPending) return;
+    if (isProductionEnvironment(environment)) {
+      const confirmed = await confirm({
+        title: 'Production environment',
+        message: productionWarning(feature.name, environment.name),
+        confirmLabel: enabled ? 'Turn on' : 'Turn off',
+      });
+      if (!confirmed) return;
+    }
+    try {
+      await save.mutateAsync({
+        id: control.id,
+        enabled,
+        offVariantKey: control.offVariantKey,
+        rules: control.rules,
+      });
+    } catch (error) {
+      notifyError(`${TOGGLE_FAILED_MESSAGE} ${failureReason(error)}`.trim());
+      return;
+    }
+    notifySuccess(TOGGLE_SAVED_MESSAGE);
+  };
+
+  const toggleSwitch = (
+    <Switch
+      aria-label={label}
+      aria-describedby={denial ? reasonId : undefined}
+      aria-busy={save.isPending || undefined}
+      checked={control.enabled}
+      disabled={denial !== null}
+      onChange={(event) => void toggle(event.currentTarget.checked)}
+      color="teal"
+      size="md"
+    />
+  );
+
+  if (!denial) return toggleSwitch;
+  // A disabled input receives no pointer events, so the tooltip hangs on a wrapper.
+  return (
+    <Tooltip label={denial} withArrow multiline maw={260}>
+      <Box component="span" display="inline-block">
+        {toggleSwitch}
+        <VisuallyHidden id={reasonId}>{denial}</VisuallyHidden>
+      </Box>
+    </Tooltip>
+  );
+}

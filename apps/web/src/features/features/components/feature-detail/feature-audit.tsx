@@ -1,8 +1,0 @@
-import { AuditLog } from '../../../../components/audit/audit-log';
-import { useFeatureAudit } from '../../api/get-feature-audit';
-
-/** The feature page's Audit tab: the feature's entries of the audit log. */
-export function FeatureAudit({ projectKey, featureKey }: { projectKey: string; featureKey: string }) {
-  const audit = useFeatureAudit(projectKey, featureKey);
-  return <AuditLog audit={audit} emptyText="Nothing has been recorded for this feature yet." />;
-}

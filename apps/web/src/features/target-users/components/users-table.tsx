@@ -1,0 +1,150 @@
+import { Button, Group, Skeleton, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import relativeTime from 'dayjs/plugin/relativeTime.js';
+import { formatDate } from '../../../lib/format';
+import type { ReportedUser } from '../../../entities/target-users/api/get-target-users';
+import { AttributeChips } from './attribute-chips';
+import { DisabledReason } from '../../../components/disabled-reason';
+
+dayjs.extend(relativeTime);
+
+export type UsersTableProps = {
+  /** null while the first page loads: skeleton rows stand in. */
+  users: ReportedUser[] | null;
+  /** Why Delete is disabled, or null when the user may delete. */
+  deleteDenial: string | null;
+  /** The id of the user being deleted, whose button spins. */
+  deletingId: string | null;
+  onDelete: (user: ReportedUser) => void;
+  /** Another page or search is loading: the rows shown are the previous answer. */
+  stale?: boolean;
+};
+
+const SKELETON_ROWS = 5;
+
+function SkeletonRows() {
+  return Array.from({ length: SKELETON_ROWS }, (_, index) => (
+    <Table.Tr key={index} data-testid="user-skeleton-row">
+      <Table.Td>
+        <Skeleton height={14} width="60%" />
+      </Table.Td>
+      <Table.Td>
+        <Group gap={6}>
+          <Skeleton height={20} width={90} radius="xl" />
+          <Skeleton height={20} width={70} radius="xl" />
+          <Skeleton height={20} width={110} radius="xl" />
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <Skeleton height={14} width={90} />
+      </Table.Td>
+      <Table.Td>
+        <Group justify="flex-end">
+          <Skeleton height={26} width={72} />
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  ));
+}
+
+/** A button that, when denied, is disabled and tells why in a tooltip (a disabled button gets no hover). */
+/** "3 minutes ago", with the date and time in a tooltip. */
+function LastSeen({ date }: { date: string }) {
+  const seen = dayjs(date);
+  if (!seen.isValid()) return <Text size="sm">—</Text>;
+  return (
+    <Tooltip label={formatDate(seen)} withArrow>
+      <Text size="sm" component="time" dateTime={seen.toISOString()} style={{ whiteSpace: 'nowrap' }}>
+        {seen.fromNow()}
+      </Text>
+    </Tooltip>
+  );
+}
+
+function UserRow({
+  user,
+  deleteDenial,
+  deleting,
+  onDelete,
+}: {
+  user: ReportedUser;
+  deleteDenial: string | null;
+  deleting: boolean;
+  onDelete: () => void;
+}) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {user.id}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <AttributeChips attributes={user.attributes} />
+      </Table.Td>
+      <Table.Td>
+        <LastSeen date={user.lastSeenDate} />
+      </Table.Td>
+      <Table.Td>
+        <Group justify="flex-end" wrap="nowrap">
+          <DisabledReason denial={deleteDenial}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              leftSection={<IconTrash size={14} aria-hidden="true" />}
+              aria-label={`Delete ${user.id}`}
+              disabled={deleteDenial !== null}
+              loading={deleting}
+              onClick={onDelete}
+            >
+              Delete
+            </Button>
+          </DisabledReason>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Spec §2 "Users page": the Target Users table — user id, attributes, last seen, and Delete. */
+export function UsersTable({ users, deleteDenial, deletingId, onDelete, stale = false }: UsersTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table
+        verticalSpacing="sm"
+        highlightOnHover
+        aria-label="Target Users"
+        aria-busy={users === null || stale}
+        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }}
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w="22%">User id</Table.Th>
+            <Table.Th>Attributes</Table.Th>
+            <Table.Th w={160}>Last seen</Table.Th>
+            <Table.Th w={110}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users === null ? (
+            <SkeletonRows />
+          ) : (
+            users.map((user) => (
+              <UserRow
+                key={user.id}
+                user={user}
+                deleteDenial={deleteDenial}
+                deleting={deletingId === user.id}
+                onDelete={() => onDelete(user)}
+              />
+            ))
+          )}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

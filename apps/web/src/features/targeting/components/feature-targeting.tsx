@@ -1,0 +1,57 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { useSession } from '../../../lib/session';
+import { can, isProductionEnvironment, type Feature, type FeatureControl } from '@vexil/core';
+import { TargetingEditor } from './targeting-editor';
+import { TargetingReadOnly } from './targeting-read-only';
+
+export type FeatureTargetingProps = {
+  feature: Feature;
+  control: FeatureControl | undefined;
+  environmentName: string;
+};
+
+/**
+ * Spec §2 Targeting tab, "Targeting for {environment}": the rules editor for users who may change this
+ * environment's control, and the rules as text, with the reason, for those who may not.
+ */
+export function FeatureTargeting({ feature, control, environmentName }: FeatureTargetingProps) {
+  const { principalUser, projects } = useSession();
+  const environment = projects
+    .find((project) => project.key === feature.projectKey)
+    ?.environments.find((candidate) => candidate.key === control?.environmentKey);
+  const constraint = { production: environment?.production ?? true, tags: environment?.tags ?? [] };
+  const canEdit = can(principalUser, 'update', { type: 'featureControl', environment: constraint });
+  const production = isProductionEnvironment(constraint);
+  const canEditElsewhere = can(principalUser, 'update', {
+    type: 'featureControl',
+    environment: { production: false },
+  });
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2} fz="xl">
+          Targeting for {environmentName}
+        </Title>
+        <Text size="sm" c="dimmed">
+          Choose which users get which variant of {feature.name} in {environmentName}.
+        </Text>
+      </div>
+      {!control ? (
+        <Text c="dimmed">This feature has no targeting in {environmentName}.</Text>
+      ) : canEdit && environment ? (
+        <TargetingEditor key={control.id} feature={feature} control={control} environment={environment} />
+      ) : (
+        <TargetingReadOnly
+          feature={feature}
+          control={control}
+          reason={
+            production && canEditElsewhere
+              ? 'You can view this targeting; only a production editor can change a production environment.'
+              : 'You can view this targeting; an editor can change it.'
+          }
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,271 @@
+import { useMemo, useState } from 'react';
+import { Alert, Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { isApiError } from '../../../lib/api-client';
+import { confirm } from '../../../lib/modals';
+import { notifySuccess, notifyWarning } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import {
+  can,
+  describeRules,
+  isProductionEnvironment,
+  targetTypeOf,
+  type Feature,
+  type FeatureControl,
+  type ProjectSummary,
+} from '@vexil/core';
+import { useCreateTarget } from '../../../entities/targets/api/create-target';
+import { useSegments } from '../../../entities/segments/api/get-segments';
+import { useTargets } from '../../../entities/targets/api/get-targets';
+import { useSaveTargeting } from '../../../entities/controls/api/save-feature-control';
+import { openCreateTargetModal } from './create-target-modal';
+import type { EditorEnv } from './editor-env';
+import { FallbackCard, RuleCard } from './rule-card';
+import { SaveBar, SaveFailureAlert, type Failure } from './save-bar';
+import { RulePreview } from './rule-preview';
+import { draftFromControl, draftSignature, moveRule, newRule, type TargetingDraft } from './targeting-draft';
+import { TargetingStatusCard } from './targeting-status-card';
+import classes from './targeting.module.css';
+import { errorsByKey, fieldKey, placeOfPath, validateDraft } from './targeting-validation';
+
+export type TargetingEditorProps = {
+  feature: Feature;
+  control: FeatureControl;
+  environment: ProjectSummary['environments'][number];
+};
+
+function failureTitle(error: unknown): string {
+  if (isApiError(error)) return error.title ?? error.detail ?? error.message;
+  return 'Something went wrong, please try again.';
+}
+
+/** Server errors no longer about what was edited: those of a changed rule, and root ones. */
+function withoutErrorsOf(errors: Map<string, string>, ruleIds: string[], conditionIds: string[]) {
+  const next = new Map(errors);
+  for (const key of errors.keys()) {
+    const about = key.includes(':') ? (key.split(':')[1] ?? '') : key;
+    if (ruleIds.includes(about) || conditionIds.includes(about)) next.delete(key);
+  }
+  return next;
+}
+
+/**
+ * Spec §2 Targeting tab: the switch, the off variant, the ordered rules and the ELSE rule of one
+ * environment, checked as the server checks them (spec §5), saved after a confirmation in production
+ * (spec §8 toasts; a failure marks the form and puts field errors on their fields), with a preview.
+ */
+export function TargetingEditor({ feature, control, environment }: TargetingEditorProps) {
+  const { principalUser } = useSession();
+  const projectKey = feature.projectKey;
+  const targetsQuery = useTargets(projectKey);
+  const segmentsQuery = useSegments({ projectKey, environmentKey: environment.key, query: '' });
+  const createTarget = useCreateTarget();
+  const save = useSaveTargeting();
+  const variantKeys = useMemo(() => feature.variants.map((variant) => variant.key), [feature.variants]);
+
+  const [draft, setDraft] = useState<TargetingDraft>(() => draftFromControl(control, variantKeys));
+  const [saved, setSaved] = useState(control);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [serverErrors, setServerErrors] = useState<Map<string, string>>(new Map());
+
+  const savedSignature = useMemo(
+    () => draftSignature(draftFromControl(saved, variantKeys)),
+    [saved, variantKeys],
+  );
+  const dirty = draftSignature(draft) !== savedSignature;
+  // A control saved elsewhere (or this save coming back) replaces the draft unless it has edits.
+  if (control !== saved) {
+    setSaved(control);
+    const incoming = draftFromControl(control, variantKeys);
+    if (!dirty && draftSignature(incoming) !== draftSignature(draft)) setDraft(incoming);
+  }
+
+  const targets = useMemo(() => targetsQuery.data ?? [], [targetsQuery.data]);
+  const segments = useMemo(() => segmentsQuery.data ?? [], [segmentsQuery.data]);
+  const validation = useMemo(() => {
+    const targetTypes = Object.fromEntries(targets.map((target) => [target.key, target.type]));
+    const segmentKeys = segmentsQuery.data ? new Set(segments.map((segment) => segment.key)) : undefined;
+    return validateDraft(draft, {
+      controlId: control.id,
+      featureKey: feature.key,
+      variantKeys,
+      targetTypes,
+      segmentKeys,
+    });
+  }, [draft, targets, segments, segmentsQuery.data, control.id, feature.key, variantKeys]);
+
+  const errors = new Map(validation.errors);
+  for (const [key, message] of serverErrors) if (!errors.has(key)) errors.set(key, message);
+  const typeOf = (target: string) =>
+    targetTypeOf(target, { targetTypes: Object.fromEntries(targets.map((t) => [t.key, t.type])) });
+  const env: EditorEnv = {
+    projectKey,
+    targets,
+    segments,
+    variants: feature.variants,
+    typeOf,
+    errors,
+    onCreateTarget: can(principalUser, 'create', { type: 'target' })
+      ? (name) =>
+          openCreateTargetModal({
+            initialName: name,
+            create: (target) => createTarget.mutateAsync({ projectKey, target }),
+          })
+      : null,
+  };
+  const variantNames = Object.fromEntries(feature.variants.map((variant) => [variant.key, variant.name]));
+  const usedTargets = [
+    ...new Set(draft.rules.flatMap((rule) => rule.conditions.map((c) => c.target)).filter(Boolean)),
+  ];
+
+  const edit = (next: TargetingDraft, about: { rules?: string[]; conditions?: string[] } = {}) => {
+    setDraft(next);
+    if (serverErrors.size > 0) {
+      setServerErrors(withoutErrorsOf(serverErrors, about.rules ?? [], about.conditions ?? []));
+    }
+  };
+
+  const reset = () => {
+    setDraft(draftFromControl(control, variantKeys));
+    setFailure(null);
+    setServerErrors(new Map());
+  };
+
+  const submit = async () => {
+    const input = validation.input;
+    if (!input || save.isPending) return;
+    if (isProductionEnvironment(environment)) {
+      const confirmed = await confirm({
+        title: 'Production environment',
+        message: `Warning, this is a production environment. Are you sure you wish to update ${feature.name} in ${environment.name}?`,
+        confirmLabel: 'Save targeting',
+      });
+      if (!confirmed) return;
+    }
+    const sent = draft;
+    setFailure(null);
+    setServerErrors(new Map());
+    let result: FeatureControl;
+    try {
+      result = await save.mutateAsync({ projectKey, featureKey: feature.key, control: input });
+    } catch (error) {
+      const title = failureTitle(error);
+      const problems = isApiError(error) ? error.errors : [];
+      notifyWarning(title);
+      setFailure({
+        title,
+        problems: problems.map(({ field, message }) => ({ place: placeOfPath(field, sent), message })),
+      });
+      setServerErrors(errorsByKey(problems, sent));
+      return;
+    }
+    setSaved(result);
+    setDraft(draftFromControl(result, variantKeys));
+    notifySuccess(`${feature.name} targeting for ${environment.name} saved.`);
+  };
+
+  const invalid = validation.input === null;
+  if (targetsQuery.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true" aria-label="Loading the targeting">
+        <Skeleton height={120} />
+        <Skeleton height={220} />
+      </Stack>
+    );
+  }
+
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, lg: 8 }}>
+        <Stack gap="md">
+          {failure ? <SaveFailureAlert failure={failure} /> : null}
+          {targetsQuery.isError ? (
+            <Alert color="yellow" variant="light">
+              The project’s targets could not be loaded; only the built-in ones are offered.
+            </Alert>
+          ) : null}
+          <TargetingStatusCard
+            enabled={draft.enabled}
+            offVariantKey={draft.offVariantKey}
+            variants={feature.variants}
+            summary={describeRules(validation.wire, variantNames)}
+            offVariantError={errors.get(fieldKey.offVariant)}
+            onEnabledChange={(enabled) => edit({ ...draft, enabled })}
+            onOffVariantChange={(offVariantKey) =>
+              edit({ ...draft, offVariantKey }, { rules: ['offVariantKey'] })
+            }
+          />
+          <div>
+            <Title order={3} fz="lg">
+              Rules
+            </Title>
+            <Text size="sm" c="dimmed">
+              Rules are checked top to bottom; the first rule whose conditions all match decides.
+            </Text>
+          </div>
+          {draft.rules.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No rules yet: everyone gets what “Otherwise” serves. Add a rule to treat some users differently.
+            </Text>
+          ) : null}
+          {draft.rules.map((rule, index) => (
+            <RuleCard
+              key={rule.id}
+              env={env}
+              rule={rule}
+              index={index}
+              count={draft.rules.length}
+              noEffect={validation.noEffect.has(rule.id)}
+              onChange={(next) =>
+                edit(
+                  { ...draft, rules: draft.rules.map((item) => (item.id === rule.id ? next : item)) },
+                  { rules: [rule.id], conditions: rule.conditions.map((c) => c.id) },
+                )
+              }
+              onMove={(delta) => edit({ ...draft, rules: moveRule(draft.rules, rule.id, delta) })}
+              onRemove={() =>
+                edit(
+                  { ...draft, rules: draft.rules.filter((item) => item.id !== rule.id) },
+                  { rules: [rule.id], conditions: rule.conditions.map((c) => c.id) },
+                )
+              }
+            />
+          ))}
+          <Group>
+            <Button
+              variant="light"
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => edit({ ...draft, rules: [...draft.rules, newRule(draft, variantKeys)] })}
+            >
+              Add rule
+            </Button>
+          </Group>
+          <FallbackCard
+            env={env}
+            serve={draft.fallback}
+            onChange={(fallback) => edit({ ...draft, fallback }, { rules: ['fallback'] })}
+          />
+          <SaveBar
+            status={invalid ? 'invalid' : dirty ? 'dirty' : 'saved'}
+            saving={save.isPending}
+            canReset={dirty || failure !== null}
+            onReset={reset}
+            onSave={() => void submit()}
+          />
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, lg: 4 }}>
+        <div className={classes.preview}>
+          <RulePreview
+            control={validation.preview}
+            variants={feature.variants}
+            targets={targets}
+            usedTargets={usedTargets}
+            targetedCount={draft.rules.length}
+            typeOf={typeOf}
+          />
+        </div>
+      </Grid.Col>
+    </Grid>
+  );
+}

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { jsonResponse } from '../../../test-utils';
+import { controlFixture, featureFixture, payloadFor, resetOverlays } from '../../../test-fixtures';
+import { NO_EFFECT_WARNING } from './rule-card';
+import {
+  addRuleButton,
+  choose,
+  conditionRow,
+  DEV_TARGETING,
+  fillCondition,
+  lastPut,
+  PRODUCTION_TARGETING,
+  renderTargeting,
+  ruleCard,
+  valueInput,
+} from './targeting-test-utils';
+
+const saveButton = () => screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+const puts = (calls: { method: string }[]) => calls.filter((call) => call.method === 'PUT');
+
+describe('Saving targeting', { timeout: 20_000 }, () => {
+  afterEach(() => {
+    resetOverlays();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows "Value is required" for an empty value and keeps Save disabled until it is given', async () => {
+    const { user } = await renderTargeting();
+    await user.click(await addRuleButton());
+    const rule = ruleCard('Rule 1');
+    expect(within(rule).getByText('Required')).toBeTruthy();
+    await fillCondition(user, rule, 1, { target: /^Email/, operator: 'equals' });
+    expect(within(conditionRow(rule, 1)).getByText('Value is required')).toBeTruthy();
+    expect(saveButton().disabled).toBe(true);
+    expect(screen.getByText('Fix the highlighted fields to save.')).toBeTruthy();
+
+    await user.type(valueInput(conditionRow(rule, 1)), 'ada@example.com');
+    expect(within(rule).queryByText('Value is required')).toBeNull();
+    expect(saveButton().disabled).toBe(false);
+  });
+
+  it('checks values as the server does: a pattern must be a valid regular expression', async () => {
+    const { user } = await renderTargeting();
+    await user.click(await addRuleButton());
+    const rule = ruleCard('Rule 1');
+    await fillCondition(user, rule, 1, {
+      target: /^Email/,
+      operator: 'matches the pattern',
+      value: '(unclosed',
+    });
+    expect(within(rule).getByText('Must be a valid pattern')).toBeTruthy();
+    expect(saveButton().disabled).toBe(true);
+  });
+
+  it('warns, non-blocking, when a rule serves the same as everyone else', async () => {
+    const { user } = await renderTargeting();
+    await user.click(await addRuleButton());
+    const rule = ruleCard('Rule 1');
+    await fillCondition(user, rule, 1, { target: /^Email/, operator: 'equals', value: 'ada@example.com' });
+    expect(within(rule).queryByText(NO_EFFECT_WARNING)).toBeNull();
+    await choose(user, within(rule).getByRole('combobox', { name: 'Variant' }), 'On');
+    expect(within(rule).getByText(NO_EFFECT_WARNING)).toBeTruthy();
+    expect(saveButton().disabled).toBe(false);
+  });
+
+  it('puts a server field error on the condition value and lists it at the top', async () => {
+    const title = 'There is no segment "gone" in this environment.';
+    const { user } = await renderTargeting(DEV_TARGETING, {
+      handlers: () => ({
+        'PUT /api/v1/feature-controls/': () =>
+          jsonResponse(400, {
+            title,
+            errors: [{ field: 'rules.0.audience.conditions.1.values.0', message: title }],
+          }),
+      }),
+    });
+    await user.click(await addRuleButton());
+    const rule = ruleCard('Rule 1');
+    await fillCondition(user, rule, 1, { target: /^Email/, operator: 'equals', value: 'ada@example.com' });
+    await user.click(within(rule).getByRole('button', { name: 'Add condition' }));
+    await fillCondition(user, rule, 2, { target: /^Age/, operator: 'is at least', value: '18' });
+    await user.click(saveButton());
+
+    const alert = (await screen.findByText('The targeting was not saved')).closest<HTMLElement>(
+      '[role="alert"]',
+    )!;
+    expect(within(alert).getByText(`Rule 1, condition 2: ${title}`)).toBeTruthy();
+    expect(within(conditionRow(rule, 2)).getByText(title)).toBeTruthy();
+    expect(within(conditionRow(rule, 1)).queryByText(title)).toBeNull();
+    // The warning toast carries the server's title.
+    expect(screen.getAllByText(title).length).toBeGreaterThanOrEqual(3);
+
+    // Editing that condition takes its error away; Reset goes back to what is saved.
+    await user.type(valueInput(conditionRow(rule, 2)), '1');
+    expect(within(conditionRow(rule, 2)).queryByText(title)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(screen.queryByRole('group', { name: 'Rule 1' })).toBeNull();
+    expect(screen.queryByText('The targeting was not saved')).toBeNull();
+  });
+
+  it('asks to confirm in production, and Cancel sends nothing', async () => {
+    const { user, calls } = await renderTargeting(PRODUCTION_TARGETING);
+    await addRuleButton();
+    await user.click(screen.getByRole('switch', { name: 'Targeting enabled' }));
+    await user.click(saveButton());
+
+    const dialog = await screen.findByRole('dialog', { name: 'Production environment' });
+    expect(
+      within(dialog).getByText(
+        'Warning, this is a production environment. Are you sure you wish to update New checkout in Production?',
+      ),
+    ).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(puts(calls)).toHaveLength(0);
+
+    await user.click(saveButton());
+    const again = await screen.findByRole('dialog', { name: 'Production environment' });
+    await user.click(within(again).getByRole('button', { name: 'Save targeting' }));
+    expect(await screen.findByText('New checkout targeting for Production saved.')).toBeTruthy();
+    expect(lastPut(calls)).toMatchObject({ id: controlFixture('production').id, enabled: true });
+    await waitFor(() => expect(saveButton().disabled).toBe(true));
+    expect(screen.getByText('Everything is saved.')).toBeTruthy();
+  });
+
+  it('shows a read-only user the rules as text, with no inputs', async () => {
+    const feature = featureFixture();
+    const rules = [
+      {
+        defaultRule: false,
+        audience: { conditions: [{ target: 'age', operator: 'greaterThanOrEqual' as const, values: [18] }] },
+        variantSplits: [{ variantKey: 'off', split: 100 }],
+      },
+      ...feature.controls.dev!.rules,
+    ];
+    await renderTargeting(DEV_TARGETING, {
+      payload: payloadFor('ROLE_ORGANISATION_READONLY_USER'),
+      feature: featureFixture({ controls: { ...feature.controls, dev: controlFixture('dev', { rules }) } }),
+    });
+    expect(await screen.findByText('You can view this targeting; an editor can change it.')).toBeTruthy();
+    const panel = screen.getByRole('region', { name: 'Targeting' });
+    expect(within(panel).getByRole('listitem', { name: 'Rule 1' }).textContent).toContain(
+      'Age is at least 18',
+    );
+    for (const role of ['textbox', 'combobox', 'switch', 'spinbutton'] as const) {
+      expect(within(panel).queryAllByRole(role)).toHaveLength(0);
+    }
+    expect(within(panel).queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+
+  it('tells a non-production editor why production is read-only', async () => {
+    await renderTargeting(PRODUCTION_TARGETING, { payload: payloadFor('ROLE_ORGANISATION_EDITOR') });
+    expect(
+      await screen.findByText(
+        'You can view this targeting; only a production editor can change a production environment.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add rule' })).toBeNull();
+  });
+});

@@ -1,0 +1,52 @@
+import type { FeatureDetailTab } from '@vexil/core';
+
+/*
+ * Every dashboard address that code builds. Keys are encoded, so each one stays a single path segment
+ * whatever it holds.
+ */
+
+const segment = encodeURIComponent;
+
+/** `/projects/{projectKey}/environments/{environmentKey}`: the root of an environment's screens. */
+export function environmentPath(projectKey: string, environmentKey: string): string {
+  return `/projects/${segment(projectKey)}/environments/${segment(environmentKey)}`;
+}
+
+/** One screen of an environment: `features`, `users`, `segments`... */
+export function environmentSectionPath(projectKey: string, environmentKey: string, section: string): string {
+  return `${environmentPath(projectKey, environmentKey)}/${section}`;
+}
+
+/** The feature list of an environment, where choosing an environment leads. */
+export function featureListPath(projectKey: string, environmentKey: string): string {
+  return environmentSectionPath(projectKey, environmentKey, 'features');
+}
+
+/**
+ * The detail page of a feature in an environment: on `tab` when given (spec §2: the tab is in the URL),
+ * otherwise on the page's first tab.
+ */
+export function featureDetailPath(
+  projectKey: string,
+  environmentKey: string,
+  featureKey: string,
+  tab?: FeatureDetailTab,
+): string {
+  const page = `${featureListPath(projectKey, environmentKey)}/${segment(featureKey)}`;
+  return tab ? `${page}/${tab}` : page;
+}
+
+/** `/projects/{projectKey}/features/{featureKey}`, which opens the feature in the first environment. */
+export function projectFeaturePath(projectKey: string, featureKey: string): string {
+  return `/projects/${segment(projectKey)}/features/${segment(featureKey)}`;
+}
+
+/** `/login`, or `/{organisation}/login` for an organisation's own sign-in page. */
+export function loginPath(organisation?: string): string {
+  return organisation === undefined ? '/login' : `/${segment(organisation)}/login`;
+}
+
+/** `/admin/{tab}`, or `/admin/{tab}/{projectKey}` for one project's page of the tab. */
+export function adminPath(tab: string, projectKey?: string): string {
+  return projectKey === undefined ? `/admin/${tab}` : `/admin/${tab}/${segment(projectKey)}`;
+}
