@@ -1,43 +1,53 @@
+import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { RequireFlag } from './require-flag';
 import { RequireSession } from './require-session';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
 import { AppLayout } from './shell/app-layout';
-import { AdminIndexRedirect, AdminPage } from './routes/admin-page';
-import { CreateFeatureRoute } from './routes/create-feature-route';
-import { EnvironmentFeaturesPage } from './routes/environment-features-page';
-import { EnvironmentFrame } from './routes/environment-frame';
-import { EnvironmentSegmentsPage } from './routes/environment-segments-page';
-import { EnvironmentUsersPage } from './routes/environment-users-page';
-import { FeatureDetailRoute } from './routes/feature-detail-route';
-import { HomePage } from './routes/home-page';
-import { LinkFeatureRoute } from './routes/link-feature-route';
 import { LoginRoute } from './routes/login-route';
-import { LogoutRoute } from './routes/logout-route';
-import { NotFoundPage } from './routes/not-found-page';
-import { ProfileRoute } from './routes/profile-route';
-import { ProjectFeatureRedirect } from './routes/project-feature-redirect';
-import { TokenLoginRoute } from './routes/token-login-route';
-import { UnauthorisedTestRoute } from './routes/unauthorised-test-route';
+import type { UiFlag } from '@vexil/core';
 
 /*
- * The route table of spec §2. Screens of later issues plug into the groups below; a group's routes
- * render inside the shell (top navigation, banners) and behind the session gate.
+ * The route table (docs/product.md §2). Screens of later issues plug into the groups below; a group's
+ * routes render inside the shell (top navigation, banners) and behind the session gate.
+ *
+ * Every screen but sign-in is loaded when first visited (`lazy`), so the sign-in page and Home do not
+ * download the targeting editor, charts or admin screens: each route module becomes a chunk of its
+ * own. Sign-in stays in the first bundle because it is the first page of most visits.
  */
+
+/** A route module loaded on first visit: `screen(() => import('./routes/x'), 'X')`. */
+function screen<M, K extends keyof M>(load: () => Promise<M>, name: K, flag?: UiFlag): RouteObject['lazy'] {
+  return async () => {
+    const Component = (await load())[name] as ComponentType;
+    return flag
+      ? {
+          element: (
+            <RequireFlag flag={flag}>
+              <Component />
+            </RequireFlag>
+          ),
+        }
+      : { Component };
+  };
+}
 
 /** Signed-out screens. Later: /signup, /activate, /invited/:activationKey, /resetpassword. */
 const publicRoutes: RouteObject[] = [
   { path: 'login', element: <LoginRoute /> },
-  { path: 'login/:token', element: <TokenLoginRoute /> },
+  { path: 'login/:token', lazy: screen(() => import('./routes/token-login-route'), 'TokenLoginRoute') },
   { path: ':organisation/login', element: <LoginRoute /> },
-  { path: 'logout', element: <LogoutRoute /> },
+  { path: 'logout', lazy: screen(() => import('./routes/logout-route'), 'LogoutRoute') },
 ];
 
 /** /features/create and /features/link (Features issue). */
 const featureRoutes: RouteObject[] = [
-  { path: 'features/create', element: <CreateFeatureRoute /> },
-  { path: 'features/link', element: <LinkFeatureRoute /> },
+  {
+    path: 'features/create',
+    lazy: screen(() => import('./routes/create-feature-route'), 'CreateFeatureRoute'),
+  },
+  { path: 'features/link', lazy: screen(() => import('./routes/link-feature-route'), 'LinkFeatureRoute') },
 ];
 
 /**
@@ -48,29 +58,34 @@ const featureRoutes: RouteObject[] = [
  * through to Page not found.
  */
 const projectRoutes: RouteObject[] = [
-  { path: 'projects/:projectKey/features/:featureKey', element: <ProjectFeatureRedirect /> },
+  {
+    path: 'projects/:projectKey/features/:featureKey',
+    lazy: screen(() => import('./routes/project-feature-redirect'), 'ProjectFeatureRedirect'),
+  },
   {
     path: 'projects/:projectKey/environments/:environmentKey',
-    element: <EnvironmentFrame />,
+    lazy: screen(() => import('./routes/environment-frame'), 'EnvironmentFrame'),
     children: [
       { index: true, element: <Navigate to="features" replace /> },
-      { path: 'features', element: <EnvironmentFeaturesPage /> },
-      { path: 'features/:featureKey/:featureDetailPageTab?', element: <FeatureDetailRoute /> },
+      {
+        path: 'features',
+        lazy: screen(() => import('./routes/environment-features-page'), 'EnvironmentFeaturesPage'),
+      },
+      {
+        path: 'features/:featureKey/:featureDetailPageTab?',
+        lazy: screen(() => import('./routes/feature-detail-route'), 'FeatureDetailRoute'),
+      },
       {
         path: 'segments',
-        element: (
-          <RequireFlag flag="segments">
-            <EnvironmentSegmentsPage />
-          </RequireFlag>
+        lazy: screen(
+          () => import('./routes/environment-segments-page'),
+          'EnvironmentSegmentsPage',
+          'segments',
         ),
       },
       {
         path: 'users',
-        element: (
-          <RequireFlag flag="traffic">
-            <EnvironmentUsersPage />
-          </RequireFlag>
-        ),
+        lazy: screen(() => import('./routes/environment-users-page'), 'EnvironmentUsersPage', 'traffic'),
       },
     ],
   },
@@ -81,21 +96,30 @@ const projectRoutes: RouteObject[] = [
  * /admin/integrations/jira/connect, /admin/integrations/jira/:jiraIntegrationId (admin issues).
  */
 const adminRoutes: RouteObject[] = [
-  { path: 'admin', element: <AdminIndexRedirect /> },
-  { path: 'admin/:adminTab', element: <AdminPage /> },
-  { path: 'admin/:adminTab/:projectKey', element: <AdminPage /> },
-  { path: 'admin/projects/:projectKey', element: <AdminPage tab="projects" /> },
+  { path: 'admin', lazy: screen(() => import('./routes/admin-page'), 'AdminIndexRedirect') },
+  { path: 'admin/:adminTab', lazy: screen(() => import('./routes/admin-page'), 'AdminPage') },
+  { path: 'admin/:adminTab/:projectKey', lazy: screen(() => import('./routes/admin-page'), 'AdminPage') },
+  {
+    path: 'admin/projects/:projectKey',
+    lazy: async () => {
+      const { AdminPage } = await import('./routes/admin-page');
+      return { element: <AdminPage tab="projects" /> };
+    },
+  },
 ];
 
 const authenticatedRoutes: RouteObject[] = [
-  { index: true, element: <HomePage /> },
-  { path: 'home', element: <HomePage /> },
-  { path: 'profile', element: <ProfileRoute /> },
-  { path: 'test/401', element: <UnauthorisedTestRoute /> },
+  { index: true, lazy: screen(() => import('./routes/home-page'), 'HomePage') },
+  { path: 'home', lazy: screen(() => import('./routes/home-page'), 'HomePage') },
+  { path: 'profile', lazy: screen(() => import('./routes/profile-route'), 'ProfileRoute') },
+  {
+    path: 'test/401',
+    lazy: screen(() => import('./routes/unauthorised-test-route'), 'UnauthorisedTestRoute'),
+  },
   ...featureRoutes,
   ...projectRoutes,
   ...adminRoutes,
-  { path: '*', element: <NotFoundPage /> },
+  { path: '*', lazy: screen(() => import('./routes/not-found-page'), 'NotFoundPage') },
 ];
 
 export const routes: RouteObject[] = [
