@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { ADMIN_PASSWORD, startServer } from '../e2e/support/server';
 
-/** The target: events per second kept while answering each request only once stored. */
+/** The target: events per second kept while answering each request only once stored. */
 const INGESTION_TARGET = 50_000;
 
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; target: string };

@@ -8,7 +8,7 @@ export type Context = {
   product: Product;
   tenants: Tenant[];
   quick: boolean;
-  /** A phase's length in seconds: the figure, or a short one with --quick. */
+  /** A phase's length in seconds: the row's full figure, or a short one with --quick. */
   seconds(full: number, quick: number): number;
   log(message: string): void;
 };

@@ -1,5 +1,5 @@
 /**
- * SDK event traffic: batches in the shapes of sdk-protocol §4 sent alternately on the Featureflow
+ * SDK event traffic: batches in the shapes of docs/sdk-protocol.md §4 sent alternately on the Featureflow
  * server route (Bearer server key) and the JS route (key in the path), and the tally of what the
  * product acknowledged, impression by impression.
  */

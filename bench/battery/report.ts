@@ -1,4 +1,4 @@
-/** The battery's rows as the issue states them, and the table it prints. */
+/** The battery's rows, what each runs and what passing means, and the table it prints. */
 import type { DbKind } from './store';
 
 export const ROWS = {

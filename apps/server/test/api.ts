@@ -18,7 +18,7 @@ export function callerFor(app: TestApp, token: string): Caller {
     });
 }
 
-/** The four authorities of spec §6 that matter for administration, signed in to one organisation. */
+/** The four authorities of docs/product.md §6 that matter for administration, signed in to one organisation. */
 export type Team = {
   admin: TestUser & { call: Caller };
   productionEditor: TestUser & { call: Caller };

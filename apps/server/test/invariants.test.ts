@@ -267,7 +267,7 @@ describe('caching', () => {
     expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
       const url = victimUrls(route.url)?.[0] ?? fill(route.url, {});
-      // The spec's test call /api/v1/401 waits 10 seconds when signed in: only its refusal is asked here.
+      // The product's test call /api/v1/401 waits 10 seconds when signed in: only its refusal is asked here.
       const callers = route.url === '/api/v1/401' ? [{}] : [bearer(victim.token), {}];
       for (const headers of callers) {
         const res = await h.app.inject({ method: 'GET', url, headers });

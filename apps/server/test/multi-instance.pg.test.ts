@@ -1,6 +1,6 @@
 /**
  * Two server instances on one PostgreSQL: a change made through one reaches the SDK streams of the
- * other through LISTEN/NOTIFY (architecture "Scale"). Runs in the PostgreSQL project only.
+ * other through LISTEN/NOTIFY (docs/architecture.md "Scale"). Runs in the PostgreSQL project only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

@@ -1,13 +1,13 @@
 /**
  * Key normalisation for projects, environments, features, segments, goals, issue keys, tags
- * and organisation domains (spec §4, §5, §9).
+ * and organisation domains (docs/product.md §4, §5, §9).
  *
  * Every `normalise*` function is total (any string in, a valid-or-empty key out) and idempotent,
  * so the dashboard can apply it as the user types and the server can apply it again on the
  * request body without changing an already clean key.
  */
 
-/** Project keys are short abbreviations (spec §9). */
+/** Project keys are short abbreviations (docs/product.md §9). */
 export const PROJECT_KEY_MAX_LENGTH = 5;
 /** Upper bound for environment, feature, segment, goal and target keys. */
 export const KEY_MAX_LENGTH = 100;
@@ -15,7 +15,7 @@ export const KEY_MAX_LENGTH = 100;
 export const TAG_MAX_LENGTH = 50;
 /** Upper bound for an issue-tracker key such as `ABC-123`. */
 export const ISSUE_KEY_MAX_LENGTH = 50;
-/** Organisation domains: at least 4 characters (spec §5), at most one DNS label. */
+/** Organisation domains: at least 4 characters (docs/product.md §5), at most one DNS label. */
 export const ORGANISATION_DOMAIN_MIN_LENGTH = 4;
 /** A DNS label holds at most 63 characters. */
 export const ORGANISATION_DOMAIN_MAX_LENGTH = 63;
@@ -91,7 +91,7 @@ export function normaliseProjectKey(input: string): string {
 }
 
 /**
- * Derives a project key from a project name (spec §4: the key follows the name until edited).
+ * Derives a project key from a project name (docs/product.md §4: the key follows the name until edited).
  *
  * Abbreviation rule: the name is folded to ASCII, lowercased and split into words on anything
  * that is not a letter or digit. A multi-word name gives the initials of its first five words
@@ -121,7 +121,7 @@ export function projectKeyFromName(name: string, existingKeys: Iterable<string> 
 }
 
 /**
- * Cleans an environment key exactly as spec §5 says: lowercased, every character outside
+ * Cleans an environment key exactly as docs/product.md §5 says: lowercased, every character outside
  * `[a-z0-9_]` replaced by one hyphen each (no collapsing, so typing stays predictable).
  * Diacritics are folded first (`é` → `e`) and the result is cut to {@link KEY_MAX_LENGTH}.
  */
@@ -145,7 +145,7 @@ export function normaliseFeatureKey(input: string): string {
 }
 
 /**
- * Makes a feature key unique against `existingKeys` (spec §5: "appending or incrementing a
+ * Makes a feature key unique against `existingKeys` (docs/product.md §5: "appending or incrementing a
  * trailing number"). The key is cleaned with {@link normaliseFeatureKey} first (an empty result
  * becomes `feature`). A free key is returned as is; otherwise a trailing number is incremented
  * (`a1` → `a2`, `v09` → `v10`) or, when there is none, `1` is appended (`checkout` →
@@ -156,7 +156,7 @@ export function uniqueFeatureKey(key: string, existingKeys: Iterable<string>): s
   return firstFreeKey(base, new Set(existingKeys), KEY_MAX_LENGTH);
 }
 
-/** Cleans a segment key with the feature-key rule (spec §5 leaves the exact rule open). */
+/** Cleans a segment key with the feature-key rule (docs/product.md §5 leaves the exact rule open). */
 export function normaliseSegmentKey(input: string): string {
   return dashedKey(input, KEY_MAX_LENGTH);
 }
@@ -185,7 +185,7 @@ export function normaliseTag(input: string): string {
 }
 
 /**
- * Cleans an organisation sub-domain (spec §5): lowercase letters, digits and single hyphens,
+ * Cleans an organisation sub-domain (docs/product.md §5): lowercase letters, digits and single hyphens,
  * no leading or trailing hyphen, at most 63 characters. `Acme Corp` → `acme-corp`.
  */
 export function normaliseOrganisationDomain(input: string): string {

@@ -1,5 +1,5 @@
 /**
- * Plan limits and usage (spec §9). A limit of `null` or `undefined` means "no limit".
+ * Plan limits and usage (docs/product.md §9). A limit of `null` or `undefined` means "no limit".
  */
 
 /** Limits that cap a count. */
@@ -15,7 +15,7 @@ export const NUMERIC_LIMIT_KEYS = [
 /** Limits that switch a plan capability on or off. */
 export const BOOLEAN_LIMIT_KEYS = ['auditLog', 'variantTesting'] as const;
 
-/** Every key of a subscription's `limits` object, in spec §3 order. */
+/** Every key of a subscription's `limits` object, in docs/product.md §3 order. */
 export const LIMIT_KEYS = [
   'maxOrganisationUsers',
   'auditLog',
@@ -41,7 +41,7 @@ export type Limit = number | null | undefined;
 export type PlanLimits = { [K in NumericLimitKey]: number | null } & { [K in BooleanLimitKey]: boolean };
 
 /**
- * The fixed Free plan (spec §9: single seat, 1 project, 2 environments). The spec is silent on
+ * The fixed Free plan (docs/product.md §9: single seat, 1 project, 2 environments). The spec is silent on
  * the rest; we leave features, application users and impressions unlimited and keep the audit
  * log and variant testing for paid plans, which is what the Free card advertises by omission.
  */
@@ -56,7 +56,7 @@ export const FREE_PLAN_LIMITS: Readonly<PlanLimits> = {
   maxFeatures: null,
 };
 
-/** Enterprise: everything unlimited (spec §9, "contact sales"). */
+/** Enterprise: everything unlimited (docs/product.md §9, "contact sales"). */
 export const ENTERPRISE_PLAN_LIMITS: Readonly<PlanLimits> = {
   maxOrganisationUsers: null,
   auditLog: true,
@@ -82,7 +82,7 @@ function isUnlimited(limit: Limit): limit is null | undefined {
 
 /**
  * Whether one more item may be created: passes when `count` is below `limit` or when no limit
- * is set (spec §9). `withinLimit(1, 1)` is false: the limit is reached.
+ * is set (docs/product.md §9). `withinLimit(1, 1)` is false: the limit is reached.
  */
 export function withinLimit(count: number, limit: Limit): boolean {
   return isUnlimited(limit) || count < limit;
@@ -99,7 +99,7 @@ export function usagePercent(count: number, limit: Limit): number {
 }
 
 /**
- * Progress-bar level (spec §9): `danger` at 100 % or more, `warning` at 90 % or more, else `ok`.
+ * Progress-bar level (docs/product.md §9): `danger` at 100 % or more, `warning` at 90 % or more, else `ok`.
  * Unlimited is always `ok`.
  */
 export function usageLevel(count: number, limit: Limit): UsageLevel {
@@ -131,7 +131,7 @@ export function formatLimit(limit: Limit): string {
 export type PriceInterval = 'month' | 'year';
 
 /**
- * Plan price per seat per month (spec §9): the amount is in cents; a yearly price is spread over
+ * Plan price per seat per month (docs/product.md §9): the amount is in cents; a yearly price is spread over
  * 12 months.
  */
 export function monthlyPricePerSeat(price: { amount: number; interval: PriceInterval }): number {

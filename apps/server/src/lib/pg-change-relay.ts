@@ -9,7 +9,7 @@ const RECONNECT_MS = 1_000;
 const HEARTBEAT_MS = 30_000;
 
 /**
- * Carries change events between server instances sharing one PostgreSQL (architecture "Scale"):
+ * Carries change events between server instances sharing one PostgreSQL (docs/architecture.md "Scale"):
  * local events are sent with NOTIFY, other instances' arrive by LISTEN and are published locally.
  * After a lost connection, `onResync` runs, since notifications sent meanwhile are gone.
  */

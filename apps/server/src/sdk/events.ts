@@ -42,7 +42,7 @@ const userObject = z
   .loose();
 
 /**
- * The union event schema of sdk-protocol §4 and §6.2: every SDK's rows, evaluate or goal. Loose on
+ * The union event schema of docs/sdk-protocol.md §4 and §6.2: every SDK's rows, evaluate or goal. Loose on
  * purpose where SDKs differ (extra fields pass, `user` may be an object, a bare id or absent) and
  * strict on types and sizes where a field is counted or stored.
  */
@@ -166,7 +166,7 @@ export function readEvents(
   return refuse({ title: 'The events are not valid.', errors });
 }
 
-/** 200 only once stored; SDKs back off and send again on 429 and 503 (sdk-protocol §4). */
+/** 200 only once stored; SDKs back off and send again on 429 and 503 (docs/sdk-protocol.md §4). */
 export function answerOf(outcome: IngestOutcome): EventsAnswer {
   switch (outcome.status) {
     case 'stored':

@@ -45,7 +45,7 @@ function zodErrors(error: z.ZodError) {
 }
 
 /**
- * The Featureflow server SDK protocol (sdk-protocol §2–§5): the features map with ETags, its SSE
+ * The Featureflow server SDK protocol (docs/sdk-protocol.md §2–§5): the features map with ETags, its SSE
  * form, events and registration, all authenticated by the environment's server key.
  */
 export function featureflowRoutes(deps: {
@@ -73,7 +73,7 @@ export function featureflowRoutes(deps: {
         Connection: 'keep-alive',
         'X-Accel-Buffering': 'no',
       });
-      // The full map at once, and after every reconnect: Java's start() waits for it (§3).
+      // The full map at once, and after every reconnect: Java's start() waits for it (docs/sdk-protocol.md §3).
       raw.write(`retry: 5000\nevent: features.updated\ndata: ${snapshot.body}\n\n`);
       const onChange = (change: SnapshotChange) => {
         if (change.updated.length > 0) {
@@ -104,7 +104,7 @@ export function featureflowRoutes(deps: {
       const ifNoneMatch = request.headers['if-none-match'];
       const dotNet = String(request.headers['user-agent'] ?? '').startsWith('DotNetClient/');
       reply.header('etag', snapshot.etag).header('cache-control', 'no-cache');
-      // 304 only for a non-empty match, and never to .NET, which clears its cache on one (§2).
+      // 304 only for a non-empty match, and never to .NET, which clears its cache on one (docs/sdk-protocol.md §2).
       if (!dotNet && typeof ifNoneMatch === 'string' && ifNoneMatch !== '' && ifNoneMatch === snapshot.etag) {
         return reply.code(304).send();
       }

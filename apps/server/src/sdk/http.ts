@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
 
-/** Takes every body as raw text: SDKs send JSON with any Content-Type, or none (sdk-protocol §1). */
+/** Takes every body as raw text: SDKs send JSON with any Content-Type, or none (docs/sdk-protocol.md §1). */
 export function acceptAnyBody(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_request, body, done) => {
@@ -25,7 +25,7 @@ export type KeyCheck =
 
 /**
  * Resolves an SDK key to its environment. 401/403 only when the key is really not one (SDKs mute
- * themselves for good on those, sdk-protocol §4); a database failure is a 503, never a 401.
+ * themselves for good on those, docs/sdk-protocol.md §4); a database failure is a 503, never a 401.
  */
 export async function checkKey(
   store: SdkStore,

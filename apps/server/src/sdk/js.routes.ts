@@ -5,7 +5,7 @@ import { acceptAnyBody, checkKey, refuse } from './http';
 import type { Ingestion } from './ingestion';
 import type { SdkStore } from './sdk-store';
 
-/** Byte-exact: JS 1.x and 2.x compare this string (sdk-protocol §6.1). */
+/** Byte-exact: JS 1.x and 2.x compare this string (docs/sdk-protocol.md §6.1). */
 export const JS_CONTENT_TYPE = 'application/json;charset=UTF-8';
 
 const CORS_HEADERS = {
@@ -51,7 +51,7 @@ function cors(reply: FastifyReply) {
   return reply;
 }
 
-/** The browser and mobile endpoints (sdk-protocol §6), keyed by the public JS client key. */
+/** The browser and mobile endpoints (docs/sdk-protocol.md §6), keyed by the public JS client key. */
 export function jsRoutes(deps: {
   store: SdkStore;
   ingestion: Ingestion;

@@ -103,7 +103,7 @@ async function authenticate(store: SdkStore, request: FastifyRequest, reply: Fas
   return null;
 }
 
-/** OpenFeature Remote Evaluation Protocol (sdk-protocol part B), keyed by the server SDK key. */
+/** OpenFeature Remote Evaluation Protocol (docs/sdk-protocol.md part B), keyed by the server SDK key. */
 export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): FastifyPluginAsync {
   const { store, now } = deps;
   return async (app) => {

@@ -7,10 +7,10 @@ import { groupBy } from '../lib/collections';
 import * as repo from './sdk.repository';
 import type { EnvironmentKeys } from './sdk.repository';
 
-/** A variant as SDKs receive it; `value` only when the variant has one (sdk-protocol §8). */
+/** A variant as SDKs receive it; `value` only when the variant has one (docs/sdk-protocol.md §8). */
 export type SdkVariant = { key: string; name: string; value?: JsonValue };
 
-/** The FeatureControl JSON of sdk-protocol §8, exactly as served. */
+/** The FeatureControl JSON of docs/sdk-protocol.md §8, exactly as served. */
 export type SdkControl = {
   key: string;
   enabled: boolean;
@@ -101,7 +101,7 @@ function serialise(controls: ReadonlyMap<string, ControlEntry>): string {
 export type SdkStore = ReturnType<typeof createSdkStore>;
 
 /**
- * The SDK API's memory (architecture "Scale"): every live environment's payload, pre-serialised
+ * The SDK API's memory (docs/architecture.md "Scale"): every live environment's payload, pre-serialised
  * with its ETag, indexed by both SDK keys. Change events rebuild one environment and notify its
  * streams; SDK requests never touch the database unless a key is not in memory yet.
  */

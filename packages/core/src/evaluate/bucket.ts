@@ -1,15 +1,15 @@
 import { sha1 } from '@noble/hashes/legacy.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 
-/** Every SDK hard-codes this salt (only Java reads `salt`, defaulting to it): sdk-protocol §8. */
+/** Every SDK hard-codes this salt (only Java reads `salt`, defaulting to it): docs/sdk-protocol.md §8. */
 export const DEFAULT_SALT = '1';
-/** Stands in for an empty user id, as the Node SDK does (sdk-protocol §9.1 step 5). */
+/** Stands in for an empty user id, as the Node SDK does (docs/sdk-protocol.md §9.1 step 5). */
 export const ANONYMOUS_USER_ID = 'anonymous';
 
 const HEX = '0123456789abcdef';
 
 /**
- * The bucket 1..100 of a user for a feature (sdk-protocol §9.1): sha1 of `salt:featureKey:userId`,
+ * The bucket 1..100 of a user for a feature (docs/sdk-protocol.md §9.1): sha1 of `salt:featureKey:userId`,
  * the first 15 hex digits (60 bits) as an integer, mod 100, plus 1. Computed on the digest's
  * bytes: 60 bits do not fit a double, so the value is reduced mod 100 as it is read.
  */

@@ -7,7 +7,7 @@ import {
   type EvaluationUser,
 } from './engine';
 
-/** Attributes only the browser knows at evaluation time (sdk-protocol §6.1). */
+/** Attributes only the browser knows at evaluation time (docs/sdk-protocol.md §6.1). */
 export const CLIENT_TIME_TARGETS: ReadonlySet<string> = new Set([
   'featureflow.date',
   'featureflow.hourofday',
@@ -21,7 +21,7 @@ export type ClientRule = {
 };
 
 /**
- * What the JS client endpoint sends for one feature and user (sdk-protocol §6.1, the object form):
+ * What the JS client endpoint sends for one feature and user (docs/sdk-protocol.md §6.1, the object form):
  * the server tests every condition it can, and leaves only date and hour conditions for the device,
  * which knows its own clock. Disabled: the off variant. A rule with no time conditions ends the
  * list; otherwise the walk continues and the off variant closes it.

@@ -7,7 +7,7 @@ export type EvaluationUser = {
   attributes?: Readonly<Record<string, unknown>> | null;
 };
 
-/** What the engine needs of a control: the SDK FeatureControl shape (sdk-protocol §8). */
+/** What the engine needs of a control: the SDK FeatureControl shape (docs/sdk-protocol.md §8). */
 export type EvaluableControl = {
   key: string;
   enabled: boolean;
@@ -39,7 +39,7 @@ export type Evaluation = {
   ruleIndex: number | null;
 };
 
-/** Returned when a matched rule's splits sum to less than the user's bucket (sdk-protocol §9.1 step 5). */
+/** Returned when a matched rule's splits sum to less than the user's bucket (docs/sdk-protocol.md §9.1 step 5). */
 export const UNALLOCATED_VARIANT = 'off';
 
 /** A user's values for an attribute: a scalar counts as a one-element list; missing is empty. */
@@ -132,7 +132,7 @@ export function variantForBucket(splits: EvaluableRule['variantSplits'], bucket:
 }
 
 /**
- * Evaluates one control for one user at `now` (sdk-protocol §9): off when disabled; otherwise the
+ * Evaluates one control for one user at `now` (docs/sdk-protocol.md §9): off when disabled; otherwise the
  * first rule in order whose conditions all hold (the default rule always does), then the variant
  * whose cumulative split first reaches the user's bucket. Pure, and never throws: a control it
  * cannot read gives its off variant with reason ERROR.

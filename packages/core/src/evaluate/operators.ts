@@ -2,7 +2,7 @@ import { compilePattern } from '../pattern';
 import { isIsoDate } from '../rules';
 
 /**
- * The 13 operators (sdk-protocol §9.2) with the typed readings of the engine decisions: numbers
+ * The 13 operators (docs/sdk-protocol.md §9.2) with the typed readings of the engine decisions: numbers
  * compare as numbers (numeric strings accepted), `in`/`notIn` and `equals` compare by value,
  * `matches` searches with RE2 and an invalid pattern is false, dates are ISO strings (date-only
  * means UTC midnight) or epoch milliseconds. Nothing here throws.

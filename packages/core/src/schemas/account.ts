@@ -4,7 +4,7 @@ import { subscriptionSchema } from './billing';
 import { projectSummarySchema } from './projects';
 import { authoritySchema } from './team';
 
-/** UI feature flags that gate routes, nav items and buttons (spec §9), in spec order. */
+/** UI feature flags that gate routes, nav items and buttons (docs/product.md §9), in spec order. */
 export const UI_FLAGS = [
   'billing',
   'impressions-limits',

@@ -1,23 +1,23 @@
 import { z } from 'zod';
 import { MAX_LENGTH, email, text } from './common';
 
-/** Passwords need at least this many characters (spec §9). */
+/** Passwords need at least this many characters (docs/product.md §9). */
 export const PASSWORD_MIN_LENGTH = 4;
 /**
- * Shown for a password shorter than {@link PASSWORD_MIN_LENGTH}. The spec keeps this wording
+ * Shown for a password shorter than {@link PASSWORD_MIN_LENGTH}. docs/product.md keeps this wording
  * although 4 characters are accepted ("both readings are present"); the rule is the minimum.
  */
 export const PASSWORD_TOO_SHORT_MESSAGE = 'Your password should be greater than 4 characters long';
 /** Shown when the confirmation differs from the password. */
 export const PASSWORDS_DIFFER_MESSAGE = 'The two passwords do not match.';
-/** Login failure without a server message (spec §8). */
+/** Login failure without a server message (docs/product.md §8). */
 export const LOGIN_FAILED_MESSAGE = 'The email and password combination you have provided is invalid.';
 
-/** Cookie holding the session token (spec §9). */
+/** Cookie holding the session token (docs/product.md §9). */
 export const SESSION_COOKIE_NAME = 'authenticationToken';
-/** "Keep me signed in" lasts this many days (spec §9). */
+/** "Keep me signed in" lasts this many days (docs/product.md §9). */
 export const REMEMBER_ME_DAYS = 30;
-/** The organisation sub-domain cookie lasts this many days (spec §9). */
+/** The organisation sub-domain cookie lasts this many days (docs/product.md §9). */
 export const SUBDOMAIN_COOKIE_DAYS = 365;
 
 const loginEmail = email({
@@ -26,7 +26,7 @@ const loginEmail = email({
 });
 const domain = text({ max: 253 });
 
-/** The login form (spec §5). */
+/** The login form (docs/product.md §5). */
 export const loginForm = z.object({
   email: loginEmail,
   password: text({ max: MAX_LENGTH.password, required: 'Please provide a password.', trim: false }),
@@ -83,7 +83,7 @@ export function passwordsMatch(values: { password: string; confirmPassword: stri
 /** Refinement options shared by every form with a password confirmation. */
 export const PASSWORDS_MATCH_CHECK = { path: ['confirmPassword'], message: PASSWORDS_DIFFER_MESSAGE };
 
-/** The new-password form (password reset, spec §5). */
+/** The new-password form (password reset, docs/product.md §5). */
 export const passwordForm = z.object(passwordFields).refine(passwordsMatch, PASSWORDS_MATCH_CHECK);
 /** Type of {@link passwordForm}. */
 export type PasswordForm = z.infer<typeof passwordForm>;
@@ -118,7 +118,7 @@ export type PasswordStrength = 0 | 1 | 2 | 3 | 4;
 export const PASSWORD_STRENGTH_LABELS = ['Very weak', 'Weak', 'Fair', 'Strong', 'Very strong'] as const;
 
 /**
- * Strength meter (spec §5: 5 levels by length bands up to 10, 20, 30, 40 and above, and
+ * Strength meter (docs/product.md §5: 5 levels by length bands up to 10, 20, 30, 40 and above, and
  * character classes). Our reading: the length band (counted in code points) gives the base
  * level, 0 for ≤10 up to 4 for >40; a password mixing at least three of lowercase, uppercase,
  * digits and symbols gains one level, one using a single class loses one; the result is clamped

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_LENGTH, text } from './common';
 
-/** Subscription states; `inactive` means the trial expired (spec §4). */
+/** Subscription states; `inactive` means the trial expired (docs/product.md §4). */
 export const SUBSCRIPTION_STATUSES = ['active', 'inactive'] as const;
 /** One of {@link SUBSCRIPTION_STATUSES}. */
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -12,7 +12,7 @@ export const PRICE_INTERVALS = ['month', 'year'] as const;
 const count = z.number().int().min(0);
 const countLimit = count.nullable();
 
-/** Plan limits; `null` means unlimited (spec §9). */
+/** Plan limits; `null` means unlimited (docs/product.md §9). */
 export const limitsSchema = z.object({
   maxOrganisationUsers: countLimit,
   auditLog: z.boolean(),
@@ -39,7 +39,7 @@ export const subscriptionPriceSchema = z.object({
 export type SubscriptionPrice = z.infer<typeof subscriptionPriceSchema>;
 
 /**
- * The organisation's subscription (spec §3). Amounts are in cents. Ids here and in products are
+ * The organisation's subscription (docs/product.md §3). Amounts are in cents. Ids here and in products are
  * the payment provider's, not UUIDs.
  */
 export const subscriptionSchema = z.object({

@@ -19,7 +19,7 @@ export const experimentResultsSchema = z.object({
 /** Type of {@link experimentResultsSchema}. */
 export type ExperimentResults = z.infer<typeof experimentResultsSchema>;
 
-/** A conversion (A/B) experiment of one environment (spec §3). */
+/** A conversion (A/B) experiment of one environment (docs/product.md §3). */
 export const experimentSchema = z.object({
   id: idSchema,
   name: z.string(),
@@ -36,7 +36,7 @@ export const experimentSchema = z.object({
   /** Key of the alternate variant. */
   variation: z.string(),
   startDate: dateTimeSchema.nullable(),
-  /** Set once the experiment has finished (spec §4). */
+  /** Set once the experiment has finished (docs/product.md §4). */
   endDate: dateTimeSchema.nullable(),
   archived: z.boolean(),
   results: experimentResultsSchema.nullable(),
@@ -49,7 +49,7 @@ const variantKey = (required: string) => text({ max: KEY_MAX_LENGTH, required })
 
 /**
  * Body of PUT (with `id`) or POST /api/v1/experiments/, and the experiment form. The goal key is
- * normalised (spec §5); control and alternate must be different variants.
+ * normalised (docs/product.md §5); control and alternate must be different variants.
  */
 export const experimentInput = z
   .object({
@@ -87,7 +87,7 @@ export type VariantResult = z.infer<typeof variantResultSchema>;
 
 /** Response of GET /api/v1/experiment-statistics/{id}: a two-proportion z-test. */
 export const experimentStatisticsSchema = z.object({
-  /** 0..1; a winner is declared at 0.95 (spec §9). */
+  /** 0..1; a winner is declared at 0.95 (docs/product.md §9). */
   confidence: z.number().min(0).max(1),
   pvalue: z.number().min(0).max(1),
   validResult: z.boolean(),

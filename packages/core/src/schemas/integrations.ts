@@ -6,7 +6,7 @@ export const INTEGRATION_TYPES = ['slack', 'jira'] as const;
 /** One of {@link INTEGRATION_TYPES}. */
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-/** OAuth scope requested from the chat service (spec §9). */
+/** OAuth scope requested from the chat service (docs/product.md §9). */
 export const CHAT_INTEGRATION_SCOPE = 'incoming-webhook';
 
 const member = z.object({ name: z.string() });

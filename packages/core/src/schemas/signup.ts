@@ -7,11 +7,11 @@ import {
 import { PASSWORDS_MATCH_CHECK, newPasswordSchema, passwordFields, passwordsMatch } from './auth';
 import { MAX_LENGTH, email, normalisedKey, text } from './common';
 
-/** Digits in a signup pin (spec §9). */
+/** Digits in a signup pin (docs/product.md §9). */
 export const SIGNUP_PIN_LENGTH = 6;
-/** Shown for a pin that is not 6 digits (spec §5). */
+/** Shown for a pin that is not 6 digits (docs/product.md §5). */
 export const PIN_MESSAGE = 'The pin you have entered is invalid.';
-/** Suffixes offered when a domain is taken (spec §8). */
+/** Suffixes offered when a domain is taken (docs/product.md §8). */
 export const DOMAIN_SUGGESTION_SUFFIXES = ['global', 'group', 'company'] as const;
 
 const signupEmail = email({
@@ -24,7 +24,7 @@ const firstName = text({ max: MAX_LENGTH.name, required: 'First name is required
 const lastName = text({ max: MAX_LENGTH.name, required: 'Last name is required' });
 const organisationName = text({ max: MAX_LENGTH.name, required: 'The Organisation name is required' });
 
-/** An organisation sub-domain, normalised (spec §5) and at least 4 characters long. */
+/** An organisation sub-domain, normalised (docs/product.md §5) and at least 4 characters long. */
 export const organisationDomainSchema = normalisedKey(
   normaliseOrganisationDomain,
   'The domain is required',
@@ -100,7 +100,7 @@ export const createAccountResponse = z.object({ token: z.string() });
 /** Type of {@link createAccountResponse}. */
 export type CreateAccountResponse = z.infer<typeof createAccountResponse>;
 
-/** The whole signup wizard (spec §3), password confirmation included. */
+/** The whole signup wizard (docs/product.md §3), password confirmation included. */
 export const signupForm = z
   .object({ ...createAccountFields, ...passwordFields })
   .refine(passwordsMatch, PASSWORDS_MATCH_CHECK);

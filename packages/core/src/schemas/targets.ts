@@ -7,12 +7,12 @@ import { MAX_LENGTH, text } from './common';
  * keys; its conditions (`in`/`notIn`) choose segments of the environment.
  */
 export const TARGET_TYPES = ['string', 'number', 'date', 'segment'] as const;
-/** Target types a user may create: spec §5's string, number and date, and segment targets. */
+/** Target types a user may create: docs/product.md §5's string, number and date, and segment targets. */
 export const CREATABLE_TARGET_TYPES = TARGET_TYPES;
 /** A target type. */
 export type TargetType = (typeof TARGET_TYPES)[number];
 
-/** The 13 rule operators of sdk-protocol §9.2; SDKs reject any other name. */
+/** The 13 rule operators of docs/sdk-protocol.md §9.2; SDKs reject any other name. */
 export const OPERATORS = [
   'equals',
   'contains',
@@ -31,7 +31,7 @@ export const OPERATORS = [
 /** A rule operator. */
 export type Operator = (typeof OPERATORS)[number];
 
-/** Operators the dashboard offers per target type (spec §5). */
+/** Operators the dashboard offers per target type (docs/product.md §5). */
 export const OPERATORS_BY_TARGET_TYPE: Readonly<Record<TargetType, readonly Operator[]>> = {
   segment: ['in', 'notIn'],
   string: ['contains', 'equals', 'startsWith', 'endsWith', 'matches', 'in', 'notIn'],
@@ -72,7 +72,7 @@ export const targetInput = z.object({
 /** Type of {@link targetInput}. */
 export type TargetInput = z.infer<typeof targetInput>;
 
-/** The create-target form: as {@link targetInput}, type defaulting to `string` (spec §3). */
+/** The create-target form: as {@link targetInput}, type defaulting to `string` (docs/product.md §3). */
 export const targetForm = targetInput.extend({
   type: z.enum(CREATABLE_TARGET_TYPES, { error: 'Type is required' }).default('string'),
 });

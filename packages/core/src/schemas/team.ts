@@ -19,7 +19,7 @@ export const ASSIGNABLE_AUTHORITIES = [
 /** Settings of a user: when the welcome walkthrough was dismissed. */
 export const userSettingsSchema = z.object({ introReadDate: dateTimeSchema.nullable() });
 
-/** A member of the organisation (spec §3). `authority` is the primary one of `authorities`. */
+/** A member of the organisation (docs/product.md §3). `authority` is the primary one of `authorities`. */
 export const userSchema = z.object({
   id: idSchema,
   email: z.string(),
@@ -40,14 +40,14 @@ export const userSchema = z.object({
 /** Type of {@link userSchema}. */
 export type User = z.infer<typeof userSchema>;
 
-/** Invitation status label of a member (spec §4). */
+/** Invitation status label of a member (docs/product.md §4). */
 export function invitationStatus(user: { activated: boolean }): 'Invitation Pending' | 'Active' {
   return user.activated ? 'Active' : 'Invitation Pending';
 }
 
 /**
  * Body of PUT /api/v1/users and the Update User modal. The e-mail is not editable; the server
- * refuses a change to one's own role (spec §5).
+ * refuses a change to one's own role (docs/product.md §5).
  */
 export const userUpdateInput = z.object({
   id: idSchema,
@@ -62,7 +62,7 @@ export const userForm = userUpdateInput;
 /** Type of {@link userForm}. */
 export type UserForm = UserUpdateInput;
 
-/** One invitation row (spec §5): e-mail required and valid, names optional. */
+/** One invitation row (docs/product.md §5): e-mail required and valid, names optional. */
 export const inviteSchema = z.object({
   email: email({ required: 'Required', invalid: 'Email must be valid' }),
   firstName: optionalText(MAX_LENGTH.name),

@@ -15,7 +15,7 @@ import { createdAt, emptyTextArray, id, timestamptz, updatedAt } from './columns
 import { organisationId } from './tenant.ts';
 
 /**
- * Plan limits (spec §3 Subscription.limits, §9). An absent or null number means unlimited;
+ * Plan limits (docs/product.md §3 Subscription.limits, §9). An absent or null number means unlimited;
  * `auditLog` and `variantTesting` gate those features.
  */
 export interface PlanLimits {
@@ -40,7 +40,7 @@ export type SubscriptionStatus =
   | 'incomplete'
   | 'incomplete_expired'
   | 'paused'
-  /** Trial expired without a purchase: no feature changes, features keep evaluating (spec §4). */
+  /** Trial expired without a purchase: no feature changes, features keep evaluating (docs/product.md §4). */
   | 'inactive';
 
 /** Billing catalogue: the plans offered on the Plans section. Global, not tenant-owned. */

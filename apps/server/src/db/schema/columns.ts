@@ -18,7 +18,7 @@ export const updatedAt = () =>
     .defaultNow()
     .$onUpdate(() => new Date());
 
-/** Soft removal (spec §4): rows stay for history and statistics but leave every list. */
+/** Soft removal (docs/product.md §4): rows stay for history and statistics but leave every list. */
 export const archivable = () => ({
   archived: boolean('archived').notNull().default(false),
   archivedAt: timestamptz('archived_at'),

@@ -25,7 +25,7 @@ export const goals = pgTable(
   (t) => [uniqueIndex('goals_project_key_unique').on(t.projectId, t.key)],
 );
 
-/** The goals tracked for a feature (spec §3 Feature.goals[]). */
+/** The goals tracked for a feature (docs/product.md §3 Feature.goals[]). */
 export const featureGoals = pgTable(
   'feature_goals',
   {
@@ -72,7 +72,7 @@ export const experiments = pgTable(
     enabled: boolean('enabled').notNull().default(false),
     /** Normalised goal key; goals(project_id, key) holds the same key. */
     goalKey: text('goal_key').notNull(),
-    /** Variant keys of the feature (spec: control, variation). */
+    /** Variant keys of the feature (docs/product.md §3: control, variation). */
     controlVariantKey: text('control_variant_key').notNull(),
     variationVariantKey: text('variation_variant_key').notNull(),
     startDate: timestamptz('start_date'),

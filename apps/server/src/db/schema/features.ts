@@ -53,7 +53,7 @@ export const variants = pgTable(
     featureId: uuid('feature_id')
       .notNull()
       .references(() => features.id, { onDelete: 'cascade' }),
-    /** Locked once saved: existing variants can't be re-keyed or removed (spec §5). */
+    /** Locked once saved: existing variants can't be re-keyed or removed (docs/product.md §5). */
     key: text('key').notNull(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
@@ -86,7 +86,7 @@ export const bookmarks = pgTable(
   ],
 );
 
-/** Issue-tracker tickets linked to a feature (spec §3 Feature.jiraIssues: key, title, url). */
+/** Issue-tracker tickets linked to a feature (docs/product.md §3 Feature.jiraIssues: key, title, url). */
 export const featureIssueLinks = pgTable(
   'feature_issue_links',
   {
@@ -131,9 +131,9 @@ export const featureControls = pgTable(
     enabled: boolean('enabled').notNull().default(false),
     offVariantKey: text('off_variant_key').notNull().default('off'),
     rules: jsonb('rules').$type<ControlRule[]>().notNull().default([]),
-    /** Served by the browser endpoint /api/js/v1 (sdk-protocol §8 `inClientApi`). */
+    /** Served by the browser endpoint /api/js/v1 (docs/sdk-protocol.md §8 `inClientApi`). */
     inClientApi: boolean('in_client_api').notNull().default(true),
-    /** Registered by an SDK in this environment (sdk-protocol §5; spec §4 Availability). */
+    /** Registered by an SDK in this environment (docs/sdk-protocol.md §5; docs/product.md §4 Availability). */
     available: boolean('available').notNull().default(false),
     availableAt: timestamptz('available_at'),
     /** Latest impression flushed from the SDK event ingestion. */

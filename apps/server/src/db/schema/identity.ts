@@ -16,7 +16,7 @@ export const organisations = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
-    /** Sub-domain of the organisation: lowercase letters, digits and hyphens (spec §5). */
+    /** Sub-domain of the organisation: lowercase letters, digits and hyphens (docs/product.md §5). */
     domain: text('domain').notNull(),
     settings: jsonb('settings').$type<OrganisationSettings>().notNull().default({}),
     createdAt: createdAt(),
@@ -41,7 +41,7 @@ export const users = pgTable(
     lastName: text('last_name').notNull().default(''),
     /** scrypt hash; null until the user (or invitee) has set a password. */
     passwordHash: text('password_hash'),
-    /** ROLE_* authorities (spec §6). */
+    /** ROLE_* authorities (docs/product.md §6). */
     authorities: text('authorities').array().notNull().default(emptyTextArray),
     activated: boolean('activated').notNull().default(false),
     activatedDate: timestamptz('activated_date'),
@@ -119,7 +119,7 @@ export const oneTimeTokens = pgTable(
 );
 
 /**
- * A sign-up wizard in progress (spec §4 "Signup wizard"). Not tenant-owned: the organisation
+ * A sign-up wizard in progress (docs/product.md §4 "Signup wizard"). Not tenant-owned: the organisation
  * is only created by createaccount, which consumes the row.
  */
 export const signups = pgTable(

@@ -3,7 +3,7 @@ import { createdAt, id, updatedAt } from './columns.ts';
 import { users } from './identity.ts';
 import { organisationId } from './tenant.ts';
 
-/** The chat service (incoming-webhook scope) and the issue tracker (spec §3 Integration). */
+/** The chat service (incoming-webhook scope) and the issue tracker (docs/product.md §3 Integration). */
 export type IntegrationType = 'slack' | 'jira';
 
 /** What the dashboard may show: never a secret. */
@@ -32,7 +32,7 @@ export const integrations = pgTable(
     id: id(),
     organisationId: organisationId(),
     type: text('type').$type<IntegrationType>().notNull(),
-    /** The member who installed it (spec: member.name). */
+    /** The member who installed it (docs/product.md §3: member.name). */
     memberId: uuid('member_id').references(() => users.id, { onDelete: 'set null' }),
     configuration: jsonb('configuration').$type<IntegrationConfiguration>().notNull(),
     secrets: jsonb('secrets').$type<IntegrationSecrets>().notNull().default({}),

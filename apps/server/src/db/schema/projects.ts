@@ -8,7 +8,7 @@ export const projects = pgTable(
     id: id(),
     organisationId: organisationId(),
     name: text('name').notNull(),
-    /** Short lowercase abbreviation (spec §5), not editable after creation. */
+    /** Short lowercase abbreviation (docs/product.md §5), not editable after creation. */
     key: text('key').notNull(),
     url: text('url'),
     tags: text('tags').array().notNull().default(emptyTextArray),
@@ -30,12 +30,12 @@ export const environments = pgTable(
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    /** Lowercase, [a-z0-9_-] (spec §5), not editable after creation. */
+    /** Lowercase, [a-z0-9_-] (docs/product.md §5), not editable after creation. */
     key: text('key').notNull(),
     url: text('url'),
     color: text('color').notNull().default(DEFAULT_ENVIRONMENT_COLOR),
     local: boolean('local').notNull().default(false),
-    /** "Production Environment?": only production editors may modify it (spec §6). */
+    /** "Production Environment?": only production editors may modify it (docs/product.md §6). */
     production: boolean('production').notNull().default(false),
     tags: text('tags').array().notNull().default(emptyTextArray),
     /**
@@ -45,7 +45,7 @@ export const environments = pgTable(
      */
     sdkCanCreateFeatures: boolean('sdk_can_create_features').notNull().default(false),
     /**
-     * SDK keys (sdk-protocol §1) are stored in plaintext: admins read them back on the Api keys
+     * SDK keys (docs/sdk-protocol.md §1) are stored in plaintext: admins read them back on the Api keys
      * modal, the client key is public by design, and the SDK API resolves a key with one
      * unique-index lookup (or from its in-memory snapshot). They are random, unique across all
      * organisations, and revoked by replacing the value.

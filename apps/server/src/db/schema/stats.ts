@@ -4,7 +4,7 @@ import { featureControls } from './features.ts';
 import { organisationId } from './tenant.ts';
 
 /*
- * Counters flushed by the SDK event ingestion (architecture "Data"): raw events are not stored.
+ * Counters flushed by the SDK event ingestion (docs/architecture.md "Data"): raw events are not stored.
  * A flush upserts `on conflict (…primary key…) do update set count = count + excluded.count`.
  * `day` is the UTC calendar day of the event, as 'YYYY-MM-DD'. The natural key is the primary
  * key: these are the hottest writes, and a surrogate uuid would only add an index.

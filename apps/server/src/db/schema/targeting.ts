@@ -8,7 +8,7 @@ import { organisationId } from './tenant.ts';
 export const targetTypes = ['string', 'number', 'date', 'segment'] as const;
 export type TargetType = (typeof targetTypes)[number];
 
-/** A user attribute that rules can target (spec §3 Target). */
+/** A user attribute that rules can target (docs/product.md §3 Target). */
 export const targets = pgTable(
   'targets',
   {
@@ -52,7 +52,7 @@ export const targetValues = pgTable(
   (t) => [uniqueIndex('target_values_project_target_value_unique').on(t.projectId, t.targetKey, t.value)],
 );
 
-/** A user cohort of an environment (spec §3 Segment), targeted with the in/notIn operators. */
+/** A user cohort of an environment (docs/product.md §3 Segment), targeted with the in/notIn operators. */
 export const segments = pgTable(
   'segments',
   {
@@ -73,7 +73,7 @@ export const segments = pgTable(
 export type TargetUserAttributes = Record<string, ConditionValue | ConditionValue[]>;
 
 /**
- * An end user seen by the SDK API in an environment (spec §3 Target user; Users page). One row
+ * An end user seen by the SDK API in an environment (docs/product.md §3 Target user; Users page). One row
  * per (environment, SDK user id), upserted by the event ingestion with the latest attributes.
  * Also the source of usage `applicationUniqueUsersUsed`: distinct `user_key` of the organisation
  * with `last_seen_at` in the billing period.

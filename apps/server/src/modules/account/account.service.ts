@@ -30,7 +30,7 @@ export function createAccountService(deps: {
       return { organisation, flags: uiFlags };
     },
 
-    /** The payload the dashboard loads after sign-in (spec §3 Initial payload). */
+    /** The payload the dashboard loads after sign-in (docs/product.md §3 Initial payload). */
     async initial(principal: Principal) {
       const [user, organisation, projectRows, subscription] = await Promise.all([
         repo.findUser(db, principal.organisationId, principal.userId),

@@ -111,7 +111,7 @@ export function createFeatureReadModel(deps: {
       return toFeatures(db, principal, rows);
     },
 
-    /** The home page lists (spec §2): recent, bookmarked, maintaining. */
+    /** The home page lists (docs/product.md §2): recent, bookmarked, maintaining. */
     async home(principal: Principal, filter: HomeFeatureFilter): Promise<Feature[]> {
       const rows = await repo.homeList(
         db,

@@ -10,7 +10,7 @@ import type { Scope } from '../scope/scope.service';
 import { featureRegisteredBySdk } from './feature-audit';
 import * as repo from './features.repository';
 
-/** One feature an SDK declares (sdk-protocol §5). */
+/** One feature an SDK declares (docs/sdk-protocol.md §5). */
 export type SdkRegistration = {
   key: string;
   failoverVariant?: string | null | undefined;
