@@ -310,6 +310,6 @@ describe('deleting a feature', () => {
     const remove = page.getByRole('button', { name: 'Delete feature' });
     expect(await remove.isDisabled()).toBe(true);
     await remove.hover({ force: true });
-    await page.getByRole('tooltip', { name: 'Only a production editor can delete a feature' }).waitFor();
+    await page.getByRole('tooltip', { name: 'Only a production editor can delete a feature.' }).waitFor();
   });
 });

@@ -17,9 +17,7 @@ export default defineConfig({
         // imports, so each page loads the components it uses and charts, date pickers and the
         // targeting editor load only where used; no catch-all vendor group.
         codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
         },
       },
     },

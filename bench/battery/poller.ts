@@ -46,7 +46,13 @@ function run(job: PollJob): Promise<PollFigures> {
     const finishIfDone = () => {
       if (sent + skipped === total && answered === sent) {
         agent.destroy();
-        resolve({ latenciesMs: latencies, statuses, errors, skipped, elapsedS: (performance.now() - start) / 1000 });
+        resolve({
+          latenciesMs: latencies,
+          statuses,
+          errors,
+          skipped,
+          elapsedS: (performance.now() - start) / 1000,
+        });
       }
     };
     const fire = (index: number) => {

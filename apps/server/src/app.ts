@@ -78,9 +78,9 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
   const events = createChangeEvents(onListenerError);
   const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...clock });
   const billing = createBillingService({ db, uiFlags, ...clock });
-  const audit = createAuditService({ db, billing, ...clock });
-  const scope = createScope({ db });
   const team = createTeamService({ db });
+  const audit = createAuditService({ db, billing, team, ...clock });
+  const scope = createScope({ db });
   const impressions = createImpressionsService({ db, ...clock });
   const targets = createTargetsService({ db, audit, scope, ...clock });
   const controls = createControlsService({

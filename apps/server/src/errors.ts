@@ -1,21 +1,43 @@
+import {
+  defaultErrorCode,
+  denialOf,
+  type Action,
+  type Denial,
+  type ErrorCode,
+  type Principal,
+  type Resource,
+} from '@vexil/core';
+
 /** One error vocabulary for services; the error handler maps these to HTTP. */
 export type FieldError = { field: string; message: string };
 
 export class AppError extends Error {
+  /** The machine-readable code of the answer (core's ERROR_CODES). */
+  readonly code: ErrorCode;
+
   constructor(
     readonly status: number,
     readonly title: string,
     readonly detail?: string,
     readonly errors?: FieldError[],
+    code?: ErrorCode,
   ) {
     super(title);
     this.name = new.target.name;
+    this.code = code ?? defaultErrorCode(status);
   }
 }
 
 export class BadRequestError extends AppError {
-  constructor(title: string, errors?: FieldError[], detail?: string) {
-    super(400, title, detail, errors);
+  constructor(title: string, errors?: FieldError[], detail?: string, code?: ErrorCode) {
+    super(400, title, detail, errors, code);
+  }
+}
+
+/** A plan limit reached: 400 with code `limit_reached`, which the dashboard answers with an upgrade link. */
+export class LimitReachedError extends BadRequestError {
+  constructor(title: string) {
+    super(title, undefined, undefined, 'limit_reached');
   }
 }
 
@@ -33,8 +55,13 @@ export class UnauthorizedError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor(title = 'You do not have permission to do this') {
-    super(403, title);
+  constructor(title = 'You do not have permission to do this.', code: ErrorCode = 'forbidden') {
+    super(403, title, undefined, undefined, code);
+  }
+
+  /** The refusal core's `denialOf` worded. */
+  static of(denial: Denial): ForbiddenError {
+    return new ForbiddenError(denial.message, denial.code);
   }
 }
 
@@ -50,6 +77,13 @@ export class ConflictError extends AppError {
   }
 }
 
+/** The record changed since the version the write was based on: 409 `stale_write`, nothing changed. */
+export class StaleWriteError extends AppError {
+  constructor(title: string) {
+    super(409, title, undefined, undefined, 'stale_write');
+  }
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(
     title = 'Too many attempts, please try again later.',
@@ -58,4 +92,10 @@ export class TooManyRequestsError extends AppError {
   ) {
     super(429, title);
   }
+}
+
+/** Refuses with core's wording (403, `forbidden` or `production_rights_required`) what `principal` may not do. */
+export function assertAllowed(principal: Principal, action: Action, resource: Resource): void {
+  const denial = denialOf(principal, action, resource);
+  if (denial) throw ForbiddenError.of(denial);
 }

@@ -69,6 +69,7 @@ function environment(
     sdkCanCreateFeatures: !production,
     projectKey: 'web',
     tags: [],
+    lastModifiedDate: '2026-01-01T00:00:00.000Z',
   };
 }
 
@@ -93,6 +94,7 @@ export function initialPayload(overrides: Partial<InitialPayload> = {}): Initial
         id: uuid(3),
         name: 'Web shop',
         key: 'web',
+        lastModifiedDate: '2026-01-01T00:00:00.000Z',
         url: '',
         tags: [],
         environments: [
@@ -232,9 +234,11 @@ export function projectFixture(
     key,
     url: '',
     tags: [],
+    lastModifiedDate: '2026-01-01T00:00:00.000Z',
     environments: environments.map((overrides, index) => {
       const production = overrides.production ?? false;
       return {
+        lastModifiedDate: '2026-01-01T00:00:00.000Z',
         id: uuid(10_000 + fixtureIds * 100 + index + 1),
         url: '',
         color: '#1273de',

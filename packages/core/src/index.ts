@@ -10,6 +10,8 @@ export * from './pattern';
 export * from './rules';
 export * from './scope';
 export * from './permissions';
+export * from './denials';
+export * from './errors';
 export * from './schemas/account';
 export * from './schemas/audit';
 export * from './schemas/auth';

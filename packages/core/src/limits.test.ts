@@ -19,7 +19,7 @@ const limit = fc.integer({ min: 1, max: 10_000_000 });
 const LEVELS: UsageLevel[] = ['ok', 'warning', 'danger'];
 
 describe('LIMIT_KEYS', () => {
-  it('lists every plan limit of spec §3 once, split into counts and switches', () => {
+  it('lists every plan limit of docs/product.md §3 once, split into counts and switches', () => {
     expect([...LIMIT_KEYS].sort()).toEqual([...NUMERIC_LIMIT_KEYS, ...BOOLEAN_LIMIT_KEYS].sort());
     expect(new Set(LIMIT_KEYS).size).toBe(8);
   });

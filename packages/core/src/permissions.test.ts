@@ -4,14 +4,8 @@ import {
   AUTHORITIES,
   AUTHORITY_LABELS,
   AUTHORITY_NAMES,
-  FEATURE_DELETE_FORBIDDEN,
-  FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR,
-  FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR,
-  FEATURE_UPDATE_FORBIDDEN,
   can,
   canSeeServerSdkKey,
-  featureDeleteDenial,
-  featureServedChangeDenial,
   hasProductionEditRights,
   isOrganisationAdmin,
   isProductionEnvironment,
@@ -24,7 +18,7 @@ import {
 /** Where an action is allowed: in both kinds of environment, only non-production, or nowhere. */
 type Scope = 'both' | 'non-production' | 'none';
 
-// The expected answers, written out by hand from spec §6 rather than derived from the code.
+// The expected answers, written out by hand from docs/product.md §6 rather than derived from the code.
 const ENVIRONMENT_SCOPED: Record<Authority, Record<Action, Scope>> = {
   ROLE_ADMIN: { read: 'both', create: 'both', update: 'both', delete: 'both', manage: 'both' },
   ROLE_ORGANISATION_ADMIN: { read: 'both', create: 'both', update: 'both', delete: 'both', manage: 'both' },
@@ -197,55 +191,6 @@ describe('isProductionEnvironment', () => {
   });
 });
 
-describe('featureDeleteDenial', () => {
-  it.each([
-    [AUTHORITIES.ROLE_ADMIN, null],
-    [AUTHORITIES.ROLE_ORGANISATION_ADMIN, null],
-    [AUTHORITIES.ROLE_ORGANISATION_PROD_EDITOR, null],
-    [AUTHORITIES.ROLE_ORGANISATION_EDITOR, 'Only a production editor can delete a feature'],
-    [AUTHORITIES.ROLE_ORGANISATION_READONLY_USER, 'You do not have permission to delete this feature'],
-  ])('%s → %s', (authority, message) => {
-    expect(featureDeleteDenial(as(authority))).toBe(message);
-  });
-
-  it('refuses a principal without authorities with the no-permission message', () => {
-    expect(featureDeleteDenial({ authorities: [] })).toBe(FEATURE_DELETE_FORBIDDEN);
-  });
-
-  it('agrees with can()', () => {
-    for (const authority of AUTHORITY_NAMES) {
-      const allowed = can(as(authority), 'delete', { type: 'feature' });
-      expect(featureDeleteDenial(as(authority)) === null).toBe(allowed);
-    }
-    expect(FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR).toBe('Only a production editor can delete a feature');
-  });
-});
-
-describe('featureServedChangeDenial', () => {
-  const production = { production: true };
-  const taggedProduction = { production: false, tags: ['production'] };
-  const development = { production: false };
-
-  it.each([
-    [AUTHORITIES.ROLE_ADMIN, null],
-    [AUTHORITIES.ROLE_ORGANISATION_ADMIN, null],
-    [AUTHORITIES.ROLE_ORGANISATION_PROD_EDITOR, null],
-    [AUTHORITIES.ROLE_ORGANISATION_EDITOR, FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR],
-    [AUTHORITIES.ROLE_ORGANISATION_READONLY_USER, FEATURE_UPDATE_FORBIDDEN],
-  ])('%s, in a project with a production environment → %s', (authority, message) => {
-    expect(featureServedChangeDenial(as(authority), [development, production])).toBe(message);
-    expect(featureServedChangeDenial(as(authority), [development, taggedProduction])).toBe(message);
-  });
-
-  it('lets a non-production editor change what a project without production environments serves', () => {
-    expect(featureServedChangeDenial(as(AUTHORITIES.ROLE_ORGANISATION_EDITOR), [development])).toBeNull();
-    expect(featureServedChangeDenial(as(AUTHORITIES.ROLE_ORGANISATION_EDITOR), [])).toBeNull();
-    expect(featureServedChangeDenial(as(AUTHORITIES.ROLE_ORGANISATION_READONLY_USER), [development])).toBe(
-      FEATURE_UPDATE_FORBIDDEN,
-    );
-  });
-});
-
 describe('canSeeServerSdkKey', () => {
   it.each([
     [AUTHORITIES.ROLE_ADMIN, true, true],
@@ -278,7 +223,7 @@ describe('isOrganisationAdmin and hasProductionEditRights', () => {
 });
 
 describe('AUTHORITY_LABELS', () => {
-  it('names the badges of spec §6', () => {
+  it('names the badges of docs/product.md §6', () => {
     expect(AUTHORITY_LABELS).toEqual({
       ROLE_ADMIN: 'Administrator',
       ROLE_ORGANISATION_ADMIN: 'Organisation admin',

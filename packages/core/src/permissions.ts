@@ -1,5 +1,5 @@
 /**
- * Roles and permissions (spec §6), shared by the server (enforcement) and the dashboard
+ * Roles and permissions (docs/product.md §6), shared by the server (enforcement) and the dashboard
  * (enabling buttons). Pure: no I/O, no zod.
  */
 
@@ -24,7 +24,7 @@ export const AUTHORITY_NAMES = [
   AUTHORITIES.ROLE_ORGANISATION_READONLY_USER,
 ] as const satisfies readonly Authority[];
 
-/** Role badges shown in the team table (spec §6). */
+/** Role badges shown in the team table (docs/product.md §6). */
 export const AUTHORITY_LABELS: Readonly<Record<Authority, string>> = {
   ROLE_ADMIN: 'Administrator',
   ROLE_ORGANISATION_ADMIN: 'Organisation admin',
@@ -55,6 +55,8 @@ export type Resource =
   | { type: 'feature'; environment?: EnvironmentConstraint }
   | { type: 'featureControl'; environment: EnvironmentConstraint }
   | { type: 'segment'; environment: EnvironmentConstraint }
+  /** The users SDKs reported in an environment (forgetting one needs the environment's edit rights). */
+  | { type: 'targetUser'; environment: EnvironmentConstraint }
   | { type: 'experiment'; environment: EnvironmentConstraint }
   | { type: 'target' }
   | { type: 'audit' };
@@ -63,19 +65,6 @@ export type Resource =
 export interface Principal {
   authorities: readonly string[];
 }
-
-/** Message when a non-production editor tries to delete a feature. */
-export const FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR = 'Only a production editor can delete a feature';
-/** Message when a user with no edit rights at all tries to delete a feature. */
-export const FEATURE_DELETE_FORBIDDEN = 'You do not have permission to delete this feature';
-/**
- * Message when a non-production editor changes feature settings that a production environment serves
- * (its variants' keys, names, values or order go into every environment's SDK payload).
- */
-export const FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR =
-  'Only a production editor can change the variants of a feature that a production environment serves';
-/** Message when a user with no edit rights at all tries to change a feature. */
-export const FEATURE_UPDATE_FORBIDDEN = 'You do not have permission to change this feature';
 
 // Higher rank includes every right of a lower one.
 const RANK: Readonly<Record<Authority, number>> = {
@@ -115,14 +104,14 @@ export function isOrganisationAdmin(principal: Principal): boolean {
   return rankOf(principal) >= ORGANISATION_ADMIN;
 }
 
-/** Production edit rights (spec §6): production editor, organisation admin or `ROLE_ADMIN`. */
+/** Production edit rights (docs/product.md §6): production editor, organisation admin or `ROLE_ADMIN`. */
 export function hasProductionEditRights(principal: Principal): boolean {
   return rankOf(principal) >= PRODUCTION_EDITOR;
 }
 
 /**
  * Whether an environment counts as production. Besides the "Production Environment?" marker, a
- * `production` tag (any case) also counts, because the spec checks "environment tags and the
+ * `production` tag (any case) also counts, because docs/product.md §6 checks "environment tags and the
  * production marker" and treating more environments as protected is the safe reading.
  */
 export function isProductionEnvironment(environment: EnvironmentConstraint): boolean {
@@ -134,7 +123,7 @@ function editRankFor(environment: EnvironmentConstraint | undefined): number {
 }
 
 /**
- * Decides whether `principal` may perform `action` on `resource` (spec §6).
+ * Decides whether `principal` may perform `action` on `resource` (docs/product.md §6).
  *
  * - Any known authority may `read` everything except `organisation` administration.
  * - `manage`, and every action on `organisation`, `project` and `environment` other than
@@ -166,37 +155,9 @@ export function can(principal: Principal, action: Action, resource: Resource): b
     case 'featureControl':
     case 'segment':
     case 'experiment':
+    case 'targetUser':
       return rank >= editRankFor(resource.environment);
   }
-}
-
-/**
- * Why `principal` may not delete a feature, or `null` when it may. A non-production editor is
- * told that a production editor is needed (they can edit, just not this); a read-only user, or
- * anyone without a known authority, is told they have no permission at all.
- */
-export function featureDeleteDenial(principal: Principal): string | null {
-  const rank = rankOf(principal);
-  if (rank >= PRODUCTION_EDITOR) return null;
-  return rank === EDITOR ? FEATURE_DELETE_NEEDS_PRODUCTION_EDITOR : FEATURE_DELETE_FORBIDDEN;
-}
-
-/**
- * Why `principal` may not change feature settings that every environment serves (variants: keys,
- * names, values, order), or `null` when it may. Such a change alters the SDK payload of each of the
- * project's `environments`, so it needs update rights on a feature in every one of them: production
- * rights when one is production. Settings no SDK receives (name, description, tags...) need only
- * `can(principal, 'update', { type: 'feature' })`.
- */
-export function featureServedChangeDenial(
-  principal: Principal,
-  environments: readonly EnvironmentConstraint[],
-): string | null {
-  if (environments.every((environment) => can(principal, 'update', { type: 'feature', environment })))
-    return null;
-  return rankOf(principal) >= EDITOR
-    ? FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR
-    : FEATURE_UPDATE_FORBIDDEN;
 }
 
 /**

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isIsoDate, rebalanceSplits, ruleProblems, targetTypeOf, type RuleContext } from './rules';
+import {
+  isIsoDate,
+  rebalanceSplits,
+  ruleProblems,
+  targetTypeOf,
+  variantProblems,
+  type RuleContext,
+} from './rules';
 import type { Rule } from './schemas/targeting';
 import { OPERATORS, OPERATORS_BY_TARGET_TYPE, TARGET_TYPES, type Operator } from './schemas/targets';
 
@@ -23,7 +30,7 @@ function ruleWith(target: string, operator: Operator, values: (string | number |
 }
 
 describe('ruleProblems', () => {
-  it('accepts exactly the operators of each target type (spec §5)', () => {
+  it('accepts exactly the operators of each target type (docs/product.md §5)', () => {
     for (const type of TARGET_TYPES) {
       for (const operator of OPERATORS) {
         const problems = ruleProblems(ruleWith(keyOfType[type], operator, [valueOfType[type]]), context);
@@ -140,5 +147,30 @@ describe('rebalanceSplits', () => {
       { variantKey: 'c', split: 0 },
     ];
     expect(rebalanceSplits(zeros, 0, 40).map((s) => s.split)).toEqual([40, 30, 30]);
+  });
+});
+
+describe('variantProblems', () => {
+  const rule = (...keys: string[]) => ({
+    variantSplits: keys.map((variantKey) => ({ variantKey, split: 0 })),
+  });
+
+  it('accepts a control naming only the feature’s variants', () => {
+    expect(variantProblems({ offVariantKey: 'off', rules: [rule('on', 'off')] }, ['on', 'off'])).toEqual([]);
+  });
+
+  it('names the off variant and each rule serving an unknown variant, in one wording', () => {
+    expect(
+      variantProblems({ offVariantKey: 'gone', rules: [rule('on'), rule('purple')] }, ['on', 'off']),
+    ).toEqual([
+      { field: 'offVariantKey', message: 'The off variant must be one of the feature’s variants.' },
+      { field: 'rules.1.variantSplits', message: '"purple" is not a variant of this feature.' },
+    ]);
+  });
+
+  it('does not take an object’s built-in names for variants', () => {
+    expect(
+      variantProblems({ offVariantKey: 'toString', rules: [rule('constructor')] }, ['on', 'off']),
+    ).toHaveLength(2);
   });
 });

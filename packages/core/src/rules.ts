@@ -8,7 +8,7 @@ import type { FieldError } from './schemas/common';
 import type { Rule, VariantSplit } from './schemas/targeting';
 import { MULTI_VALUE_OPERATORS, OPERATORS_BY_TARGET_TYPE, type TargetType } from './schemas/targets';
 
-/** Attributes every SDK adds to the user (sdk-protocol §9.1), with their types. */
+/** Attributes every SDK adds to the user (docs/sdk-protocol.md §9.1), with their types. */
 export const BUILT_IN_TARGETS: Readonly<Record<string, TargetType>> = {
   'featureflow.user.id': 'string',
   'featureflow.date': 'date',
@@ -43,7 +43,7 @@ export function targetTypeOf(target: string, context: RuleContext): TargetType {
 }
 
 /**
- * Problems of a rule set that its shape alone does not show (spec §5, issue rules): every rule but
+ * Problems of a rule set that its shape alone does not show (docs/product.md §5): every rule but
  * the default has a condition; operators fit the target's type; values are typed (numbers, ISO
  * dates, RE2 patterns, known segments); single-value operators carry one value. Fields are dotted
  * paths such as `rules.0.audience.conditions.1.values`.
@@ -102,7 +102,7 @@ function clampPercent(value: number): number {
 }
 
 /**
- * The split editor (spec §5 "Splits clamp to 0-100 and rebalance to sum 100"): sets the split at
+ * The split editor (docs/product.md §5 "Splits clamp to 0-100 and rebalance to sum 100"): sets the split at
  * `index` to `value` clamped to a whole 0..100, then shares what remains among the other variants
  * in proportion to their current splits (evenly when they are all 0), rounding by largest
  * remainder. The result always sums to 100; the edited split keeps its value unless it is the only
@@ -136,4 +136,32 @@ export function rebalanceSplits(
     variantKey: split.variantKey,
     split: i === index ? edited : result.get(i)!,
   }));
+}
+
+/**
+ * Whether a control names only its feature's variants: the off variant, and every variant a rule
+ * splits users between. The editor and the server both report these, in these words.
+ */
+export function variantProblems(
+  control: { offVariantKey: string; rules: readonly Pick<Rule, 'variantSplits'>[] },
+  variantKeys: Iterable<string>,
+): FieldError[] {
+  const known = new Set(variantKeys);
+  const problems: FieldError[] = [];
+  if (!known.has(control.offVariantKey)) {
+    problems.push({
+      field: 'offVariantKey',
+      message: 'The off variant must be one of the feature’s variants.',
+    });
+  }
+  control.rules.forEach((rule, index) => {
+    const unknown = rule.variantSplits.find((split) => split.variantKey && !known.has(split.variantKey));
+    if (unknown) {
+      problems.push({
+        field: `rules.${index}.variantSplits`,
+        message: `"${unknown.variantKey}" is not a variant of this feature.`,
+      });
+    }
+  });
+  return problems;
 }

@@ -32,12 +32,15 @@ describe('the error handler', () => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/terminated' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ title: 'The database is unavailable, please retry.' });
+    expect(res.json()).toEqual({ title: 'The database is unavailable, please retry.', code: 'unavailable' });
   });
 
   it('still answers other failures with a generic 500', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/bug' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ title: 'Something went wrong on our side. Please try again.' });
+    expect(res.json()).toEqual({
+      title: 'Something went wrong on our side. Please try again.',
+      code: 'internal',
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { defaultErrorCode } from '@vexil/core';
 import { isDatabaseUnavailable } from '../db/errors';
 import { AppError, TooManyRequestsError, type FieldError } from '../errors';
 
@@ -35,6 +36,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         title: error.title,
         ...(error.detail ? { detail: error.detail } : {}),
         ...(error.errors ? { errors: error.errors } : {}),
+        code: error.code,
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -48,16 +50,23 @@ export function registerErrorHandler(app: FastifyInstance) {
         title: first ? first.message : 'The request is not valid',
         detail: `The ${location ?? 'request'} is not valid.`,
         errors,
+        code: 'invalid',
       });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');
-      return reply.code(500).send({ title: 'Something went wrong on our side. Please try again.' });
+      return reply
+        .code(500)
+        .send({ title: 'Something went wrong on our side. Please try again.', code: 'internal' });
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, wrong content type, body too large, __proto__ keys…
-      return reply.code(status).send({ title: TITLES[status] ?? 'Bad request', detail: error.message });
+      return reply.code(status).send({
+        title: TITLES[status] ?? 'Bad request',
+        detail: error.message,
+        code: defaultErrorCode(status),
+      });
     }
     if (isDatabaseUnavailable(error)) {
       // Lost or timed-out connections: the request was fine and may succeed when retried.
@@ -65,9 +74,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send({ title: 'The database is unavailable, please retry.' });
+        .send({ title: 'The database is unavailable, please retry.', code: 'unavailable' });
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply.code(500).send({ title: 'Something went wrong on our side. Please try again.' });
+    return reply
+      .code(500)
+      .send({ title: 'Something went wrong on our side. Please try again.', code: 'internal' });
   });
 }

@@ -36,6 +36,8 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
         .type('text/plain')
         .send('The dashboard has not been built. Run `npm run build` (npm start does it for you).');
     }
-    return reply.code(404).send({ title: 'Not found', detail: `No route ${request.method} ${pathname}` });
+    return reply
+      .code(404)
+      .send({ title: 'Not found', detail: `No route ${request.method} ${pathname}`, code: 'not_found' });
   });
 }

@@ -11,7 +11,7 @@ let team: Team;
 let development: Environment;
 let checkout: Feature;
 
-/** The end-to-end feature of sdk-protocol §10.5, as Vexil stores it. */
+/** The end-to-end feature of docs/sdk-protocol.md §10.5, as Vexil stores it. */
 const e2eControl = cases.evaluations.find((row) => row.name === 'R1 tier gold')!.control as EvaluableControl;
 
 beforeAll(async () => {
@@ -25,7 +25,7 @@ beforeEach(async () => {
   team = await createTeam(h);
   ({ development } = await sdkFixture(team.admin.call));
   await team.admin.call('POST', '/api/v1/projects/web/targets', { key: 'age', name: 'Age', type: 'number' });
-  // checkout as in §10.5: variants on, off, blue, green; three rules.
+  // checkout as in docs/sdk-protocol.md §10.5: variants on, off, blue, green; three rules.
   const created = await team.admin.call('PUT', '/api/v1/projects/web/features', {
     ...(await team.admin.call('GET', '/api/v1/projects/web/features/checkout')).json<Feature>(),
     maintainerId: null,
@@ -82,7 +82,7 @@ describe('GET /api/js/v1/evaluate/{key}/user/{user}', () => {
     expect(res.json()).toEqual({ checkout: { rules: [{ variant: 'on' }] } });
   });
 
-  it.each(e2eRows)('gives the §10.5 answer: $name', async (row) => {
+  it.each(e2eRows)('gives docs/sdk-protocol.md §10.5 answer: $name', async (row) => {
     const res = await jsEvaluate(row.user);
     const expected = row.expected.variant;
     const body = res.json<Record<string, { rules: { variant: string; value?: unknown }[] }>>();
@@ -93,7 +93,7 @@ describe('GET /api/js/v1/evaluate/{key}/user/{user}', () => {
   it('decodes the user from either base64 alphabet, and latin1 from JS 2.x', async () => {
     const url = await jsEvaluate({ id: 'user-1', attributes: { tier: 'gold' } }, '', 'base64url');
     expect(url.json()).toEqual({ checkout: { rules: [{ variant: 'on' }] } });
-    // JS 2.x: each UTF-16 code unit mod 256, no UTF-8 step (sdk-protocol §6.1's observed sample).
+    // JS 2.x: each UTF-16 code unit mod 256, no UTF-8 step (docs/sdk-protocol.md §6.1's observed sample).
     const latin1 = 'eyJpZCI6Ikpvc+kiLCJhdHRyaWJ1dGVzIjp7ImNpdHkiOiJa/HJpY2giLCJjdXIiOiKsIn19';
     const res = await h.app.inject({
       method: 'GET',

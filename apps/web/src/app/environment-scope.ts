@@ -22,7 +22,7 @@ export function findProject(projects: ProjectSummary[], projectKey: string): Pro
 }
 
 /**
- * The environment named in an address: by key, or by id (spec §2 "An environment given as an id is
+ * The environment named in an address: by key, or by id (docs/product.md §2 "An environment given as an id is
  * rewritten to its key in the URL"). Keys win, so an id can never shadow a real key.
  */
 export function findEnvironment(project: ProjectSummary, keyOrId: string): EnvironmentSummary | undefined {

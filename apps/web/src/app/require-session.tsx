@@ -8,7 +8,7 @@ import { rememberReturnPath } from '../lib/return-path';
 import { SessionProvider } from '../lib/session';
 
 /**
- * The gate of the authenticated area (spec §4 "Session"): loads the initial payload behind the Loading
+ * The gate of the authenticated area (docs/product.md §4 "Session"): loads the initial payload behind the Loading
  * page. Without a session the visited path is remembered and the user goes to sign in; any other
  * failure of the initial load goes to /logout.
  */

@@ -97,7 +97,7 @@ describe('routes', () => {
       });
     });
 
-    it('shows the spec messages for a missing e-mail and password', async () => {
+    it('shows the product’s messages for a missing e-mail and password', async () => {
       render('/demo/login');
       const user = userEvent.setup();
       await user.click(await screen.findByRole('button', { name: 'Sign in' }));
@@ -114,7 +114,7 @@ describe('routes', () => {
       expect(await screen.findByText('bob is not a valid email.')).toBeTruthy();
     });
 
-    it("shows the server's message, or the spec's when it has none", async () => {
+    it("shows the server's message, or the product's own when it has none", async () => {
       render('/demo/login');
       const user = userEvent.setup();
       await user.type(await screen.findByLabelText('Email'), 'admin@example.com');

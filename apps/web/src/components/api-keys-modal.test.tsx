@@ -76,7 +76,7 @@ describe('Api keys modal', () => {
     expect(writeText).toHaveBeenCalledTimes(1);
   });
 
-  it('uses the copy tooltip delays of spec §9', () => {
+  it('uses the copy tooltip delays of docs/product.md §9', () => {
     expect([COPY_TOOLTIP_OPEN_DELAY_MS, COPY_TOOLTIP_CLOSE_DELAY_MS]).toEqual([300, 150]);
   });
 

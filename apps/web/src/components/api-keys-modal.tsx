@@ -6,7 +6,7 @@ import { isApiError } from '../lib/api-client';
 import { closeModal, showModal } from '../lib/modals';
 import { notifySuccess } from '../lib/notify';
 
-/** Spec §9: copy tooltips open after 300 ms and close after 150 ms. */
+/** docs/product.md §9: copy tooltips open after 300 ms and close after 150 ms. */
 export const COPY_TOOLTIP_OPEN_DELAY_MS = 300;
 export const COPY_TOOLTIP_CLOSE_DELAY_MS = 150;
 export const COPIED_MESSAGE = 'Copied to clipboard';
@@ -88,7 +88,7 @@ function rotateFailure(error: unknown): string {
 }
 
 /**
- * Spec §2 "Api keys": an environment's JS client key and server key, each read-only with a copy button,
+ * docs/product.md §2 "Api keys": an environment's JS client key and server key, each read-only with a copy button,
  * and, for those who may, a Rotate button per key behind a confirmation. A server key the server sent
  * masked is shown as hidden, with nothing to copy. The confirmation is shown inside
  * this modal rather than stacked on it, because the modal stack shows only its top modal: a stacked

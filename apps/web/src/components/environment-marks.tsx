@@ -15,7 +15,7 @@ export function EnvironmentSwatch({ color, size = 12 }: { color: string; size?: 
   );
 }
 
-/** Spec §2: a laptop icon marks a local environment. */
+/** docs/product.md §2: a laptop icon marks a local environment. */
 export function LocalEnvironmentIcon({ size = 16 }: { size?: number }) {
   return (
     <IconDeviceLaptop

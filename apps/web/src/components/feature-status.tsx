@@ -32,14 +32,14 @@ export const STATUS_LOOK = {
   single: { color: 'teal', icon: <IconCircleCheck size={ICON_SIZE} aria-hidden="true" /> },
 } as const satisfies Record<string, Omit<Status, 'label'>>;
 
-/** Spec §4 "Availability": a feature is not registered in an environment until an SDK reports it there. */
+/** docs/product.md §4 "Availability": a feature is not registered in an environment until an SDK reports it there. */
 export function availabilityStatus(control: Pick<FeatureControl, 'available'>): Status {
   return control.available
     ? { label: 'Seen by an SDK in this environment', ...STATUS_LOOK.available }
     : { label: 'Not seen by an SDK in this environment yet', ...STATUS_LOOK.unavailable };
 }
 
-/** Spec §4 "Traffic status": never, inactive (no traffic for staleDays), active. */
+/** docs/product.md §4 "Traffic status": never, inactive (no traffic for staleDays), active. */
 export function trafficStatus(
   control: Pick<FeatureControl, 'trafficStatus' | 'staleDays' | 'statistics'>,
 ): Status {
@@ -65,7 +65,7 @@ function singleVariantName(control: Pick<FeatureControl, 'rules'>, variants: rea
   return variants.find((variant) => variant.key === key)?.name ?? key;
 }
 
-/** Spec §4 "Targeting status": off; targeted; a single variant at 100%. */
+/** docs/product.md §4 "Targeting status": off; targeted; a single variant at 100%. */
 export function targetingStatus(
   control: Pick<FeatureControl, 'targetingStatus' | 'rules'>,
   variants: readonly Variant[],

@@ -1,11 +1,12 @@
-import type { ReactNode } from 'react';
-import { Alert } from '@mantine/core';
-import { IconAlertCircle, IconLock } from '@tabler/icons-react';
+import { useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Group } from '@mantine/core';
+import { IconAlertCircle, IconLock, IconRefresh } from '@tabler/icons-react';
 import { isApiError } from '../lib/api-client';
+import { hideNotification } from '../lib/notify';
 
 /**
- * What a failed save says in its form (spec §8): the server's title; for a call that never reached
- * the server, `connectivityMessage` (the api client's generic one unless a screen's spec names another).
+ * What a failed save says in its form (docs/product.md §8): the server's title; for a call that never reached
+ * the server, `connectivityMessage` (the api client's generic one unless docs/product.md names another for the screen).
  */
 export function formFailureMessage(error: unknown, connectivityMessage?: string): string {
   if (isApiError(error) && error.status === 0 && connectivityMessage) return connectivityMessage;
@@ -50,4 +51,53 @@ export function PermissionNotice({ children }: { children: ReactNode }) {
       {children}
     </Alert>
   );
+}
+
+/**
+ * What a save refused as stale (409 `stale_write`) offers under the server's message: loading the
+ * record again, which drops the unsaved edit, so that the user can redo it on what is stored now.
+ */
+export function ReloadAction({ reloading, onReload }: { reloading: boolean; onReload: () => void }) {
+  return (
+    <Group mt="xs">
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconRefresh size={14} aria-hidden="true" />}
+        loading={reloading}
+        onClick={onReload}
+      >
+        Reload
+      </Button>
+    </Group>
+  );
+}
+
+/**
+ * The Reload of a form whose save was refused as stale: `reload(load, apply)` loads the record again
+ * and hands it to `apply` (which resets the form), and takes away the toast that said to reload
+ * (`toastShown`). A failed load leaves the form and its edit as they were; the api client says why.
+ */
+export function useStaleReload() {
+  const [reloading, setReloading] = useState(false);
+  const toast = useRef<string | null>(null);
+  const reload = async <T,>(load: () => Promise<T>, apply: (fresh: T) => void): Promise<void> => {
+    setReloading(true);
+    let fresh: T;
+    try {
+      fresh = await load();
+    } catch {
+      return;
+    } finally {
+      setReloading(false);
+    }
+    if (toast.current) hideNotification(toast.current);
+    toast.current = null;
+    apply(fresh);
+  };
+  /** The toast a refused save showed, to take away on Reload when the refusal was stale. */
+  const toastShown = (id: string, stale: boolean) => {
+    toast.current = stale ? id : null;
+  };
+  return { reloading, reload, toastShown };
 }

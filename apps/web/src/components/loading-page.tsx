@@ -1,7 +1,7 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 import { Logo } from './logo';
 
-/** Spec §2 "Loading page": the logo and the text "Loading", while the dashboard gets what it needs. */
+/** docs/product.md §2 "Loading page": the logo and the text "Loading", while the dashboard gets what it needs. */
 export function LoadingPage() {
   return (
     <Center mih="100vh" p="md">

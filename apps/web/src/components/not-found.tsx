@@ -2,7 +2,7 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { IconHome } from '@tabler/icons-react';
 import { Link } from 'react-router';
 
-/** The "Page not found" screen: unknown routes, and resources that fail to load (spec §2, §8). */
+/** The "Page not found" screen: unknown routes, and resources that fail to load (docs/product.md §2, §8). */
 export function NotFound() {
   return (
     <Center mih="60vh" py="xl">

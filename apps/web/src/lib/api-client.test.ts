@@ -5,6 +5,7 @@ import {
   CONNECTION_FAILED_MESSAGE,
   CONNECTION_LOST_MESSAGE,
   createApiClient,
+  hasErrorCode,
   type ApiClientHooks,
 } from './api-client';
 
@@ -81,13 +82,14 @@ describe('api client', () => {
     });
   });
 
-  describe('failures become ApiError {status, title, detail, errors}', () => {
-    it('takes title, detail and field errors from the JSON body', async () => {
+  describe('failures become ApiError {status, title, detail, errors, code}', () => {
+    it('takes title, detail, field errors and code from the JSON body', async () => {
       env.fetchMock.mockResolvedValue(
         json(409, {
           title: 'Key taken',
           detail: 'Pick another',
           errors: [{ field: 'key', message: 'Key taken' }],
+          code: 'conflict',
         }),
       );
       const error = await rejection(env.client.put('/api/v1/projects/', {}));
@@ -95,7 +97,10 @@ describe('api client', () => {
       expect(error.title).toBe('Key taken');
       expect(error.detail).toBe('Pick another');
       expect(error.errors).toEqual([{ field: 'key', message: 'Key taken' }]);
+      expect(error.code).toBe('conflict');
       expect(error.message).toBe('Key taken');
+      expect(hasErrorCode(error, 'conflict')).toBe(true);
+      expect(hasErrorCode(error, 'stale_write')).toBe(false);
     });
 
     it('falls back to the X-Error-Message header', async () => {
@@ -126,6 +131,7 @@ describe('api client', () => {
       const error = await rejection(env.client.get('/x'));
       expect(error.title).toBeUndefined();
       expect(error.errors).toEqual([]);
+      expect(error.code).toBeUndefined();
     });
   });
 

@@ -1,24 +1,32 @@
 import type { z } from 'zod';
+import type { ErrorCode } from '@vexil/core';
 import { notifyError, notifyWarning } from './notify';
 
-/** Spec §8 "Generic": the two messages for calls that never got an answer. */
+/** docs/product.md §8 "Generic": the two messages for calls that never got an answer. */
 export const CONNECTION_FAILED_MESSAGE = 'We could not contact the server, please try again.';
 export const CONNECTION_LOST_MESSAGE = 'We lost the connection, please try again.';
 
 export type FieldError = { field: string; message: string };
 
-/** Every failed call rejects with one of these; `status` is 0 when the server could not be reached. */
+/**
+ * Every failed call rejects with one of these; `status` is 0 when the server could not be reached.
+ * `code` is the error body's machine-readable code (docs/adr/0010-error-model.md): callers decide
+ * what to offer by it, never by the wording of `title`.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly title: string | undefined;
   readonly detail: string | undefined;
   readonly errors: FieldError[];
+  /** One of core's ERROR_CODES, or undefined when the answer carried none (no answer, a proxy's page). */
+  readonly code: string | undefined;
 
   constructor(init: {
     status: number;
     title?: string | undefined;
     detail?: string | undefined;
     errors?: FieldError[];
+    code?: string | undefined;
   }) {
     super(init.title ?? init.detail ?? `The request failed with status ${init.status}.`);
     this.name = 'ApiError';
@@ -26,11 +34,17 @@ export class ApiError extends Error {
     this.title = init.title;
     this.detail = init.detail;
     this.errors = init.errors ?? [];
+    this.code = init.code;
   }
 }
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/** Whether `error` is the server's answer with this code, e.g. `stale_write` or `limit_reached`. */
+export function hasErrorCode(error: unknown, code: ErrorCode): error is ApiError {
+  return isApiError(error) && error.code === code;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,7 +62,7 @@ export type RequestOptions<T> = {
    */
   authenticated?: boolean;
   /**
-   * Whether the generic toasts of spec §8 are shown for a failure. Forms that show errors next to their
+   * Whether the generic toasts of docs/product.md §8 are shown for a failure. Forms that show errors next to their
    * fields pass false; the returned promise rejects with the ApiError either way.
    * @default true
    */
@@ -102,6 +116,7 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
     title,
     detail: nonEmptyString(record.detail),
     errors: Array.isArray(record.errors) ? record.errors.filter(isFieldError) : [],
+    code: nonEmptyString(record.code),
   });
 }
 
@@ -115,10 +130,10 @@ function urlOf(path: string, query: Record<string, QueryValue> | undefined): str
   return search ? `${path}${path.includes('?') ? '&' : '?'}${search}` : path;
 }
 
-/** The one HTTP client of the dashboard: JSON in and out, the session cookie, spec §8's generic rules. */
+/** The one HTTP client of the dashboard: JSON in and out, the session cookie, docs/product.md §8's generic rules. */
 export function createApiClient(initialHooks: ApiClientHooks) {
   let hooks = initialHooks;
-  // Spec §8: one trip to /logout per session, however many calls come back 401 together.
+  // docs/product.md §8: one trip to /logout per session, however many calls come back 401 together.
   let unauthorisedHandled = false;
 
   function fail(error: ApiError, options: { authenticated: boolean; notifyErrors: boolean }): never {

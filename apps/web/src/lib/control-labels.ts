@@ -1,6 +1,6 @@
 import type { FeatureControl, Operator, VariantSplit } from '@vexil/core';
 
-/** What people call a control's traffic status (spec §4). */
+/** What people call a control's traffic status (docs/product.md §4). */
 export function trafficLabel(control: Pick<FeatureControl, 'trafficStatus' | 'staleDays'>): string {
   switch (control.trafficStatus) {
     case 'active':

@@ -13,7 +13,7 @@ export function FlagsProvider({ flags, children }: { flags: UiFlags; children: R
   return <FlagsContext.Provider value={flags}>{children}</FlagsContext.Provider>;
 }
 
-/** The one way the dashboard asks whether a UI flag (spec §9) is on; an unknown or absent flag is off. */
+/** The one way the dashboard asks whether a UI flag (docs/product.md §9) is on; an unknown or absent flag is off. */
 export function useFlag(name: UiFlag): boolean {
   return useContext(FlagsContext)[name] === true;
 }

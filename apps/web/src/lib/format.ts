@@ -3,7 +3,7 @@ import advancedFormat from 'dayjs/plugin/advancedFormat.js';
 
 dayjs.extend(advancedFormat);
 
-/** Spec §9's date format, e.g. "3rd Mar 2026, 4:05pm". */
+/** docs/product.md §9's date format, e.g. "3rd Mar 2026, 4:05pm". */
 export const DATE_FORMAT = 'Do MMM YYYY, h:mma';
 
 /** Formats a date for people to read; an absent or unreadable date is an empty string. */

@@ -3,7 +3,7 @@ import { Button, Group, Text } from '@mantine/core';
 import { modals, type ModalSettings } from '@mantine/modals';
 
 /**
- * Spec §2 "Modals form a stack": showModal opens one on top, closeModal pops the top one, closeAllModals
+ * docs/product.md §2 "Modals form a stack": showModal opens one on top, closeModal pops the top one, closeAllModals
  * clears them. Mantine's ModalsProvider shows the last opened modal; this module remembers the order so
  * that callers outside React can pop without knowing ids.
  */

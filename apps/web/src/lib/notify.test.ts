@@ -13,7 +13,7 @@ describe('notify', () => {
     vi.restoreAllMocks();
   });
 
-  it('uses spec §9: 5 s timeout, at most 3 at once', () => {
+  it('uses docs/product.md §9: 5 s timeout, at most 3 at once', () => {
     expect(NOTIFICATION_TIMEOUT_MS).toBe(5000);
     expect(NOTIFICATION_LIMIT).toBe(3);
   });

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 
-/** Spec §9: notifications close after 5 s and at most 3 show at once (the rest queue). */
+/** docs/product.md §9: notifications close after 5 s and at most 3 show at once (the rest queue). */
 export const NOTIFICATION_TIMEOUT_MS = 5000;
 export const NOTIFICATION_LIMIT = 3;
 

@@ -23,7 +23,7 @@ export function featureListPath(projectKey: string, environmentKey: string): str
 }
 
 /**
- * The detail page of a feature in an environment: on `tab` when given (spec §2: the tab is in the URL),
+ * The detail page of a feature in an environment: on `tab` when given (docs/product.md §2: the tab is in the URL),
  * otherwise on the page's first tab.
  */
 export function featureDetailPath(

@@ -1,5 +1,5 @@
 /*
- * Spec §4/§9: after sign-in the organisation's domain is kept in a readable cookie named `subdomain`
+ * docs/product.md §4/§9: after sign-in the organisation's domain is kept in a readable cookie named `subdomain`
  * for 365 days, so that the bare app address can send the user straight back to their organisation.
  */
 import { SUBDOMAIN_COOKIE_DAYS } from '@vexil/core';

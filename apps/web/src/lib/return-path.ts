@@ -1,5 +1,5 @@
 /**
- * Spec §4 "Session": the page a signed-out visitor asked for is remembered for the tab (sessionStorage)
+ * docs/product.md §4 "Session": the page a signed-out visitor asked for is remembered for the tab (sessionStorage)
  * and restored after sign-in.
  */
 const STORAGE_KEY = 'vexil.returnPath';

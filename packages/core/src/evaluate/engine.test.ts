@@ -6,7 +6,7 @@ import { clientRules } from './client-rules';
 import { evaluate, variantForBucket, type EvaluableControl, type EvaluationUser } from './engine';
 import { satisfies } from './operators';
 
-describe('cases.json (sdk-protocol §10)', () => {
+describe('cases.json (docs/sdk-protocol.md §10)', () => {
   it.each(cases.bucketing)('bucket of $salt:$feature:$userId is $bucket', (row) => {
     expect(bucketOf(row.salt, row.feature, row.userId)).toBe(row.bucket);
     if ('prefix' in row && row.prefix)
@@ -148,7 +148,7 @@ describe('evaluate: properties', () => {
   });
 });
 
-describe('clientRules (sdk-protocol §6.1)', () => {
+describe('clientRules (docs/sdk-protocol.md §6.1)', () => {
   const banner: EvaluableControl = {
     key: 'banner',
     enabled: true,

@@ -5,7 +5,7 @@ import { ID, PROJECT, SUBSCRIPTION } from './test-samples';
 const allFlags = (value: boolean) => Object.fromEntries(UI_FLAGS.map((flag) => [flag, value]));
 
 describe('UI_FLAGS', () => {
-  it('lists the 18 flags of spec §9 in order', () => {
+  it('lists the 18 flags of docs/product.md §9 in order', () => {
     expect(UI_FLAGS).toEqual([
       'billing',
       'impressions-limits',

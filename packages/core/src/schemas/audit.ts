@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { dateTimeSchema, featureKeySchema, idSchema, pageOf, projectKeySchema } from './common';
 
-/** Audit log page size (spec §9). */
+/** Audit log page size (docs/product.md §9). */
 export const AUDIT_PAGE_SIZE = 50;
+
+/** What an audited write did. */
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'archive', 'restore', 'login', 'other'] as const;
+/** One of {@link AUDIT_ACTIONS}. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One audit log entry; `description` is markdown. */
 export const auditItemSchema = z.object({

@@ -109,6 +109,13 @@ export type IdParam = z.infer<typeof idParam>;
  */
 export const dateTimeSchema = z.iso.datetime({ offset: true });
 
+/**
+ * The version an update is based on: the record's `lastModifiedDate` as it was read. When given and
+ * the record has changed since, the server refuses the write with 409 and code `stale_write`
+ * (docs/adr/0013-concurrent-edits.md); left out, the write applies to whatever is stored.
+ */
+export const basedOnVersion = dateTimeSchema.optional();
+
 const httpUrl = z.url({ protocol: /^https?$/ });
 
 /** Message for a URL that is not http(s). */
@@ -153,7 +160,7 @@ export const searchQuery = z.object({ query: text({ max: MAX_LENGTH.query }).opt
 /** Type of {@link searchQuery}. */
 export type SearchQuery = z.infer<typeof searchQuery>;
 
-/** Feature list page sizes (spec §9); the first is the default. */
+/** Feature list page sizes (docs/product.md §9); the first is the default. */
 export const FEATURE_PAGE_SIZES = [50, 100, 500] as const;
 /** The largest page any list endpoint returns. */
 export const MAX_PAGE_SIZE = 500;
@@ -167,7 +174,7 @@ export const pageQuery = z.object({
 export type PageQuery = z.infer<typeof pageQuery>;
 
 /**
- * A page of items: `content` and `last` (spec §3, audit page). `totalElements` is sent by
+ * A page of items: `content` and `last` (docs/product.md §3, audit page). `totalElements` is sent by
  * lists that show a page count (features) and may be left out where "Load More" suffices.
  */
 export function pageOf<T extends z.ZodType>(item: T) {
@@ -185,11 +192,13 @@ export const fieldErrorSchema = z.object({ field: z.string(), message: z.string(
 /** Type of {@link fieldErrorSchema}. */
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
-/** Every error response body (architecture: 400 `{title, errors[]}`, 404 `{title, detail}`). */
+/** Every error response body (docs/adr/0010-error-model.md). */
 export const errorBodySchema = z.object({
   title: z.string(),
   detail: z.string().optional(),
   errors: z.array(fieldErrorSchema).optional(),
+  /** One of core's ERROR_CODES (errors.ts); a string here so an older dashboard reads newer codes. */
+  code: z.string().optional(),
 });
 /** Type of {@link errorBodySchema}. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;

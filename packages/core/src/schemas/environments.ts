@@ -10,13 +10,15 @@ import {
   projectKeySchema,
   tagsInput,
   text,
+  basedOnVersion,
+  dateTimeSchema,
 } from './common';
 
-/** Default environment colour (spec §9). */
+/** Default environment colour (docs/product.md §9). */
 export const DEFAULT_ENVIRONMENT_COLOR = '#1273de';
 /** `#rgb` or `#rrggbb`. */
 export const HEX_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
-/** Server SDK key: `sdk-srv-env-` and 32 hex digits (sdk-protocol §1). */
+/** Server SDK key: `sdk-srv-env-` and 32 hex digits (docs/sdk-protocol.md §1). */
 export const SERVER_SDK_KEY_PATTERN = /^sdk-srv-env-[0-9a-f]{32}$/;
 /** Browser/mobile SDK key: `sdk-js-env-` and 32 hex digits; public by design. */
 export const JS_SDK_KEY_PATTERN = /^sdk-js-env-[0-9a-f]{32}$/;
@@ -40,7 +42,7 @@ export function defaultSdkCanCreateFeatures(environment: EnvironmentConstraint):
   return !isProductionEnvironment(environment);
 }
 
-/** An environment of a project (spec §3). */
+/** An environment of a project (docs/product.md §3). */
 export const environmentSchema = z.object({
   id: idSchema,
   name: z.string(),
@@ -50,7 +52,7 @@ export const environmentSchema = z.object({
   color: z.string(),
   local: z.boolean(),
   production: z.boolean(),
-  /** Mirrors `production`; the spec names both and dashboards read either. */
+  /** Mirrors `production`; docs/product.md §3 names both and dashboards read either. */
   isProduction: z.boolean(),
   projectKey: z.string(),
   tags: z.array(z.string()),
@@ -62,13 +64,15 @@ export const environmentSchema = z.object({
   /** The server SDK key, or {@link MASKED_SERVER_SDK_KEY} for those who may not change the environment. */
   apiKey: z.union([z.string().regex(SERVER_SDK_KEY_PATTERN), z.literal(MASKED_SERVER_SDK_KEY)]),
   jsApiKey: z.string().regex(JS_SDK_KEY_PATTERN),
+  /** The version an update sends back (see `basedOnVersion`). */
+  lastModifiedDate: dateTimeSchema,
 });
 /** Type of {@link environmentSchema}. */
 export type Environment = z.infer<typeof environmentSchema>;
 
 /**
  * Body of PUT (with `id`) or POST /api/v1/environments/, and the Create/Update Environment form.
- * The key is normalised (spec §5); the server ignores a changed key on update.
+ * The key is normalised (docs/product.md §5); the server ignores a changed key on update.
  */
 export const environmentInput = z.object({
   id: idSchema.optional(),
@@ -90,6 +94,7 @@ export const environmentInput = z.object({
   sdkCanCreateFeatures: z.boolean().optional(),
   /** Copies the targeting of this environment's controls into the new one. */
   cloneEnvironmentId: idSchema.optional(),
+  lastModifiedDate: basedOnVersion,
 });
 /** Type of {@link environmentInput} after parsing. */
 export type EnvironmentInput = z.infer<typeof environmentInput>;

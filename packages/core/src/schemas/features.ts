@@ -19,6 +19,7 @@ import {
   projectKeySchema,
   tagsInput,
   text,
+  basedOnVersion,
 } from './common';
 import { MAX_VARIANTS, featureControlSchema } from './targeting';
 
@@ -35,7 +36,7 @@ export const variantSchema = z.object({
 /** Type of {@link variantSchema}. */
 export type Variant = z.infer<typeof variantSchema>;
 
-/** The variants of a new feature (spec §9): On and Off. Returns fresh objects each call. */
+/** The variants of a new feature (docs/product.md §9): On and Off. Returns fresh objects each call. */
 export function defaultVariants(): Variant[] {
   return [
     { key: 'on', name: 'On', description: '' },
@@ -73,12 +74,12 @@ export const variantInput = z.object({
 });
 /** Type of {@link variantInput}. */
 export type VariantInput = z.infer<typeof variantInput>;
-/** The variant form (spec §3): same rules as {@link variantInput}. */
+/** The variant form (docs/product.md §3): same rules as {@link variantInput}. */
 export const variantForm = variantInput;
 /** Type of {@link variantForm}. */
 export type VariantForm = VariantInput;
 
-/** At least two variants with distinct keys (spec §5); On and Off when missing. */
+/** At least two variants with distinct keys (docs/product.md §5); On and Off when missing. */
 export const variantsInput = z
   .array(variantInput)
   .min(2, 'At least two variants are required.')
@@ -97,7 +98,7 @@ export const variantsInput = z
 /** Message for an issue key that does not look like `ABC-123`. */
 export const ISSUE_KEY_MESSAGE = 'Must be an issue key such as ABC-123.';
 
-/** A required issue-tracker key, normalised (spec §5). */
+/** A required issue-tracker key, normalised (docs/product.md §5). */
 export const issueKeySchema = normalisedKey(normaliseIssueKey, 'Issue key is required').regex(
   ISSUE_KEY_PATTERN,
   ISSUE_KEY_MESSAGE,
@@ -121,7 +122,7 @@ export const maintainerSchema = z.object({ id: idSchema, name: z.string(), email
 /** Type of {@link maintainerSchema}. */
 export type Maintainer = z.infer<typeof maintainerSchema>;
 
-/** A feature with its controls keyed by environment key (spec §3). */
+/** A feature with its controls keyed by environment key (docs/product.md §3). */
 export const featureSchema = z.object({
   id: idSchema,
   name: z.string(),
@@ -149,7 +150,7 @@ export type Feature = z.infer<typeof featureSchema>;
 /**
  * Body of PUT (with `id`) or POST /api/v1/projects/{projectKey}/features, and the Feature
  * Settings form. The key is normalised; the server keeps the stored key and the keys of
- * existing variants on update, and refuses to remove existing variants (spec §5).
+ * existing variants on update, and refuses to remove existing variants (docs/product.md §5).
  */
 export const featureInput = z.object({
   id: idSchema.optional(),
@@ -166,6 +167,7 @@ export const featureInput = z.object({
     .overwrite(dedupe)
     .default([]),
   maintainerId: idSchema.nullable().default(null),
+  lastModifiedDate: basedOnVersion,
 });
 /** Type of {@link featureInput} after parsing. */
 export type FeatureInput = z.infer<typeof featureInput>;
@@ -179,7 +181,7 @@ const selectedProject = text({ max: MAX_LENGTH.keyInput, required: 'Please selec
   'Please select a project',
 );
 
-/** The Create Feature page (spec §5); `jiraIssueKey` is prefilled from `?issueKey=`. */
+/** The Create Feature page (docs/product.md §5); `jiraIssueKey` is prefilled from `?issueKey=`. */
 export const createFeatureForm = z.object({
   projectKey: selectedProject,
   name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
@@ -203,13 +205,13 @@ export const linkFeatureInput = z.object({ featureId: idSchema, jiraIssueKey: is
 /** Type of {@link linkFeatureInput}. */
 export type LinkFeatureInput = z.infer<typeof linkFeatureInput>;
 
-/** Home page feature lists (spec §2), `recent` by default. */
+/** Home page feature lists (docs/product.md §2), `recent` by default. */
 export const HOME_FEATURE_FILTERS = ['recent', 'bookmarked', 'maintaining'] as const;
 /** One of {@link HOME_FEATURE_FILTERS}. */
 export type HomeFeatureFilter = (typeof HOME_FEATURE_FILTERS)[number];
 /** Sortable columns of the home feature table. */
 export const FEATURE_SORT_COLUMNS = ['key', 'name', 'description', 'project', 'maintainer'] as const;
-/** Feature detail tabs; `overview` is the default (spec §9). */
+/** Feature detail tabs; `overview` is the default (docs/product.md §9). */
 export const FEATURE_DETAIL_TABS = ['overview', 'targeting', 'settings', 'audit'] as const;
 /** One of {@link FEATURE_DETAIL_TABS}. */
 export type FeatureDetailTab = (typeof FEATURE_DETAIL_TABS)[number];

@@ -8,9 +8,11 @@ import {
   optionalText,
   projectKeySchema,
   text,
+  basedOnVersion,
+  dateTimeSchema,
 } from './common';
 
-/** A user segment of one environment (spec §3). */
+/** A user segment of one environment (docs/product.md §3). */
 export const segmentSchema = z.object({
   id: idSchema,
   key: z.string(),
@@ -18,6 +20,8 @@ export const segmentSchema = z.object({
   description: z.string(),
   projectKey: z.string(),
   environmentKey: z.string(),
+  /** The version an update sends back (see `basedOnVersion`). */
+  lastModifiedDate: dateTimeSchema,
 });
 /** Type of {@link segmentSchema}. */
 export type Segment = z.infer<typeof segmentSchema>;
@@ -34,11 +38,12 @@ export const segmentInput = z.object({
   key: segmentKey,
   name: segmentName,
   description: segmentDescription,
+  lastModifiedDate: basedOnVersion,
 });
 /** Type of {@link segmentInput}. */
 export type SegmentInput = z.infer<typeof segmentInput>;
 
-/** The Create Segment modal, with the field names of spec §3. */
+/** The Create Segment modal, with the field names of docs/product.md §3. */
 export const segmentForm = z.object({
   segmentKey,
   segmentName,

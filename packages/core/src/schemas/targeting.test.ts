@@ -26,7 +26,7 @@ const targeted: Rule = {
 const fallback = { defaultRule: true, audience: null, variantSplits: [{ variantKey: 'off', split: 100 }] };
 
 describe('featureControlSchema', () => {
-  it('accepts the FeatureControl JSON of sdk-protocol §8', () => {
+  it('accepts the FeatureControl JSON of docs/sdk-protocol.md §8', () => {
     expect(featureControlSchema.parse(FEATURE_CONTROL)).toEqual(FEATURE_CONTROL);
   });
 });
@@ -85,7 +85,7 @@ describe('ruleSchema', () => {
     expect(ruleSchema.safeParse({ ...targeted, audience: null }).success).toBe(false);
   });
 
-  it('reports missing condition parts with the spec messages', () => {
+  it('reports missing condition parts with the product’s messages', () => {
     const audience = { conditions: [{ target: '', operator: 'equals', values: [] }] };
     expect(errors(ruleSchema.safeParse({ ...targeted, audience }))).toEqual([
       { field: 'audience.conditions.0.target', message: 'Required' },

@@ -1,10 +1,19 @@
 import { z } from 'zod';
 import { KEY_MAX_LENGTH } from '../keys';
-import { MAX_LENGTH, dateTimeSchema, hasNoNul, idSchema, NUL_MESSAGE, text, tooLongMessage } from './common';
+import {
+  MAX_LENGTH,
+  basedOnVersion,
+  dateTimeSchema,
+  hasNoNul,
+  idSchema,
+  NUL_MESSAGE,
+  text,
+  tooLongMessage,
+} from './common';
 import { MULTI_VALUE_OPERATORS, OPERATORS, OPERATORS_BY_TARGET_TYPE, TARGET_TYPES } from './targets';
 
 /*
- * Feature controls and targeting rules, in the wire shape of sdk-protocol §8 so a stored control
+ * Feature controls and targeting rules, in the wire shape of docs/sdk-protocol.md §8 so a stored control
  * can be served to SDKs as it is.
  */
 
@@ -19,7 +28,7 @@ export const MAX_RULES = 100;
 
 const variantKeyRef = (required: string) => text({ max: KEY_MAX_LENGTH, required });
 
-/** A condition value: SDKs require primitives (sdk-protocol §8). Strings keep their spaces. */
+/** A condition value: SDKs require primitives (docs/sdk-protocol.md §8). Strings keep their spaces. */
 export const conditionValueSchema = z.union([
   text({ max: MAX_LENGTH.conditionValue, trim: false }),
   z.number(),
@@ -63,7 +72,7 @@ export type VariantSplit = z.infer<typeof variantSplitSchema>;
 
 /**
  * A targeting rule. The default (ELSE) rule has `audience: null`; any other rule has an
- * audience, because some SDKs throw on a non-default rule without one (sdk-protocol §8).
+ * audience, because some SDKs throw on a non-default rule without one (docs/sdk-protocol.md §8).
  * Splits sum to 100 and name each variant at most once.
  */
 export const ruleSchema = z
@@ -96,7 +105,7 @@ export const ruleSchema = z
 /** Type of {@link ruleSchema}. */
 export type Rule = z.infer<typeof ruleSchema>;
 
-/** The rules of a control: exactly one default rule, and it comes last (spec §4). */
+/** The rules of a control: exactly one default rule, and it comes last (docs/product.md §4). */
 export const rulesSchema = z
   .array(ruleSchema)
   .max(MAX_RULES, `At most ${MAX_RULES} rules are allowed.`)
@@ -131,13 +140,13 @@ export function defaultControlFor(variantKeys: readonly string[]): {
   return { enabled: false, offVariantKey, rules: defaultRules(onVariantKey) };
 }
 
-/** Traffic status of a control (spec §4). */
+/** Traffic status of a control (docs/product.md §4). */
 export const TRAFFIC_STATUSES = ['never', 'inactive', 'active'] as const;
 /** Type of one of {@link TRAFFIC_STATUSES}. */
 export type TrafficStatus = (typeof TRAFFIC_STATUSES)[number];
 
 /**
- * Targeting status of a control (spec §4): `off` when disabled; `single` when enabled and every
+ * Targeting status of a control (docs/product.md §4): `off` when disabled; `single` when enabled and every
  * user gets one variant (only the default rule, at 100 %); `targeted` otherwise (audience rules or
  * a split).
  */
@@ -156,13 +165,13 @@ export function targetingStatusOf(control: { enabled: boolean; rules: readonly R
   return single ? 'single' : 'targeted';
 }
 
-/** A control with no impression for this many days is inactive (spec §4 traffic status). */
+/** A control with no impression for this many days is inactive (docs/product.md §4 traffic status). */
 export const STALE_AFTER_DAYS = 7;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Traffic status and stale days of a control (spec §3, §4): `never` without any impression;
+ * Traffic status and stale days of a control (docs/product.md §3, §4): `never` without any impression;
  * otherwise `staleDays` is the number of whole days since the last impression, and the control is
  * `inactive` once that reaches {@link STALE_AFTER_DAYS}, else `active`. Without impressions
  * `staleDays` counts from the control's creation.
@@ -184,7 +193,7 @@ function describeSplits(splits: readonly VariantSplit[], nameOf: (key: string) =
 }
 
 /**
- * A short sentence saying what a control serves (spec §3 `rulesDescription`): `Off: everyone gets
+ * A short sentence saying what a control serves (docs/product.md §3 `rulesDescription`): `Off: everyone gets
  * Off.`, `Everyone gets On.`, `Everyone gets 50% On, 50% Off.` or `2 targeting rules, otherwise On.`
  * Variant names are used when known, else keys.
  */
@@ -212,7 +221,7 @@ export const controlStatisticsSchema = z.object({
 /** Type of {@link controlStatisticsSchema}. */
 export type ControlStatistics = z.infer<typeof controlStatisticsSchema>;
 
-/** A feature's control in one environment (spec §3). `key` is the feature key. */
+/** A feature's control in one environment (docs/product.md §3). `key` is the feature key. */
 export const featureControlSchema = z.object({
   id: idSchema,
   key: z.string(),
@@ -238,9 +247,21 @@ export const featureControlInput = z.object({
   enabled: z.boolean(),
   offVariantKey: variantKeyRef('Off variant is required'),
   rules: rulesSchema,
+  lastModifiedDate: basedOnVersion,
 });
 /** Type of {@link featureControlInput}. */
 export type FeatureControlInput = z.infer<typeof featureControlInput>;
+
+/**
+ * Body of PUT /api/v1/feature-controls/{id}/enabled: turns one control on or off and changes nothing
+ * else, so a toggle never carries (or overwrites) targeting.
+ */
+export const featureControlToggleInput = z.object({
+  enabled: z.boolean(),
+  lastModifiedDate: basedOnVersion,
+});
+/** Type of {@link featureControlToggleInput}. */
+export type FeatureControlToggleInput = z.infer<typeof featureControlToggleInput>;
 
 function isDate(value: string): boolean {
   return z.iso.date().safeParse(value).success || z.iso.datetime({ offset: true }).safeParse(value).success;

@@ -36,7 +36,7 @@ describe('targetForm', () => {
 });
 
 describe('OPERATORS_BY_TARGET_TYPE', () => {
-  it('lists the operators of spec §5 per type, all among the 13 SDK operators', () => {
+  it('lists the operators of docs/product.md §5 per type, all among the 13 SDK operators', () => {
     expect(OPERATORS_BY_TARGET_TYPE).toEqual({
       segment: ['in', 'notIn'],
       string: ['contains', 'equals', 'startsWith', 'endsWith', 'matches', 'in', 'notIn'],

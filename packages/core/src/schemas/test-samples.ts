@@ -31,6 +31,7 @@ export const ENVIRONMENT = {
   sdkCanCreateFeatures: false,
   apiKey: `sdk-srv-env-${'0123456789abcdef'.repeat(2)}`,
   jsApiKey: `sdk-js-env-${'fedcba9876543210'.repeat(2)}`,
+  lastModifiedDate: '2026-01-01T00:00:00.000Z',
 } satisfies Environment;
 
 /** A project with one environment and one target. */
@@ -42,9 +43,10 @@ export const PROJECT = {
   tags: [],
   environments: [ENVIRONMENT],
   targets: [{ key: 'tier', name: 'Tier', type: 'string' }],
+  lastModifiedDate: '2026-01-01T00:00:00.000Z',
 } satisfies Project;
 
-/** The control of sdk-protocol §8's example. */
+/** The control of docs/sdk-protocol.md §8's example. */
 export const FEATURE_CONTROL = {
   id: ID,
   key: 'checkout',

@@ -3,11 +3,12 @@ import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns.ts';
 import { users } from './identity.ts';
 import { organisationId } from './tenant.ts';
+import type { AuditAction } from '@vexil/core';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'archive' | 'restore' | 'login' | 'other';
+export type { AuditAction };
 
 /**
- * The audit log (spec: Admin > Audit, feature Audit tab). Append-only. Resources are named by
+ * The audit log (docs/product.md §2: Admin > Audit, the feature Audit tab). Append-only. Resources are named by
  * id and key, not by foreign key: an entry outlives what it describes.
  */
 export const auditItems = pgTable(

@@ -36,3 +36,27 @@ export async function listAuditItems(
     .offset(page.offset)
     .limit(page.limit);
 }
+
+/** Who made the latest audited change of one resource (per environment for controls), if anyone did. */
+export async function lastActorOf(
+  db: Executor,
+  organisationId: string,
+  resource: { type: string; id: string; environmentKey?: string | undefined },
+) {
+  const [row] = await db
+    .select({ actorId: auditItems.actorId, data: auditItems.data })
+    .from(auditItems)
+    .where(
+      and(
+        eq(auditItems.organisationId, organisationId),
+        eq(auditItems.resourceId, resource.id),
+        eq(auditItems.resourceType, resource.type),
+        resource.environmentKey === undefined
+          ? undefined
+          : eq(auditItems.environmentKey, resource.environmentKey),
+      ),
+    )
+    .orderBy(desc(auditItems.createdAt), desc(auditItems.id))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,9 +1,9 @@
-import { AUDIT_PAGE_SIZE, can, type AuditPage, type AuditQuery } from '@vexil/core';
+import { AUDIT_PAGE_SIZE, denialOf, type AuditAction, type AuditPage, type AuditQuery } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
-import type { AuditAction } from '../../db/schema/index';
-import { ForbiddenError } from '../../errors';
+import { ForbiddenError, StaleWriteError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { TeamService } from '../team/team.service';
 import * as repo from './audit.repository';
 
 /** What one write tells the audit log. The description is markdown; escape user text with core's escapeMarkdown. */
@@ -26,8 +26,13 @@ export const AUDIT_NOT_ON_PLAN = 'Audit logs are not available on your current p
 
 export type AuditService = ReturnType<typeof createAuditService>;
 
-export function createAuditService(deps: { db: Database; billing: BillingService; now?: () => Date }) {
-  const { db, billing } = deps;
+export function createAuditService(deps: {
+  db: Database;
+  billing: BillingService;
+  team: TeamService;
+  now?: () => Date;
+}) {
+  const { db, billing, team } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
@@ -52,11 +57,37 @@ export function createAuditService(deps: { db: Database; billing: BillingService
       });
     },
 
+    /**
+     * The 409 for a write based on a version that is no longer stored, naming who changed the
+     * record since (from its latest audit entry): "Ada Lovelace changed this feature after you
+     * opened it…", "You changed…" from another window, or an SDK.
+     */
+    async staleWrite(
+      executor: Executor,
+      principal: { organisationId: string; userId: string },
+      resource: { type: string; id: string; environmentKey?: string | undefined },
+      noun: string,
+    ): Promise<StaleWriteError> {
+      const last = await repo.lastActorOf(executor, principal.organisationId, resource);
+      const actor = last?.data?.['actor'] as { type?: string } | undefined;
+      let who = 'Someone';
+      if (last?.actorId === principal.userId) who = 'You';
+      else if (last?.actorId) {
+        const names = await team.summariesOf(executor, principal.organisationId, [last.actorId]);
+        who = names.get(last.actorId)?.name ?? who;
+      } else if (actor?.type === 'sdk') who = 'An SDK';
+      const where = who === 'You' ? ' in another window' : '';
+      return new StaleWriteError(
+        `${who} changed this ${noun}${where} after you opened it. Reload to see the changes, then make yours again.`,
+      );
+    },
+
     /** GET /api/v1/audit-items: newest first, 50 a page; the plan must include the audit log. */
     async list(principal: Principal, query: AuditQuery): Promise<AuditPage> {
-      if (!can(principal, 'read', { type: 'audit' })) throw new ForbiddenError();
+      const denial = denialOf(principal, 'read', { type: 'audit' });
+      if (denial) throw ForbiddenError.of(denial);
       if (!(await billing.allows(principal.organisationId, 'auditLog')))
-        throw new ForbiddenError(AUDIT_NOT_ON_PLAN);
+        throw new ForbiddenError(AUDIT_NOT_ON_PLAN, 'plan_required');
       const pageSize = Math.min(query.pageSize, AUDIT_PAGE_SIZE);
       const rows = await repo.listAuditItems(
         db,

@@ -87,7 +87,7 @@ describe('POST /api/authenticate', () => {
     });
     for (const res of [wrong, unknown, otherOrg]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ title: INVALID });
+      expect(res.json()).toEqual({ title: INVALID, code: 'unauthenticated' });
     }
   });
 

@@ -43,7 +43,7 @@ describe('POST /api/authenticate on an organisation’s own address', () => {
     );
     for (const res of [viaHost, viaPath, ownAccount]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ title: INVALID });
+      expect(res.json()).toEqual({ title: INVALID, code: 'unauthenticated' });
       expect(res.cookies).toEqual([]);
     }
   });
@@ -78,7 +78,7 @@ describe('POST /api/authenticate/token on an organisation’s own address', () =
       { host: 'acme.vexil.test' },
     );
     expect(foreign.statusCode).toBe(401);
-    expect(foreign.json()).toEqual({ title: INVALID_LINK });
+    expect(foreign.json()).toEqual({ title: INVALID_LINK, code: 'unauthenticated' });
     const home = await authenticate('/other/api/authenticate/token', { token, domain: 'other' });
     expect(home.statusCode).toBe(200);
   });

@@ -47,7 +47,7 @@ describe('repeated failed logins', () => {
     const unknown = await wrongPasswords('ghost@example.com', 7, randomIp());
     expect(known.map(visible)).toEqual(unknown.map(visible));
     expect(known.map((r) => r.statusCode)).toEqual([401, 401, 401, 401, 401, 429, 429]);
-    expect(known[0]!.json()).toEqual({ title: INVALID });
+    expect(known[0]!.json()).toEqual({ title: INVALID, code: 'unauthenticated' });
   });
 
   it('make the next attempt from that address wait, with 429 and Retry-After, known or not', async () => {
@@ -56,7 +56,7 @@ describe('repeated failed logins', () => {
       await wrongPasswords(email, 5, ip);
       const refused = await authenticate(email, 'wrong-again', ip);
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toEqual({ title: TOO_MANY });
+      expect(refused.json()).toEqual({ title: TOO_MANY, code: 'rate_limited' });
       const wait = Number(refused.headers['retry-after']);
       expect(wait).toBeGreaterThan(0);
       expect(wait).toBeLessThanOrEqual(10);

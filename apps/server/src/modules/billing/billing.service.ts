@@ -9,12 +9,12 @@ import {
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import type { SubscriptionRow } from '../../db/schema/index';
-import { BadRequestError, ForbiddenError } from '../../errors';
+import { ForbiddenError, LimitReachedError } from '../../errors';
 import * as repo from './billing.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Spec §4: the toast for an inactive subscription, and the refusal of feature changes meanwhile. */
+/** docs/product.md §4: the toast for an inactive subscription, and the refusal of feature changes meanwhile. */
 export const INACTIVE_ACCOUNT = 'Your account is inactive. Please purchase a subscription.';
 const INACTIVE_STATUSES: ReadonlySet<SubscriptionRow['status']> = new Set([
   'inactive',
@@ -23,7 +23,7 @@ const INACTIVE_STATUSES: ReadonlySet<SubscriptionRow['status']> = new Set([
   'incomplete_expired',
 ]);
 
-/** What each numeric limit counts, for the "Only {n} …(s) allowed." message (spec §8 Feature limit). */
+/** What each numeric limit counts, for the "Only {n} …(s) allowed." message (docs/product.md §8 Feature limit). */
 const LIMIT_NOUNS: Readonly<Record<NumericLimitKey, string>> = {
   maxOrganisationUsers: 'user',
   maxApplicationUniqueUsers: 'application user',
@@ -33,7 +33,7 @@ const LIMIT_NOUNS: Readonly<Record<NumericLimitKey, string>> = {
   maxFeatures: 'feature',
 };
 
-/** `Only 1 project(s) allowed.` — the wording of spec §8's feature limit, for every limit. */
+/** `Only 1 project(s) allowed.` — the wording of docs/product.md §8's feature limit, for every limit. */
 export function limitMessage(key: NumericLimitKey, limit: number): string {
   return `Only ${limit} ${LIMIT_NOUNS[key]}(s) allowed.`;
 }
@@ -51,7 +51,7 @@ export function completeLimits(stored: SubscriptionRow['limits']): Limits {
 export type BillingService = ReturnType<typeof createBillingService>;
 
 /**
- * Plan limits (spec §6, §9). They apply only while the `billing` UI flag is on and the organisation
+ * Plan limits (docs/product.md §6, §9). They apply only while the `billing` UI flag is on and the organisation
  * has a subscription; a self-hosted organisation without one is unlimited.
  */
 export function createBillingService(deps: {
@@ -82,7 +82,7 @@ export function createBillingService(deps: {
     },
 
     /**
-     * Throws the spec's 400 when one more item would pass the limit. Call it inside the write's
+     * Throws the 400 of docs/product.md §8 when one more item would pass the limit. Call it inside the write's
      * transaction, after locking the organisation, so concurrent creations cannot both pass.
      */
     async assertWithinLimit(
@@ -94,7 +94,7 @@ export function createBillingService(deps: {
       const limits = await limitsFor(executor, organisationId);
       const limit = limits?.[key];
       if (limit === null || limit === undefined) return;
-      if (!withinLimit(await count(), limit)) throw new BadRequestError(limitMessage(key, limit));
+      if (!withinLimit(await count(), limit)) throw new LimitReachedError(limitMessage(key, limit));
     },
 
     /** How many more items the plan allows (Infinity when unlimited). */
@@ -111,13 +111,14 @@ export function createBillingService(deps: {
     },
 
     /**
-     * Spec §4: while the subscription is inactive (trial over, nothing bought) features keep
+     * docs/product.md §4: while the subscription is inactive (trial over, nothing bought) features keep
      * evaluating but nobody changes them.
      */
     async assertActive(organisationId: string, executor: Executor = db): Promise<void> {
       if (!uiFlags.billing) return;
       const row = await repo.findSubscription(executor, organisationId);
-      if (row && INACTIVE_STATUSES.has(row.status)) throw new ForbiddenError(INACTIVE_ACCOUNT);
+      if (row && INACTIVE_STATUSES.has(row.status))
+        throw new ForbiddenError(INACTIVE_ACCOUNT, 'plan_required');
     },
 
     /** The subscription as the initial payload carries it; null without billing or a subscription. */

@@ -78,9 +78,18 @@ export async function controlsOfFeatures(
     .orderBy(asc(environments.createdAt), asc(environments.name));
 }
 
-/** A control of a live feature in a live environment of a live project, with all three. */
-export async function findControl(db: Executor, organisationId: string, id: string) {
-  const [row] = await db
+/**
+ * A control of a live feature in a live environment of a live project, with all three. `forUpdate`
+ * locks the control's row (only it) until the transaction ends, so a version check and the write
+ * that follows see the same row.
+ */
+export async function findControl(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  const query = db
     .select({ control: featureControls, feature: features, environment: environments, project: projects })
     .from(featureControls)
     .innerJoin(features, eq(features.id, featureControls.featureId))
@@ -96,6 +105,7 @@ export async function findControl(db: Executor, organisationId: string, id: stri
       ),
     )
     .limit(1);
+  const [row] = options.forUpdate ? await query.for('update', { of: featureControls }) : await query;
   return row ?? null;
 }
 
@@ -120,14 +130,6 @@ export async function variantsOf(db: Executor, organisationId: string, featureId
     .from(variants)
     .where(and(eq(variants.organisationId, organisationId), eq(variants.featureId, featureId)))
     .orderBy(asc(variants.position), asc(variants.key));
-}
-
-/** A feature's last change follows its controls' (lists sort by it). */
-export async function touchFeature(db: Executor, organisationId: string, featureId: string, at: Date) {
-  await db
-    .update(features)
-    .set({ updatedAt: at })
-    .where(and(eq(features.organisationId, organisationId), eq(features.id, featureId)));
 }
 
 /** Marks a feature's control in one environment as registered by an SDK, keeping the first date. */

@@ -70,9 +70,13 @@ describe('PUT /api/v1/feature-controls/', () => {
     expect(editor.statusCode).toBe(403);
     expect(editor.json()).toMatchObject({
       title: 'Only a production editor can change a feature in a production environment.',
+      code: 'production_rights_required',
     });
     const readOnly = await save(development(), { enabled: true }, team.readOnly.call);
-    expect(readOnly.json()).toMatchObject({ title: 'You do not have permission to change this feature.' });
+    expect(readOnly.json()).toMatchObject({
+      title: 'You do not have permission to change this feature.',
+      code: 'forbidden',
+    });
     expect((await save(production(), { enabled: true }, team.productionEditor.call)).statusCode).toBe(200);
   });
 
@@ -149,7 +153,7 @@ describe('PUT /api/v1/feature-controls/', () => {
     expect(noDefault.statusCode).toBe(400);
     const unknownVariant = await save(development(), { rules: [otherwise('purple')] });
     expect(unknownVariant.json()).toMatchObject({
-      errors: [{ field: 'rules.0.variantSplits', message: 'Rule 1 gives the unknown variant "purple".' }],
+      errors: [{ field: 'rules.0.variantSplits', message: '"purple" is not a variant of this feature.' }],
     });
     const unknownOff = await save(development(), { offVariantKey: 'purple' });
     expect(unknownOff.json()).toMatchObject({

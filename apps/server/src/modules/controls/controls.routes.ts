@@ -3,13 +3,15 @@ import {
   errorBodySchema,
   featureControlInput,
   featureControlSchema,
+  featureControlToggleInput,
+  idParam,
   variantDailyImpressionsQuery,
   variantDailyImpressionsSchema,
 } from '@vexil/core';
 import { principalOf } from '../../plugins/auth';
 import type { ControlsService } from './controls.service';
 
-const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
 export function controlsRoutes(deps: { controls: ControlsService }): FastifyPluginAsyncZod {
   const { controls } = deps;
@@ -26,6 +28,20 @@ export function controlsRoutes(deps: { controls: ControlsService }): FastifyPlug
         },
       },
       async (request) => controls.save(principalOf(request), request.body),
+    );
+
+    app.put(
+      '/api/v1/feature-controls/:id/enabled',
+      {
+        schema: {
+          tags: ['features'],
+          summary: 'Turn one control on or off, leaving its targeting as stored',
+          params: idParam,
+          body: featureControlToggleInput,
+          response: { 200: featureControlSchema, ...errors },
+        },
+      },
+      async (request) => controls.toggle(principalOf(request), request.params.id, request.body),
     );
 
     app.get(

@@ -1,32 +1,31 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
-  can,
   defaultControlFor,
   describeRules,
   escapeMarkdown,
-  isProductionEnvironment,
   markdownCode,
   ruleProblems,
+  variantProblems,
   targetingStatusOf,
   trafficOf,
   type FeatureControl,
   type FeatureControlInput,
+  type FeatureControlToggleInput,
+  type Rule,
   type RuleContext,
   type VariantDailyImpressions,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import type { FeatureControlRow } from '../../db/schema/index';
-import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { BadRequestError, NotFoundError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
+import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ImpressionsService } from '../impressions/impressions.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './controls.repository';
-
-export const PRODUCTION_CONTROL_DENIED =
-  'Only a production editor can change a feature in a production environment.';
-export const CONTROL_DENIED = 'You do not have permission to change this feature.';
 
 /**
  * What rules are checked against: the project's target types and the environment's segments. The
@@ -46,7 +45,7 @@ export type ControlContext = {
   impressionsToday: Map<string, number>;
 };
 
-/** A stored control as the API shows it, with its computed statuses (spec §3 Feature control). */
+/** A stored control as the API shows it, with its computed statuses (docs/product.md §3 Feature control). */
 export function toControlView(row: FeatureControlRow, context: ControlContext, now: Date): FeatureControl {
   const lastImpressionDate = row.lastImpressionAt?.toISOString() ?? null;
   const createdDate = row.createdAt.toISOString();
@@ -82,7 +81,7 @@ export function toControlView(row: FeatureControlRow, context: ControlContext, n
 export type ControlsService = ReturnType<typeof createControlsService>;
 
 /**
- * Feature controls, one per feature and environment (spec §3): the switch, the off variant and the
+ * Feature controls, one per feature and environment (docs/product.md §3): the switch, the off variant and the
  * rules; whether an SDK registered the feature there; which controls use a segment.
  */
 export function createControlsService(deps: {
@@ -97,6 +96,101 @@ export function createControlsService(deps: {
 }) {
   const { db, audit, billing, events, impressions, scope, ruleContext } = deps;
   const now = deps.now ?? (() => new Date());
+
+  /** Equal as JSON: key order (jsonb reorders keys) and undefined members do not count. */
+  function sameJson(a: unknown, b: unknown): boolean {
+    return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
+  }
+
+  type ControlState = { enabled: boolean; offVariantKey: string; rules: Rule[] };
+
+  /**
+   * One write of a control, in one transaction: the row locked, permission and subscription checked,
+   * refused with 409 when it changed since `basedOn`, the new state checked (variants and rules only
+   * when they change), stored, audited, then announced to the SDK payloads.
+   */
+  async function change(
+    principal: Principal,
+    controlId: string,
+    basedOn: string | undefined,
+    next: (before: ControlState) => ControlState,
+  ): Promise<FeatureControl> {
+    const organisationId = principal.organisationId;
+    const result = await db.transaction(async (tx) => {
+      const found = await repo.findControl(tx, organisationId, controlId, { forUpdate: true });
+      if (!found) throw new NotFoundError('feature control', controlId);
+      const { control: before, feature, environment, project } = found;
+      const constraint = { production: environment.production, tags: environment.tags };
+      assertAllowed(principal, 'update', { type: 'featureControl', environment: constraint });
+      await billing.assertActive(organisationId, tx);
+      if (changedSince(before.updatedAt, basedOn)) {
+        throw await audit.staleWrite(
+          tx,
+          principal,
+          { type: 'feature_control', id: feature.id, environmentKey: environment.key },
+          'targeting',
+        );
+      }
+      const state = next(before);
+      const variantRows = await repo.variantsOf(tx, organisationId, feature.id);
+      const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
+      const rulesChanged =
+        before.offVariantKey !== state.offVariantKey || !sameJson(before.rules, state.rules);
+      if (rulesChanged) {
+        const problems = [
+          ...variantProblems(
+            state,
+            variantRows.map((v) => v.key),
+          ),
+          ...ruleProblems(
+            state.rules,
+            await ruleContext(tx, organisationId, { projectId: project.id, environmentId: environment.id }),
+          ),
+        ];
+        if (problems.length > 0) throw new BadRequestError(problems[0]!.message, problems);
+      }
+      const at = now();
+      const after = await repo.updateControl(tx, organisationId, before.id, { ...state, updatedAt: at });
+      const who = escapeMarkdown(principal.email);
+      const where = `**${escapeMarkdown(feature.name)}** (${markdownCode(feature.key)}) in **${escapeMarkdown(environment.name)}**`;
+      const describeBefore = describeRules(before, variantNames);
+      const describeAfter = describeRules(after, variantNames);
+      const switched = before.enabled !== after.enabled;
+      await audit.record(tx, principal, {
+        action: 'update',
+        resourceType: 'feature_control',
+        resourceId: feature.id,
+        projectKey: project.key,
+        environmentKey: environment.key,
+        featureKey: feature.key,
+        title:
+          switched && !rulesChanged
+            ? `Feature ${feature.name} turned ${after.enabled ? 'on' : 'off'} in ${environment.name}`
+            : `Targeting of ${feature.name} in ${environment.name} updated`,
+        description: `${who} ${switched ? `turned ${after.enabled ? 'on' : 'off'}` : 'updated the targeting of'} ${where}.\n\n- before: ${escapeMarkdown(describeBefore)}\n- after: ${escapeMarkdown(describeAfter)}`,
+        data: {
+          before: { enabled: before.enabled, offVariantKey: before.offVariantKey, rules: before.rules },
+          after: { id: before.id, ...state },
+        },
+      });
+      const today = await impressions.today(tx, organisationId, [after.id]);
+      return {
+        environmentId: environment.id,
+        view: toControlView(
+          after,
+          {
+            featureKey: feature.key,
+            environmentKey: environment.key,
+            variantNames,
+            impressionsToday: today.get(after.id) ?? new Map(),
+          },
+          at,
+        ),
+      };
+    });
+    events.publish({ type: 'environment.changed', organisationId, environmentId: result.environmentId });
+    return result.view;
+  }
 
   return {
     /**
@@ -153,7 +247,7 @@ export function createControlsService(deps: {
       return environmentIds;
     },
 
-    /** Marks a feature registered by an SDK in one environment (spec §4 Availability). */
+    /** Marks a feature registered by an SDK in one environment (docs/product.md §4 Availability). */
     markAvailable(tx: Executor, featureId: string, environmentId: string, at: Date): Promise<void> {
       return repo.markAvailable(tx, featureId, environmentId, at);
     },
@@ -218,110 +312,30 @@ export function createControlsService(deps: {
 
     /**
      * PUT /api/v1/feature-controls/: the switch, off variant and rules of one control. Needs update
-     * rights on it, production edit rights in a production environment (spec §6).
+     * rights on it, production edit rights in a production environment (docs/product.md §6).
      */
-    async save(principal: Principal, input: FeatureControlInput): Promise<FeatureControl> {
-      const organisationId = principal.organisationId;
-      const result = await db.transaction(async (tx) => {
-        const found = await repo.findControl(tx, organisationId, input.id);
-        if (!found) throw new NotFoundError('feature control', input.id);
-        const { control: before, feature, environment, project } = found;
-        const constraint = { production: environment.production, tags: environment.tags };
-        if (!can(principal, 'update', { type: 'featureControl', environment: constraint })) {
-          const canEditElsewhere = can(principal, 'update', {
-            type: 'featureControl',
-            environment: { production: false },
-          });
-          throw new ForbiddenError(
-            isProductionEnvironment(constraint) && canEditElsewhere
-              ? PRODUCTION_CONTROL_DENIED
-              : CONTROL_DENIED,
-          );
-        }
-        await billing.assertActive(organisationId, tx);
-        const variantRows = await repo.variantsOf(tx, organisationId, feature.id);
-        const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
-        if (!(input.offVariantKey in variantNames)) {
-          throw new ValidationError(
-            'offVariantKey',
-            'The off variant must be one of the feature’s variants.',
-          );
-        }
-        const problems = ruleProblems(
-          input.rules,
-          await ruleContext(tx, organisationId, { projectId: project.id, environmentId: environment.id }),
-        );
-        input.rules.forEach((rule, index) => {
-          for (const split of rule.variantSplits) {
-            if (!(split.variantKey in variantNames)) {
-              problems.push({
-                field: `rules.${index}.variantSplits`,
-                message: `Rule ${index + 1} gives the unknown variant "${split.variantKey}".`,
-              });
-            }
-          }
-        });
-        if (problems.length > 0) throw new BadRequestError(problems[0]!.message, problems);
-        const at = now();
-        const after = await repo.updateControl(tx, organisationId, before.id, {
-          enabled: input.enabled,
-          offVariantKey: input.offVariantKey,
-          rules: input.rules,
-          updatedAt: at,
-        });
-        await repo.touchFeature(tx, organisationId, feature.id, at);
-        const rulesChanged =
-          before.offVariantKey !== after.offVariantKey ||
-          JSON.stringify(before.rules) !== JSON.stringify(after.rules);
-        const who = escapeMarkdown(principal.email);
-        const where = `**${escapeMarkdown(feature.name)}** (${markdownCode(feature.key)}) in **${escapeMarkdown(environment.name)}**`;
-        const describeBefore = describeRules(
-          {
-            enabled: before.enabled,
-            offVariantKey: before.offVariantKey,
-            rules: before.rules,
-          },
-          variantNames,
-        );
-        const describeAfter = describeRules(
-          { enabled: after.enabled, offVariantKey: after.offVariantKey, rules: input.rules },
-          variantNames,
-        );
-        const switched = before.enabled !== after.enabled;
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'feature_control',
-          resourceId: feature.id,
-          projectKey: project.key,
-          environmentKey: environment.key,
-          featureKey: feature.key,
-          title:
-            switched && !rulesChanged
-              ? `Feature ${feature.name} turned ${after.enabled ? 'on' : 'off'} in ${environment.name}`
-              : `Targeting of ${feature.name} in ${environment.name} updated`,
-          description: `${who} ${switched ? `turned ${after.enabled ? 'on' : 'off'}` : 'updated the targeting of'} ${where}.\n\n- before: ${escapeMarkdown(describeBefore)}\n- after: ${escapeMarkdown(describeAfter)}`,
-          data: {
-            before: { enabled: before.enabled, offVariantKey: before.offVariantKey, rules: before.rules },
-            after: input,
-          },
-        });
-        const today = await impressions.today(tx, organisationId, [after.id]);
-        return {
-          environmentId: environment.id,
-          view: toControlView(
-            after,
-            {
-              featureKey: feature.key,
-              environmentKey: environment.key,
-              variantNames,
-              impressionsToday: today.get(after.id) ?? new Map(),
-            },
-            at,
-          ),
-        };
-      });
-      events.publish({ type: 'environment.changed', organisationId, environmentId: result.environmentId });
-      return result.view;
+    save(principal: Principal, input: FeatureControlInput): Promise<FeatureControl> {
+      return change(principal, input.id, input.lastModifiedDate, () => ({
+        enabled: input.enabled,
+        offVariantKey: input.offVariantKey,
+        rules: input.rules,
+      }));
+    },
+
+    /**
+     * PUT /api/v1/feature-controls/{id}/enabled: turns a control on or off and nothing else, so the
+     * rules saved meanwhile by someone else stay, and are not checked again.
+     */
+    toggle(
+      principal: Principal,
+      controlId: string,
+      input: FeatureControlToggleInput,
+    ): Promise<FeatureControl> {
+      return change(principal, controlId, input.lastModifiedDate, (before) => ({
+        enabled: input.enabled,
+        offVariantKey: before.offVariantKey,
+        rules: before.rules,
+      }));
     },
 
     /** GET /api/v1/variant-daily-impressions: the last 30 days of one control, one dataset per variant. */

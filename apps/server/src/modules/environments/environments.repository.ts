@@ -50,13 +50,15 @@ export async function findById(
   db: Executor,
   organisationId: string,
   id: string,
+  options: { forUpdate?: boolean } = {},
 ): Promise<EnvironmentWithProject | null> {
-  const [row] = await db
+  const query = db
     .select({ environment: environments, project: projects })
     .from(environments)
     .innerJoin(projects, eq(projects.id, environments.projectId))
     .where(and(live(organisationId), eq(environments.id, id), eq(projects.archived, false)))
     .limit(1);
+  const [row] = options.forUpdate ? await query.for('update', { of: environments }) : await query;
   return row ?? null;
 }
 
@@ -71,7 +73,7 @@ export async function keyTaken(db: Executor, projectId: string, key: string): Pr
   return row !== undefined;
 }
 
-/** Live environments of live projects across the organisation (the maxEnvironments count, spec §9). */
+/** Live environments of live projects across the organisation (the maxEnvironments count, docs/product.md §9). */
 export async function countLive(db: Executor, organisationId: string): Promise<number> {
   const [row] = await db
     .select({ total: count() })

@@ -1,7 +1,6 @@
 import {
   LAST_ENVIRONMENT_MESSAGE,
   MASKED_SERVER_SDK_KEY,
-  can,
   canSeeServerSdkKey,
   defaultSdkCanCreateFeatures,
   escapeMarkdown,
@@ -15,8 +14,9 @@ import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import type { EnvironmentRow } from '../../db/schema/index';
-import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
+import { changedSince } from '../../lib/versions';
 import { newSdkKey } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -24,9 +24,6 @@ import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './environments.repository';
-
-/** Spec §2: what non-admins read where projects and environments are managed. */
-export const ADMINS_ONLY = 'Only organisation admins may manage projects.';
 
 export type SdkKeyKind = 'server' | 'js';
 
@@ -51,6 +48,7 @@ export function toEnvironment(principal: Principal, row: EnvironmentRow, project
     sdkCanCreateFeatures: row.sdkCanCreateFeatures,
     apiKey: canSeeServerSdkKey(principal, row) ? row.serverApiKey : MASKED_SERVER_SDK_KEY,
     jsApiKey: row.jsApiKey,
+    lastModifiedDate: row.updatedAt.toISOString(),
   };
 }
 
@@ -112,7 +110,7 @@ export function createEnvironmentsService(deps: {
   const now = deps.now ?? (() => new Date());
 
   function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
-    if (!can(principal, action, { type: 'environment' })) throw new ForbiddenError(ADMINS_ONLY);
+    assertAllowed(principal, action, { type: 'environment' });
   }
 
   function changed(organisationId: string, environmentId: string) {
@@ -256,9 +254,11 @@ export function createEnvironmentsService(deps: {
       const id = input.id;
       const organisationId = principal.organisationId;
       const row = await db.transaction(async (tx) => {
-        const found = await repo.findById(tx, organisationId, id);
+        const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!found) throw new NotFoundError('environment', id);
         const { environment: before, project } = found;
+        if (changedSince(before.updatedAt, input.lastModifiedDate))
+          throw await audit.staleWrite(tx, principal, { type: 'environment', id }, 'environment');
         if (input.projectKey !== project.key) {
           throw new ValidationError('projectKey', 'An environment cannot move to another project.');
         }

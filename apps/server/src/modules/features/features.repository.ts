@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import {
   bookmarks,
+  featureControls,
   featureGoals,
   featureIssueLinks,
   features,
@@ -57,13 +58,15 @@ export async function findById(
   db: Executor,
   organisationId: string,
   id: string,
+  options: { forUpdate?: boolean } = {},
 ): Promise<FeatureWithProject | null> {
-  const [row] = await db
+  const query = db
     .select({ feature: features, project: projectColumns })
     .from(features)
     .innerJoin(projects, eq(projects.id, features.projectId))
     .where(and(liveFeatures(organisationId), eq(features.id, id)))
     .limit(1);
+  const [row] = options.forUpdate ? await query.for('update', { of: features }) : await query;
   return row ?? null;
 }
 
@@ -125,6 +128,12 @@ export async function page(
 
 export type HomeList = 'recent' | 'bookmarked' | 'maintaining';
 
+/**
+ * When a feature last changed: its settings (its own `updated_at`, the version settings writes are
+ * checked against) or any of its controls, whichever is later.
+ */
+const lastChanged = sql`greatest(${features.updatedAt}, (select max(${featureControls.updatedAt}) from ${featureControls} where ${featureControls.featureId} = ${features.id}))`;
+
 /** The home page lists: recently changed, bookmarked by the user, maintained by the user. */
 export async function homeList(
   db: Executor,
@@ -147,13 +156,10 @@ export async function homeList(
   if (list === 'maintaining') {
     return base
       .where(and(liveFeatures(organisationId), eq(features.maintainerId, userId)))
-      .orderBy(desc(features.updatedAt))
+      .orderBy(desc(lastChanged), asc(features.key))
       .limit(limit);
   }
-  return base
-    .where(liveFeatures(organisationId))
-    .orderBy(desc(features.updatedAt), asc(features.key))
-    .limit(limit);
+  return base.where(liveFeatures(organisationId)).orderBy(desc(lastChanged), asc(features.key)).limit(limit);
 }
 
 /** Keys of the project's live features (uniqueness of a new key). */

@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR,
-  type Environment,
-  type Feature,
-  type Project,
-} from '@vexil/core';
+import { DENIAL_MESSAGES, type Environment, type Feature, type Project } from '@vexil/core';
 import { subscriptions } from '../../db/schema/index';
 import { auditTrail, createTeam, subscribe, type Caller, type Team } from '../../../test/api';
 import { createHarness, type Harness } from '../../../test/helpers';
@@ -177,7 +172,7 @@ describe('POST /api/v1/projects/{projectKey}/features', () => {
     await createFeature({ name: 'One', key: 'one' });
     const res = await team.admin.call('POST', '/api/v1/projects/web/features', { name: 'Two', key: 'two' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ title: 'Only 1 feature(s) allowed.' });
+    expect(res.json()).toMatchObject({ title: 'Only 1 feature(s) allowed.', code: 'limit_reached' });
   });
 
   it('refuses changes while the subscription is inactive', async () => {
@@ -258,7 +253,10 @@ describe('PUT /api/v1/projects/{projectKey}/features', () => {
         settings(feature, { name: 'Hijacked', variants: change(feature) }),
       );
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ title: FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR });
+      expect(res.json()).toEqual({
+        title: DENIAL_MESSAGES.featureVariantsProduction,
+        code: 'production_rights_required',
+      });
       expect(await productionPayload()).toEqual(before);
       const after = await team.admin.call('GET', '/api/v1/projects/web/features/banner');
       expect(after.json<Feature>()).toMatchObject({ name: 'Banner', variants: feature.variants });
@@ -402,9 +400,15 @@ describe('DELETE /api/v1/project/{projectKey}/features/{featureId}/', () => {
     const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
     const editor = await team.editor.call('DELETE', `/api/v1/project/web/features/${feature.id}/`);
     expect(editor.statusCode).toBe(403);
-    expect(editor.json()).toMatchObject({ title: 'Only a production editor can delete a feature' });
+    expect(editor.json()).toMatchObject({
+      title: 'Only a production editor can delete a feature.',
+      code: 'production_rights_required',
+    });
     const readOnly = await team.readOnly.call('DELETE', `/api/v1/project/web/features/${feature.id}/`);
-    expect(readOnly.json()).toMatchObject({ title: 'You do not have permission to delete this feature' });
+    expect(readOnly.json()).toMatchObject({
+      title: 'You do not have permission to delete this feature.',
+      code: 'forbidden',
+    });
     expect(
       (await team.outsider.call('DELETE', `/api/v1/project/web/features/${feature.id}/`)).statusCode,
     ).toBe(404);

@@ -1,17 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import {
-  can,
-  featureDeleteDenial,
-  featureServedChangeDenial,
-  uniqueFeatureKey,
-  type Feature,
-  type FeatureInput,
-} from '@vexil/core';
+import { servedChangeDenial, uniqueFeatureKey, type Feature, type FeatureInput } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
+import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
@@ -21,9 +15,6 @@ import type { TeamService } from '../team/team.service';
 import { featureCreated, featureDeleted, featureLinked, featureUpdated } from './feature-audit';
 import type { FeatureReadModel } from './feature-read-model';
 import * as repo from './features.repository';
-
-export const FEATURE_CREATE_DENIED = 'You do not have permission to create features.';
-export const FEATURE_UPDATE_DENIED = 'You do not have permission to change this feature.';
 
 /**
  * A feature's variants as every environment's SDK payload carries them (see `buildControls` in
@@ -71,7 +62,7 @@ export function createFeaturesService(deps: {
   return {
     /** POST /api/v1/projects/{projectKey}/features: a new key is made unique within the project. */
     async create(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
-      if (!can(principal, 'create', { type: 'feature' })) throw new ForbiddenError(FEATURE_CREATE_DENIED);
+      assertAllowed(principal, 'create', { type: 'feature' });
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new feature has no id: use PUT to update.');
       const organisationId = principal.organisationId;
@@ -150,15 +141,17 @@ export function createFeaturesService(deps: {
 
     /** PUT /api/v1/projects/{projectKey}/features: settings; the key and existing variant keys stay. */
     async update(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
-      if (!can(principal, 'update', { type: 'feature' })) throw new ForbiddenError(FEATURE_UPDATE_DENIED);
+      assertAllowed(principal, 'update', { type: 'feature' });
       if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a feature.');
       const id = input.id;
       const organisationId = principal.organisationId;
       const { feature, environmentIds } = await db.transaction(async (tx) => {
-        const found = await repo.findById(tx, organisationId, id);
+        const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', id);
         await billing.assertActive(organisationId, tx);
         const { feature: before, project } = found;
+        if (changedSince(before.updatedAt, input.lastModifiedDate))
+          throw await audit.staleWrite(tx, principal, { type: 'feature', id }, 'feature');
         if (input.key !== before.key)
           throw new ValidationError('key', 'The key of a feature cannot be changed.');
         await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
@@ -177,8 +170,8 @@ export function createFeaturesService(deps: {
         const servedAfter = servedVariants(input.variants);
         if (!isDeepStrictEqual(servedBefore, servedAfter)) {
           const served = await scope.environmentsOf(organisationId, project.id, tx);
-          const denial = featureServedChangeDenial(principal, served);
-          if (denial) throw new ForbiddenError(denial);
+          const denial = servedChangeDenial(principal, served);
+          if (denial) throw ForbiddenError.of(denial);
         }
         const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
         const edited = servedBefore
@@ -258,8 +251,7 @@ export function createFeaturesService(deps: {
       const environmentIds = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
-        const denial = featureDeleteDenial(principal);
-        if (denial) throw new ForbiddenError(denial);
+        assertAllowed(principal, 'delete', { type: 'feature' });
         await billing.assertActive(organisationId, tx);
         const { feature, project } = found;
         const at = now();
@@ -277,9 +269,9 @@ export function createFeaturesService(deps: {
       publishProject(organisationId, environmentIds);
     },
 
-    /** PUT /api/v1/features/link: links an issue-tracker key to a feature (create permission, spec §2). */
+    /** PUT /api/v1/features/link: links an issue-tracker key to a feature (create permission, docs/product.md §2). */
     async link(principal: Principal, featureId: string, issueKey: string): Promise<Feature> {
-      if (!can(principal, 'create', { type: 'feature' })) throw new ForbiddenError(FEATURE_UPDATE_DENIED);
+      assertAllowed(principal, 'create', { type: 'feature' });
       const organisationId = principal.organisationId;
       return db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, featureId);

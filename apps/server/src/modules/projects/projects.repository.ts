@@ -26,12 +26,18 @@ export async function findByKey(db: Executor, organisationId: string, key: strin
   return row ?? null;
 }
 
-export async function findById(db: Executor, organisationId: string, id: string) {
-  const [row] = await db
+export async function findById(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  const query = db
     .select()
     .from(projects)
     .where(and(live(organisationId), eq(projects.id, id)))
     .limit(1);
+  const [row] = options.forUpdate ? await query.for('update', { of: projects }) : await query;
   return row ?? null;
 }
 

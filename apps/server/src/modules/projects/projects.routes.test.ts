@@ -92,7 +92,7 @@ describe('plan limits (billing flag on, organisation subscribed)', () => {
     await createProject('First', 'first');
     const res = await team.admin.call('POST', '/api/v1/projects/', { name: 'Second', key: 'second' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ title: 'Only 1 project(s) allowed.' });
+    expect(res.json()).toMatchObject({ title: 'Only 1 project(s) allowed.', code: 'limit_reached' });
   });
 
   it('lets only one of two simultaneous creations pass the limit', async () => {

@@ -1,7 +1,6 @@
 import {
   DEFAULT_ENVIRONMENT_COLOR,
   LAST_PROJECT_MESSAGE,
-  can,
   escapeMarkdown,
   markdownCode,
   type EnvironmentInput,
@@ -13,12 +12,13 @@ import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { isUuid } from '../../db/text-search';
 import type { ProjectRow } from '../../db/schema/index';
-import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
+import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
-import { ADMINS_ONLY, type EnvironmentsService } from '../environments/environments.service';
+import type { EnvironmentsService } from '../environments/environments.service';
 import * as repo from './projects.repository';
 
 /** The environments a new project starts with (fewer when the plan's environment limit is near). */
@@ -65,7 +65,7 @@ export function createProjectsService(deps: {
   const now = deps.now ?? (() => new Date());
 
   function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
-    if (!can(principal, action, { type: 'project' })) throw new ForbiddenError(ADMINS_ONLY);
+    assertAllowed(principal, action, { type: 'project' });
   }
 
   /** Projects as `principal` may see them: server SDK keys masked where they may not change the environment. */
@@ -92,6 +92,7 @@ export function createProjectsService(deps: {
       targets: targets
         .filter((t) => t.projectId === row.id)
         .map(({ key, name, type }) => ({ key, name, type })),
+      lastModifiedDate: row.updatedAt.toISOString(),
     }));
   }
 
@@ -171,8 +172,10 @@ export function createProjectsService(deps: {
       const id = input.id;
       const organisationId = principal.organisationId;
       return db.transaction(async (tx) => {
-        const before = await repo.findById(tx, organisationId, id);
+        const before = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!before) throw new NotFoundError('project', id);
+        if (changedSince(before.updatedAt, input.lastModifiedDate))
+          throw await audit.staleWrite(tx, principal, { type: 'project', id }, 'project');
         if (input.key !== before.key)
           throw new ValidationError('key', 'The key of a project cannot be changed.');
         const after = await repo.update(tx, organisationId, id, { name: input.name, updatedAt: now() });

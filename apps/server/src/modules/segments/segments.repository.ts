@@ -42,8 +42,13 @@ export async function keysOf(
 }
 
 /** A segment of a live environment of a live project, with both. */
-export async function findById(db: Executor, organisationId: string, id: string) {
-  const [row] = await db
+export async function findById(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  const query = db
     .select({ segment: segments, environment: environments, project: projects })
     .from(segments)
     .innerJoin(environments, eq(environments.id, segments.environmentId))
@@ -57,6 +62,7 @@ export async function findById(db: Executor, organisationId: string, id: string)
       ),
     )
     .limit(1);
+  const [row] = options.forUpdate ? await query.for('update', { of: segments }) : await query;
   return row ?? null;
 }
 

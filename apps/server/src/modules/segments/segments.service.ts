@@ -1,7 +1,5 @@
 import {
-  can,
   escapeMarkdown,
-  isProductionEnvironment,
   markdownCode,
   type EnvironmentConstraint,
   type Segment,
@@ -9,11 +7,12 @@ import {
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
+import { changedSince } from '../../lib/versions';
 import * as repo from './segments.repository';
 
 /**
@@ -25,7 +24,7 @@ export function segmentKeysOf(executor: Executor, organisationId: string, enviro
 }
 
 function toSegment(
-  row: { id: string; key: string; name: string; description: string },
+  row: { id: string; key: string; name: string; description: string; updatedAt: Date },
   projectKey: string,
   environmentKey: string,
 ): Segment {
@@ -36,6 +35,7 @@ function toSegment(
     description: row.description,
     projectKey,
     environmentKey,
+    lastModifiedDate: row.updatedAt.toISOString(),
   };
 }
 
@@ -43,17 +43,9 @@ function keyTakenError(key: string) {
   return new ValidationError('key', `A segment with the key "${key}" already exists in this environment.`);
 }
 
-function denied(environment: EnvironmentConstraint, action: string) {
-  return new ForbiddenError(
-    isProductionEnvironment(environment)
-      ? `Only a production editor can ${action} segments in a production environment.`
-      : `You do not have permission to ${action} segments.`,
-  );
-}
-
 export type SegmentsService = ReturnType<typeof createSegmentsService>;
 
-/** Segments: user cohorts of one environment, targeted by segment-type conditions (spec §3). */
+/** Segments: user cohorts of one environment, targeted by segment-type conditions (docs/product.md §3). */
 export function createSegmentsService(deps: {
   db: Database;
   audit: AuditService;
@@ -69,9 +61,10 @@ export function createSegmentsService(deps: {
     action: 'create' | 'update' | 'delete',
     environment: EnvironmentConstraint,
   ) {
-    const constraint = { production: environment.production, tags: environment.tags };
-    if (!can(principal, action, { type: 'segment', environment: constraint }))
-      throw denied(environment, action);
+    assertAllowed(principal, action, {
+      type: 'segment',
+      environment: { production: environment.production, tags: environment.tags ?? [] },
+    });
   }
 
   return {
@@ -128,7 +121,7 @@ export function createSegmentsService(deps: {
       if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a segment.');
       const id = input.id;
       return db.transaction(async (tx) => {
-        const found = await repo.findById(tx, principal.organisationId, id);
+        const found = await repo.findById(tx, principal.organisationId, id, { forUpdate: true });
         if (
           !found ||
           found.project.key !== input.projectKey ||
@@ -137,6 +130,8 @@ export function createSegmentsService(deps: {
           throw new NotFoundError('segment', id);
         }
         assertCan(principal, 'update', found.environment);
+        if (changedSince(found.segment.updatedAt, input.lastModifiedDate))
+          throw await audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
         if (input.key !== found.segment.key)
           throw new ValidationError('key', 'The key of a segment cannot be changed.');
         const row = await repo.update(tx, principal.organisationId, id, {

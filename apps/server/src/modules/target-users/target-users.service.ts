@@ -1,6 +1,6 @@
-import { can, escapeMarkdown, markdownCode, type PageQuery } from '@vexil/core';
+import { escapeMarkdown, markdownCode, type PageQuery } from '@vexil/core';
 import type { Database } from '../../db/client';
-import { ForbiddenError, NotFoundError } from '../../errors';
+import { NotFoundError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { Scope } from '../scope/scope.service';
@@ -8,7 +8,7 @@ import * as repo from './target-users.repository';
 
 export type TargetUsersService = ReturnType<typeof createTargetUsersService>;
 
-/** The users SDKs reported in an environment, with their latest attributes (spec §2 Users page). */
+/** The users SDKs reported in an environment, with their latest attributes (docs/product.md §2 Users page). */
 export function createTargetUsersService(deps: { db: Database; audit: AuditService; scope: Scope }) {
   const { db, audit, scope } = deps;
   return {
@@ -50,10 +50,10 @@ export function createTargetUsersService(deps: { db: Database; audit: AuditServi
       userKey: string,
     ): Promise<void> {
       const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
-      const constraint = { production: environment.production, tags: environment.tags };
-      if (!can(principal, 'delete', { type: 'featureControl', environment: constraint })) {
-        throw new ForbiddenError('You do not have permission to remove users in this environment.');
-      }
+      assertAllowed(principal, 'delete', {
+        type: 'targetUser',
+        environment: { production: environment.production, tags: environment.tags },
+      });
       await db.transaction(async (tx) => {
         if (!(await repo.remove(tx, principal.organisationId, environment.id, userKey)))
           throw new NotFoundError('user', userKey);

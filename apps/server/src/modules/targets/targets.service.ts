@@ -1,20 +1,12 @@
-import {
-  can,
-  escapeMarkdown,
-  markdownCode,
-  type Target,
-  type TargetInput,
-  type TargetType,
-} from '@vexil/core';
+import { escapeMarkdown, markdownCode, type Target, type TargetInput, type TargetType } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { ForbiddenError, ValidationError } from '../../errors';
+import { ValidationError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './targets.repository';
 
-export const TARGET_CREATE_DENIED = 'You do not have permission to create targets.';
 /** Most suggestions the values endpoint returns. */
 export const TARGET_VALUES_LIMIT = 50;
 
@@ -24,7 +16,7 @@ function keyTakenError(key: string) {
 
 export type TargetsService = ReturnType<typeof createTargetsService>;
 
-/** Targets: the user attributes rules test, with their types (spec §3 Target). */
+/** Targets: the user attributes rules test, with their types (docs/product.md §3 Target). */
 export function createTargetsService(deps: {
   db: Database;
   audit: AuditService;
@@ -58,7 +50,7 @@ export function createTargetsService(deps: {
 
     /** POST /api/v1/projects/{projectKey}/targets: editors and above. */
     async create(principal: Principal, projectKey: string, input: TargetInput): Promise<Target> {
-      if (!can(principal, 'create', { type: 'target' })) throw new ForbiddenError(TARGET_CREATE_DENIED);
+      assertAllowed(principal, 'create', { type: 'target' });
       try {
         return await db.transaction(async (tx) => {
           const project = await requireProject(tx, principal.organisationId, projectKey);

@@ -9,7 +9,7 @@ import { ADMIN_TABS, DEFAULT_ADMIN_TAB, useVisibleAdminTabs, type AdminTab } fro
 
 export const UNAVAILABLE_MESSAGE = 'This screen is not available in this version of Vexil yet.';
 
-/** /admin: the default tab (spec §2). */
+/** /admin: the default tab (docs/product.md §2). */
 export function AdminIndexRedirect() {
   return <Navigate to={adminPath(DEFAULT_ADMIN_TAB)} replace />;
 }
@@ -36,7 +36,7 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
 }
 
 /**
- * /admin/{adminTab} and /admin/{adminTab}/{projectKey} (or a route naming its tab in `tab`): the admin tabs of spec §2; changing tab goes
+ * /admin/{adminTab} and /admin/{adminTab}/{projectKey} (or a route naming its tab in `tab`): the admin tabs of docs/product.md §2; changing tab goes
  * to /admin/{tab}. A tab that does not exist, or that this user may not see, is not found. The
  * projects tab is the exception: it tells a non-admin that only organisation admins manage projects.
  */

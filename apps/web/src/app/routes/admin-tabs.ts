@@ -11,7 +11,7 @@ export type AdminTab = {
   flag?: UiFlag;
 };
 
-/** Spec §2 "Admin tabs", in display order; projects is the default. */
+/** docs/product.md §2 "Admin tabs", in display order; projects is the default. */
 export const ADMIN_TABS: readonly AdminTab[] = [
   { value: 'projects', title: 'Projects', adminOnly: true },
   { value: 'users', title: 'Team', adminOnly: true },

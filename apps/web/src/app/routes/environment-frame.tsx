@@ -8,8 +8,8 @@ import { EnvironmentContext, findEnvironment, findProject } from '../environment
 const ENVIRONMENT_SEGMENT = 4;
 
 /**
- * /projects/:projectKey/environments/:environmentKey and its children (spec §2). Resolves both from the
- * session's projects: an unknown one is Page not found (spec §8); an environment given by id is
+ * /projects/:projectKey/environments/:environmentKey and its children (docs/product.md §2). Resolves both from the
+ * session's projects: an unknown one is Page not found (docs/product.md §8); an environment given by id is
  * rewritten to its key, keeping the rest of the address. Then the banners, then the screen.
  */
 export function EnvironmentFrame() {

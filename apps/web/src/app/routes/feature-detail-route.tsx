@@ -4,7 +4,7 @@ import { FeatureTargeting } from '../../features/targeting/components/feature-ta
 import { useEnvironmentScope } from '../environment-scope';
 
 /**
- * .../environments/:environmentKey/features/:featureKey/:featureDetailPageTab? (spec §2): the feature
+ * .../environments/:environmentKey/features/:featureKey/:featureDetailPageTab? (docs/product.md §2): the feature
  * detail page, with the targeting editor in its Targeting tab.
  */
 export function FeatureDetailRoute() {

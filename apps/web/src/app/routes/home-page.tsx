@@ -1,6 +1,6 @@
 import { Home } from '../../features/home/components/home';
 
-/** / and /home (spec §2 "Home page"). */
+/** / and /home (docs/product.md §2 "Home page"). */
 export function HomePage() {
   return <Home />;
 }

@@ -5,7 +5,7 @@ import { featureDetailPath } from '../../lib/paths';
 import { findProject } from '../environment-scope';
 
 /**
- * /projects/:projectKey/features/:featureKey (spec §2): the same feature under the project's first
+ * /projects/:projectKey/features/:featureKey (docs/product.md §2): the same feature under the project's first
  * environment. A project that is unknown, or has no environment, is Page not found.
  */
 export function ProjectFeatureRedirect() {

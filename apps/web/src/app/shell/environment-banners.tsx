@@ -70,7 +70,7 @@ function ProductionBanner() {
   );
 }
 
-/** Spec §2 "Banners": above every environment page, for local and for production environments. */
+/** docs/product.md §2 "Banners": above every environment page, for local and for production environments. */
 export function EnvironmentBanners({ environment }: { environment: EnvironmentSummary }) {
   const production = environment.production || environment.isProduction;
   if (!environment.local && !production) return null;

@@ -16,7 +16,7 @@ type EnvironmentMenuProps = {
 };
 
 /**
- * Spec §2 "Top navigation": the environment dropdown. Shows the current environment (the one in the
+ * docs/product.md §2 "Top navigation": the environment dropdown. Shows the current environment (the one in the
  * address, else the first of the first project) and lists every environment grouped by project; choosing
  * one opens its feature list. Renders nothing while there is no environment.
  */

@@ -16,7 +16,7 @@ export type NavItem = {
 const startsWith = (prefix: string) => (pathname: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-/** Spec §2 "Top navigation": each item gated by its UI flag; environment items need an environment. */
+/** docs/product.md §2 "Top navigation": each item gated by its UI flag; environment items need an environment. */
 export function useNavItems(): NavItem[] {
   const home = useFlag('home');
   const traffic = useFlag('traffic');

@@ -6,7 +6,7 @@ import { useFlag } from '../../lib/flags';
 import { fullName, initials } from '../../lib/format';
 import { useSession } from '../../lib/session';
 
-/** Spec §2: Profile (flag profile), Admin (organisation admins), Log Out. */
+/** docs/product.md §2: Profile (flag profile), Admin (organisation admins), Log Out. */
 export function ProfileMenu() {
   const { principalUser: user } = useSession();
   const profile = useFlag('profile');

@@ -11,7 +11,7 @@ import classes from './shell.module.css';
 
 export const DOCS_URL = '/api/docs';
 
-/** Spec §2 "Top navigation": the logo, the gated items, the docs link and the profile menu. */
+/** docs/product.md §2 "Top navigation": the logo, the gated items, the docs link and the profile menu. */
 export function TopNav() {
   const items = useNavItems();
   const { pathname } = useLocation();

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useSession } from '../../lib/session';
 import classes from './shell.module.css';
 
-/** Spec §2/§4: while the subscription is in trial, how many days are left, linking to billing. */
+/** docs/product.md §2/§4: while the subscription is in trial, how many days are left, linking to billing. */
 export function TrialBanner() {
   const { subscription } = useSession();
   if (!subscription?.inTrial) return null;

@@ -33,7 +33,7 @@ function AuditEntry({ item }: { item: AuditItem }) {
 export type AuditQuery = UseInfiniteQueryResult<InfiniteData<AuditPage>> & { refresh: () => Promise<void> };
 
 /**
- * Spec §2 audit log (the admin Audit tab and a feature's Audit tab): newest first, 50 at a time ("Load
+ * docs/product.md §2 audit log (the admin Audit tab and a feature's Audit tab): newest first, 50 at a time ("Load
  * More"; "Refresh" goes back to the first page), each entry's title, markdown description, relative time
  * and date. Plans without the audit log get the reason and a way to upgrade.
  */

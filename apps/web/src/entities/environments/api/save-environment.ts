@@ -5,7 +5,8 @@ import { useProjectsChanged, withEnvironment } from '../../projects/api/projects
 
 /**
  * PUT /api/v1/environments/ (with id) or POST /api/v1/environments/. Errors are the form's to show, so
- * no generic toasts.
+ * no generic toasts. An update sends the version it was based on (`lastModifiedDate`): when the
+ * environment changed since, 409 `stale_write`.
  */
 export function saveEnvironment(input: EnvironmentInput): Promise<Environment> {
   const options = { schema: environmentSchema, notifyErrors: false };

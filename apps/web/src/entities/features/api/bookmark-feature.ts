@@ -11,7 +11,7 @@ export type BookmarkInput = { featureId: string; bookmarked: boolean };
 
 /**
  * PUT /api/v1/features/{featureId}/bookmark/{true|false} for the signed-in user. Callers say what went
- * wrong themselves (spec §8 "Bookmark failure"), so no generic toasts.
+ * wrong themselves (docs/product.md §8 "Bookmark failure"), so no generic toasts.
  */
 export function bookmarkFeature({ featureId, bookmarked }: BookmarkInput): Promise<BookmarkInput> {
   return apiClient.put(

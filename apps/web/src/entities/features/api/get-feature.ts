@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { featureSchema, type Feature } from '@vexil/core';
 import { featureKeys } from './query-keys';
@@ -22,4 +23,17 @@ export const featureQueryOptions = (projectKey: string, featureKey: string) =>
 
 export function useFeature(projectKey: string, featureKey: string) {
   return useQuery(featureQueryOptions(projectKey, featureKey));
+}
+
+/**
+ * Loads a feature again from the server whatever the cache holds, for a form whose save was refused as
+ * stale (409 `stale_write`): resolves to the stored feature, which every screen showing it then shows.
+ */
+export function useReloadFeature() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (projectKey: string, featureKey: string) =>
+      queryClient.fetchQuery({ ...featureQueryOptions(projectKey, featureKey), staleTime: 0 }),
+    [queryClient],
+  );
 }

@@ -7,7 +7,7 @@ import { featureKeys } from './query-keys';
 const featureListSchema = z.array(featureSchema);
 
 /**
- * GET /api/v1/features/home?list=recent|bookmarked|maintaining: the home page lists (spec §2), at most
+ * GET /api/v1/features/home?list=recent|bookmarked|maintaining: the home page lists (docs/product.md §2), at most
  * 100 features; `recent` is the most recently changed first.
  */
 export function getHomeFeatures(list: HomeFeatureFilter, signal?: AbortSignal): Promise<Feature[]> {

@@ -34,7 +34,7 @@ export function useCreateFeature() {
 export type SaveFeatureInput = { projectKey: string; feature: FeatureInput };
 
 /**
- * PUT (with `id`) or POST /api/v1/projects/{projectKey}/features (spec §4 "Feature settings save").
+ * PUT (with `id`) or POST /api/v1/projects/{projectKey}/features (docs/product.md §4 "Feature settings save").
  * The settings form shows failures itself (toast, alert and field errors), so no generic toasts.
  */
 export function saveFeature({ projectKey, feature }: SaveFeatureInput): Promise<Feature> {

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiClient } from '../../../lib/api-client';
 import { projectSchema, type Project } from '@vexil/core';
@@ -26,4 +27,16 @@ export const projectsQueryOptions = (query = '') =>
 
 export function useProjects(query = '') {
   return useQuery(projectsQueryOptions(query));
+}
+
+/**
+ * Loads the projects (with their environments) again from the server whatever the cache holds, for a
+ * form whose save was refused as stale (409 `stale_write`): resolves to the stored list.
+ */
+export function useReloadProjects() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () => queryClient.fetchQuery({ ...projectsQueryOptions(), staleTime: 0 }),
+    [queryClient],
+  );
 }

@@ -1,4 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiClient } from '../../../lib/api-client';
 import { segmentSchema, type Segment } from '@vexil/core';
@@ -32,4 +33,24 @@ export const segmentsQueryOptions = (params: SegmentListParams) =>
 
 export function useSegments(params: SegmentListParams) {
   return useQuery(segmentsQueryOptions(params));
+}
+
+/**
+ * Loads an environment's segments again from the server, for a form whose save was refused as stale
+ * (409 `stale_write`): every segments list and search refreshes, and this resolves to the stored
+ * segment `id` (undefined when it is gone).
+ */
+export function useReloadSegment() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (params: Omit<SegmentListParams, 'query'>, id: string): Promise<Segment | undefined> => {
+      void queryClient.invalidateQueries({ queryKey: segmentKeys.all });
+      const segments = await queryClient.fetchQuery({
+        ...segmentsQueryOptions({ ...params, query: '' }),
+        staleTime: 0,
+      });
+      return segments.find((segment) => segment.id === id);
+    },
+    [queryClient],
+  );
 }

@@ -17,7 +17,7 @@ type LoginFormProps = {
   canChooseOrganisation: boolean;
 };
 
-/** Spec §5 "Login" and §8 "Sign-in": e-mail, password and "Keep me signed in" for one organisation. */
+/** docs/product.md §5 "Login" and §8 "Sign-in": e-mail, password and "Keep me signed in" for one organisation. */
 export function LoginForm({ organisation, canChooseOrganisation }: LoginFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -230,7 +230,11 @@ describe('Create feature page', () => {
     payload.principalUser.authorities = ['ROLE_ORGANISATION_READONLY_USER'];
     serve({ payload });
     const { name, key, project, submit } = await openPage();
-    expect(screen.getByText(/You do not have permission to create features/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        'You do not have permission to create features. Ask an organisation admin for editor rights.',
+      ),
+    ).toBeTruthy();
     for (const field of [name, key, project]) expect(field.disabled).toBe(true);
     expect((submit as HTMLButtonElement).disabled).toBe(true);
   });

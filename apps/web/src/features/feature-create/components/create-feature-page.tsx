@@ -5,8 +5,8 @@ import { Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
-  can,
   createFeatureForm,
+  denialOf,
   normaliseFeatureKey,
   normaliseIssueKey,
   uniqueFeatureKey,
@@ -28,9 +28,8 @@ import { useProjectFeatures } from '../../../entities/features/api/get-project-f
 import { featureDetailPath, projectFeaturePath } from '../../../lib/paths';
 import { ProjectPicker, SEARCH_DEBOUNCE_MS } from './project-picker';
 
-/** Shown, with the form disabled, to users who may not create features (spec §6). */
-export const CREATE_DENIED_MESSAGE =
-  'You do not have permission to create features. Ask an organisation admin for editor rights.';
+/** What the page adds to core's refusal, for users who may not create features (docs/product.md §6). */
+export const EDITOR_RIGHTS_HINT = 'Ask an organisation admin for editor rights.';
 
 /**
  * Where a new or linked feature opens: its page in the project's first environment, or the project
@@ -59,14 +58,15 @@ const SERVER_FIELDS: Readonly<Record<string, keyof CreateFeatureForm>> = {
 const NO_KEYS: string[] = [];
 
 /**
- * /features/create (spec §2 "Create feature page", §5): project (async picker, `?project=` preselects it),
+ * /features/create (docs/product.md §2 "Create feature page", §5): project (async picker, `?project=` preselects it),
  * name, a key that follows the name until edited and is made unique in the project, and an optional issue
  * key (`?issueKey=` prefills it). Success: "{name} saved." and the new feature in the project's first
  * environment.
  */
 export function CreateFeaturePage() {
   const { principalUser, projects } = useSession();
-  const allowed = can(principalUser, 'create', { type: 'feature' });
+  const denial = denialOf(principalUser, 'create', { type: 'feature' });
+  const allowed = denial === null;
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const create = useCreateFeature();
@@ -92,7 +92,7 @@ export function CreateFeaturePage() {
     },
   });
 
-  // The key follows the name (spec §5), suffixed when the chosen project already has it.
+  // The key follows the name (docs/product.md §5), suffixed when the chosen project already has it.
   const name = useWatch({ control, name: 'name' });
   const projectKey = useWatch({ control, name: 'projectKey' });
   const baseKey = normaliseFeatureKey(name ?? '');
@@ -142,7 +142,9 @@ export function CreateFeaturePage() {
         <Paper withBorder radius="md" p="xl">
           <form onSubmit={onSubmit} noValidate aria-label="Create feature">
             <Stack gap="md">
-              {allowed ? null : <PermissionNotice>{CREATE_DENIED_MESSAGE}</PermissionNotice>}
+              {denial ? (
+                <PermissionNotice>{`${denial.message} ${EDITOR_RIGHTS_HINT}`}</PermissionNotice>
+              ) : null}
               <FormFailure message={failure} />
               <Controller
                 control={control}

@@ -214,7 +214,11 @@ describe('Link feature page', () => {
     serve({ payload });
     const { submit } = await openPage();
     expect(submit.disabled).toBe(true);
-    expect(screen.getByText(/You do not have permission to link features/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        'You do not have permission to create features. Ask an organisation admin for editor rights.',
+      ),
+    ).toBeTruthy();
   });
 
   it('goes back home on Cancel', async () => {

@@ -20,7 +20,7 @@ import { IconLink, IconTicket } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   ISSUE_KEY_PATTERN,
-  can,
+  denialOf,
   linkFeatureForm,
   normaliseIssueKey,
   type Feature,
@@ -39,10 +39,7 @@ import {
 } from '../../../components/form-failure';
 import { projectFeaturePath } from '../../../lib/paths';
 import { ProjectPicker, SEARCH_DEBOUNCE_MS } from './project-picker';
-
-/** Shown, with Link Feature disabled, to users who may not create features (spec §2). */
-export const LINK_DENIED_MESSAGE =
-  'You do not have permission to link features. Ask an organisation admin for editor rights.';
+import { EDITOR_RIGHTS_HINT } from './create-feature-page';
 
 type FeatureChoice = { id: string; name: string };
 
@@ -123,13 +120,15 @@ function FeaturePicker({ projectKey, value, onChange, onBlur, error }: FeaturePi
 }
 
 /**
- * /features/link?issueKey=ABC-123 (spec §2 "Link feature page", §5 "Link form"): choose a project, then
+ * /features/link?issueKey=ABC-123 (docs/product.md §2 "Link feature page", §5 "Link form"): choose a project, then
  * one of its features; changing the project clears the feature. Link Feature needs create permission.
  * Success: the linked feature's page. Failure: the reason in the form.
  */
 export function LinkFeaturePage() {
   const { principalUser, projects } = useSession();
-  const allowed = can(principalUser, 'create', { type: 'feature' });
+  // The server links features for those who may create them, and refuses others in these words.
+  const denial = denialOf(principalUser, 'create', { type: 'feature' });
+  const allowed = denial === null;
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const link = useLinkFeature();
@@ -185,7 +184,9 @@ export function LinkFeaturePage() {
         <Paper withBorder radius="md" p="xl">
           <form onSubmit={onSubmit} noValidate aria-label="Link feature">
             <Stack gap="md">
-              {allowed ? null : <PermissionNotice>{LINK_DENIED_MESSAGE}</PermissionNotice>}
+              {denial ? (
+                <PermissionNotice>{`${denial.message} ${EDITOR_RIGHTS_HINT}`}</PermissionNotice>
+              ) : null}
               <FormFailure message={failure} />
               {fixedIssue ? (
                 <Group gap="xs" wrap="nowrap">
@@ -227,7 +228,7 @@ export function LinkFeaturePage() {
                     value={field.value || null}
                     onChange={(next) => {
                       if ((next ?? '') !== field.value) {
-                        // Spec §5: a feature belongs to one project; a new project clears it.
+                        // docs/product.md §5: a feature belongs to one project; a new project clears it.
                         setValue('featureId', '', { shouldValidate: isSubmitted });
                       }
                       field.onChange(next ?? '');

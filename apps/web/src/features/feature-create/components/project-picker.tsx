@@ -34,7 +34,7 @@ const byNameOrKey: OptionsFilter = ({ options, search }) => {
 };
 
 /**
- * The "async project picker" of the Create feature and Link feature pages (spec §2): a searchable select
+ * The "async project picker" of the Create feature and Link feature pages (docs/product.md §2): a searchable select
  * whose options come from GET /api/v1/projects?query= as the user types.
  */
 export function ProjectPicker({

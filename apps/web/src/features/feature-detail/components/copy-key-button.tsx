@@ -6,7 +6,7 @@ import {
   COPY_TOOLTIP_OPEN_DELAY_MS,
 } from '../../../components/api-keys-modal';
 
-/** Copies `value`; the tooltip confirms with "Copied to clipboard" (spec §8, §9 delays). */
+/** Copies `value`; the tooltip confirms with "Copied to clipboard" (docs/product.md §8, §9 delays). */
 export function CopyKeyButton({ value, label }: { value: string; label: string }) {
   return (
     <CopyButton value={value} timeout={2000}>

@@ -4,12 +4,12 @@ import { useNavigate } from 'react-router';
 import { confirm } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { featureDeleteDenial, type Feature } from '@vexil/core';
+import { denialOf, type Feature } from '@vexil/core';
 import { useDeleteFeature } from '../../../entities/features/api/delete-feature';
 import { featureListPath } from '../../../lib/paths';
 
 /**
- * Spec §6: deleting a feature needs a production editor. Others see the button disabled with the reason;
+ * docs/product.md §6: deleting a feature needs a production editor. Others see the button disabled with the reason;
  * the rest confirm, and land on the environment's feature list with "{name} has been deleted".
  */
 export function DeleteFeatureButton({
@@ -22,7 +22,7 @@ export function DeleteFeatureButton({
   const { principalUser } = useSession();
   const navigate = useNavigate();
   const deletion = useDeleteFeature();
-  const denial = featureDeleteDenial(principalUser);
+  const denial = denialOf(principalUser, 'delete', { type: 'feature' })?.message ?? null;
 
   async function remove() {
     const confirmed = await confirm({
@@ -35,7 +35,7 @@ export function DeleteFeatureButton({
     try {
       await deletion.mutateAsync({ projectKey: feature.projectKey, featureId: feature.id });
     } catch {
-      return; // The generic error toast has said why (spec §8).
+      return; // The generic error toast has said why (docs/product.md §8).
     }
     notifySuccess(`${feature.name} has been deleted`);
     await navigate(featureListPath(feature.projectKey, environmentKey));

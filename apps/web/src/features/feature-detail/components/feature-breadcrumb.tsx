@@ -32,7 +32,7 @@ function Swatch({ color }: { color: string }) {
 }
 
 /**
- * Spec §2 "Breadcrumb": project, an environment dropdown (name and key) that keeps the feature and tab,
+ * docs/product.md §2 "Breadcrumb": project, an environment dropdown (name and key) that keeps the feature and tab,
  * Features (the environment's list) and the feature's name.
  */
 export function FeatureBreadcrumb({

@@ -38,7 +38,7 @@ export type FeatureDetailPageProps = {
   targeting: (feature: Feature, control: FeatureControl | undefined) => ReactNode;
 };
 
-/** The tab an address names: `overview` when it names none (spec §9), `null` when it is not a tab. */
+/** The tab an address names: `overview` when it names none (docs/product.md §9), `null` when it is not a tab. */
 export function tabFromUrl(tab: string | undefined): FeatureDetailTab | null {
   if (tab === undefined || tab === '') return 'overview';
   return (FEATURE_DETAIL_TABS as readonly string[]).includes(tab) ? (tab as FeatureDetailTab) : null;
@@ -57,9 +57,9 @@ function FeatureDetailSkeleton() {
 }
 
 /**
- * Spec §2 Feature detail page, /projects/{p}/environments/{e}/features/{key}/{tab?}: breadcrumb, header
+ * docs/product.md §2 Feature detail page, /projects/{p}/environments/{e}/features/{key}/{tab?}: breadcrumb, header
  * and the Overview, Targeting, Settings and Audit tabs, the tab in the address. An unknown feature or tab
- * is Page not found (spec §8).
+ * is Page not found (docs/product.md §8).
  */
 export function FeatureDetailPage({
   project,
@@ -73,7 +73,7 @@ export function FeatureDetailPage({
   const current = tabFromUrl(tab);
 
   if (current === null) return <NotFound />;
-  // Spec §8: a feature that does not load is Page not found; so is one deleted since it was shown.
+  // docs/product.md §8: a feature that does not load is Page not found; so is one deleted since it was shown.
   const gone = isApiError(feature.error) && feature.error.status === 404;
   if (feature.isError && (!feature.data || gone)) return <NotFound />;
   if (!feature.data) return <FeatureDetailSkeleton />;

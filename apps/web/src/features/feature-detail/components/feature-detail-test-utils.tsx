@@ -37,6 +37,12 @@ function DetailRoute() {
 
 export type ServerState = { feature: Feature };
 
+/** The title the server refuses a stale settings save with. */
+export const STALE_FEATURE_TITLE =
+  'Test User changed this feature after you opened it. Reload to see the changes, then make yours again.';
+
+let saves = 0;
+
 export type RenderOptions = {
   payload?: InitialPayload;
   feature?: Feature;
@@ -46,7 +52,8 @@ export type RenderOptions = {
 
 /**
  * Renders the feature detail page at `path` with a session, the modal stack and toasts. The API answers
- * the feature (GET and PUT), no impressions and an empty audit log unless `handlers` say otherwise.
+ * the feature (GET, and PUT, which gives it a new version and refuses one based on an older version
+ * with 409 `stale_write`), no impressions and an empty audit log unless `handlers` say otherwise.
  */
 export function renderFeatureDetail(path: string, options: RenderOptions = {}) {
   const payload = options.payload ?? initialPayload();
@@ -54,7 +61,13 @@ export function renderFeatureDetail(path: string, options: RenderOptions = {}) {
   const calls = stubApi({
     'GET /api/v1/projects/web/features/checkout': () => jsonResponse(200, state.feature),
     'PUT /api/v1/projects/web/features': ({ body }) => {
-      state.feature = { ...state.feature, ...(body as Partial<Feature>) };
+      const input = body as Partial<Feature>;
+      if (input.lastModifiedDate !== undefined && input.lastModifiedDate !== state.feature.lastModifiedDate) {
+        return jsonResponse(409, { title: STALE_FEATURE_TITLE, code: 'stale_write' });
+      }
+      saves += 1;
+      const lastModifiedDate = new Date(Date.UTC(2026, 3, 1, 0, 0, saves)).toISOString();
+      state.feature = { ...state.feature, ...input, lastModifiedDate };
       return jsonResponse(200, state.feature);
     },
     'GET /api/v1/variant-daily-impressions': () => jsonResponse(200, impressionsFixture()),

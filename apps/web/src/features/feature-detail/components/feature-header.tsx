@@ -10,7 +10,7 @@ import { useBookmarkFeature } from '../../../entities/features/api/bookmark-feat
 import { CopyKeyButton } from './copy-key-button';
 import { FeatureStatus } from './feature-status';
 
-/** Spec §8 "Bookmark failure". */
+/** docs/product.md §8 "Bookmark failure". */
 export function bookmarkFailureMessage(error: unknown): string {
   const reason = isApiError(error) ? error.message : error instanceof Error ? error.message : '';
   return `We encountered an error, the bookmark was not saved. ${reason}`.trim();
@@ -99,7 +99,7 @@ export type FeatureHeaderProps = {
 };
 
 /**
- * Spec §2 "Header": name, status in this environment, key with a copy button, description, issue links,
+ * docs/product.md §2 "Header": name, status in this environment, key with a copy button, description, issue links,
  * tags and maintainer (each behind its flag), the dates and the bookmark toggle.
  */
 export function FeatureHeader({ feature, control, environmentName }: FeatureHeaderProps) {

@@ -14,7 +14,7 @@ export type FeatureOverviewProps = {
 };
 
 /**
- * Spec §2 Overview: the feature in every environment of the project (state, what it serves, traffic,
+ * docs/product.md §2 Overview: the feature in every environment of the project (state, what it serves, traffic,
  * impressions today) and the daily impressions chart of the current environment.
  */
 export function FeatureOverview({ feature, project, environment }: FeatureOverviewProps) {

@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR } from '@vexil/core';
+import { DENIAL_MESSAGES } from '@vexil/core';
+
+const FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR = DENIAL_MESSAGES.featureVariantsProduction;
 import { jsonResponse } from '../../../test-utils';
-import { DETAIL, FEATURE_ID, payloadFor, resetOverlays } from '../../../test-fixtures';
-import { renderFeatureDetail } from './feature-detail-test-utils';
+import { DETAIL, FEATURE_ID, featureFixture, payloadFor, resetOverlays } from '../../../test-fixtures';
+import { renderFeatureDetail, STALE_FEATURE_TITLE } from './feature-detail-test-utils';
 
 const SETTINGS = `${DETAIL}/settings`;
 
@@ -60,8 +62,50 @@ describe('Feature Settings', () => {
       jiraIssueKeys: ['SHOP-12'],
       maintainerId: '00000000-0000-4000-8000-000000000001',
       permanent: false,
+      // The version the form loaded, so that the server refuses the save when someone saved since.
+      lastModifiedDate: featureFixture().lastModifiedDate,
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Faster checkout' })).toBeTruthy();
+  });
+
+  it('offers to reload when someone saved the settings since the form loaded, and Reload shows theirs', async () => {
+    const { form, user, calls, state } = await openSettings();
+    await user.clear(nameInput(form));
+    await user.type(nameInput(form), 'My checkout');
+    // Meanwhile someone else renames the feature.
+    const theirs = '2026-05-01T00:00:00.000Z';
+    state.feature = { ...state.feature, name: 'Their checkout', lastModifiedDate: theirs };
+    const update = () => within(form).getByRole('button', { name: 'Update feature' }) as HTMLButtonElement;
+    await user.click(update());
+    const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
+    await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
+
+    expect(
+      await screen.findByText(`We encountered an error, My checkout was not saved. ${STALE_FEATURE_TITLE}`),
+    ).toBeTruthy();
+    const [failure] = await within(form).findAllByRole('alert');
+    expect(failure!.textContent).toContain(STALE_FEATURE_TITLE);
+    // The edit stays until the user chooses to drop it.
+    expect(nameInput(form).value).toBe('My checkout');
+
+    await user.click(within(failure!).getByRole('button', { name: 'Reload' }));
+
+    await waitFor(() => expect(nameInput(form).value).toBe('Their checkout'));
+    expect(within(form).queryByRole('alert')).toBeNull();
+    // The warning toast, which said to reload, goes too.
+    await waitFor(() => expect(screen.queryByText(/My checkout was not saved/)).toBeNull());
+    expect(update().disabled).toBe(true);
+
+    // An edit now starts from their version, and saves.
+    await user.type(nameInput(form), ' v2');
+    await user.click(update());
+    const again = await screen.findByRole('dialog', { name: 'Update feature settings' });
+    await user.click(within(again).getByRole('button', { name: 'Update feature' }));
+    expect(await screen.findByText('Their checkout v2 settings saved.')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toMatchObject({
+      name: 'Their checkout v2',
+      lastModifiedDate: theirs,
+    });
   });
 
   it('saves nothing when the confirmation is cancelled', async () => {
@@ -172,7 +216,7 @@ describe('Feature Settings', () => {
     const { form, user, calls } = await openSettings({ payload: payloadFor('ROLE_ORGANISATION_EDITOR') });
     expect(
       within(form).getByText(
-        `${FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR}: you can change the other settings.`,
+        `${FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR} You can change the other settings.`,
       ),
     ).toBeTruthy();
     expect(within(form).queryByRole('button', { name: 'Add variant' })).toBeNull();
@@ -247,7 +291,7 @@ describe('Delete feature', () => {
     expect(button.disabled).toBe(true);
     await userEvent.setup().hover(button.parentElement!);
     expect((await screen.findByRole('tooltip')).textContent).toBe(
-      'Only a production editor can delete a feature',
+      'Only a production editor can delete a feature.',
     );
   });
 

@@ -15,14 +15,15 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Controller, useForm, type UseFormSetError } from 'react-hook-form';
-import { isApiError } from '../../../lib/api-client';
+import { hasErrorCode, isApiError } from '../../../lib/api-client';
 import { useFlag } from '../../../lib/flags';
 import { confirm } from '../../../lib/modals';
 import { notifySuccess, notifyWarning } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { can, featureServedChangeDenial, type Feature, type FeatureInput } from '@vexil/core';
+import { can, servedChangeDenial, type Feature, type FeatureInput } from '@vexil/core';
 import { useSaveFeature } from '../../../entities/features/api/save-feature';
-import { PermissionNotice } from '../../../components/form-failure';
+import { useReloadFeature } from '../../../entities/features/api/get-feature';
+import { PermissionNotice, ReloadAction, useStaleReload } from '../../../components/form-failure';
 import { DeleteFeatureButton } from './delete-feature-button';
 import { IssueKeysField, MaintainerField, TagsField } from './settings-fields';
 import { settingsSchema, valuesFromFeature, type SettingsValues } from './settings-values';
@@ -60,8 +61,10 @@ function applyServerErrors(error: unknown, setError: UseFormSetError<SettingsVal
 export type FeatureSettingsProps = { feature: Feature; environmentKey: string };
 
 /**
- * Spec §2 Settings tab: the feature's settings, which apply across all environments, saved after a
- * confirmation (spec §8 toasts; a failure also marks the form). Cancel goes back to the saved feature.
+ * docs/product.md §2 Settings tab: the feature's settings, which apply across all environments, saved after a
+ * confirmation (docs/product.md §8 toasts; a failure also marks the form). Cancel goes back to the saved feature.
+ * A save refused because someone saved the settings since the form loaded (409 `stale_write`) offers
+ * Reload, which loads the stored settings in place of the edit.
  * Without update permission the form is read-only. Deleting the feature sits below.
  */
 export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProps) {
@@ -72,9 +75,11 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
   // Variants go into every environment's SDK payload: where one is production, changing them needs
   // production rights (the server refuses otherwise), while the other settings stay editable.
   const environments = projects.find((p) => p.key === feature.projectKey)?.environments ?? [];
-  const variantsDenial = readOnly ? null : featureServedChangeDenial(principalUser, environments);
+  const variantsDenial = readOnly ? null : (servedChangeDenial(principalUser, environments)?.message ?? null);
   const save = useSaveFeature();
-  const [failure, setFailure] = useState<{ name: string; reason: string } | null>(null);
+  const reloadFeature = useReloadFeature();
+  const [failure, setFailure] = useState<{ name: string; reason: string; stale: boolean } | null>(null);
+  const stale = useStaleReload();
   const {
     control,
     handleSubmit,
@@ -99,8 +104,12 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
       saved = await save.mutateAsync({ projectKey: feature.projectKey, feature: values });
     } catch (error) {
       const reason = saveFailureReason(error);
-      notifyWarning(`We encountered an error, ${values.name} was not saved. ${reason}`);
-      setFailure({ name: values.name, reason });
+      const staleWrite = hasErrorCode(error, 'stale_write');
+      stale.toastShown(
+        notifyWarning(`We encountered an error, ${values.name} was not saved. ${reason}`),
+        staleWrite,
+      );
+      setFailure({ name: values.name, reason, stale: staleWrite });
       applyServerErrors(error, setError);
       return;
     }
@@ -114,6 +123,16 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
     setFailure(null);
     reset(valuesFromFeature(feature));
   };
+
+  // After a stale save: the stored settings, loaded again, replace the edit.
+  const reload = () =>
+    stale.reload(
+      () => reloadFeature(feature.projectKey, feature.key),
+      (fresh) => {
+        setFailure(null);
+        reset(valuesFromFeature(fresh));
+      },
+    );
 
   return (
     <Stack gap="xl" maw={920}>
@@ -142,6 +161,9 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
                 title={`${failure.name} was not saved`}
               >
                 {failure.reason}
+                {failure.stale ? (
+                  <ReloadAction reloading={stale.reloading} onReload={() => void reload()} />
+                ) : null}
               </Alert>
             ) : null}
             <Controller
@@ -191,7 +213,7 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
             />
             <Divider />
             {variantsDenial ? (
-              <PermissionNotice>{variantsDenial}: you can change the other settings.</PermissionNotice>
+              <PermissionNotice>{variantsDenial} You can change the other settings.</PermissionNotice>
             ) : null}
             <VariantsEditor
               control={control}

@@ -72,7 +72,7 @@ function StatusIcon({ status }: { status: Status }) {
 }
 
 /**
- * Spec §2 "status indicator": availability, traffic status, targeting status and stale days of the
+ * docs/product.md §2 "status indicator": availability, traffic status, targeting status and stale days of the
  * feature in one environment, as icons whose tooltips explain them.
  */
 export function FeatureStatus({

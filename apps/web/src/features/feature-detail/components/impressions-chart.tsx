@@ -44,7 +44,7 @@ function hasImpressions(impressions: VariantDailyImpressions): boolean {
   return impressions.datasets.some((dataset) => dataset.data.some((value) => value > 0));
 }
 
-/** Spec §2 Overview: impressions per variant and day in one environment over the last 30 days. */
+/** docs/product.md §2 Overview: impressions per variant and day in one environment over the last 30 days. */
 export function ImpressionsChart({
   controlId,
   environmentName,

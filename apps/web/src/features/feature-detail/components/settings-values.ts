@@ -4,7 +4,7 @@ import { featureForm, type Feature, type FeatureInput } from '@vexil/core';
 
 type JsonValue = z.infer<ReturnType<typeof z.json>>;
 
-/** Spec: a variant's optional value is JSON typed into a text area. */
+/** A variant's optional value is JSON typed into a text area (docs/product.md §5). */
 export const INVALID_JSON_MESSAGE = 'Must be valid JSON.';
 
 /** One row of the variants editor as typed: the value is JSON text, '' for none. */
@@ -50,10 +50,14 @@ export type VariantRow = SettingsValues['variants'][number];
 /** The form's control, which submits a {@link FeatureInput}. */
 export type SettingsControl = Control<SettingsValues, unknown, FeatureInput>;
 
-/** The form's values for a loaded feature; Cancel resets to these. */
+/**
+ * The form's values for a loaded feature; Cancel resets to these. They carry the feature's version, which
+ * the save sends back so that the server refuses it when someone saved the settings since.
+ */
 export function valuesFromFeature(feature: Feature): SettingsValues {
   return {
     id: feature.id,
+    lastModifiedDate: feature.lastModifiedDate,
     name: feature.name,
     key: feature.key,
     description: feature.description,

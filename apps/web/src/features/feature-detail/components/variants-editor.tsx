@@ -18,7 +18,7 @@ export type VariantsEditorProps = {
 };
 
 /**
- * Spec §5: the variants of a feature, at least two. Saved variants keep their key and stay; new rows can
+ * docs/product.md §5: the variants of a feature, at least two. Saved variants keep their key and stay; new rows can
  * be edited freely and removed. Each may carry a JSON value that SDKs return for it.
  */
 export function VariantsEditor({ control, errors, savedCount, disabled }: VariantsEditorProps) {

@@ -1,19 +1,24 @@
 import { Button, ColorSwatch, Group, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconKey, IconPlus, IconSearch } from '@tabler/icons-react';
 
-export const CREATE_DENIED_MESSAGE = 'You do not have permission to create features.';
-
-/** "New Feature": enabled with create permission, otherwise disabled with the reason in a tooltip. */
-export function NewFeatureButton({ canCreate, onClick }: { canCreate: boolean; onClick: () => void }) {
+/**
+ * "New Feature": enabled with create permission, otherwise disabled with the reason (`denial`, core's
+ * wording of the refusal) in a tooltip.
+ */
+export function NewFeatureButton({ denial, onClick }: { denial: string | null; onClick: () => void }) {
   const button = (
-    <Button leftSection={<IconPlus size={16} aria-hidden="true" />} disabled={!canCreate} onClick={onClick}>
+    <Button
+      leftSection={<IconPlus size={16} aria-hidden="true" />}
+      disabled={denial !== null}
+      onClick={onClick}
+    >
       New Feature
     </Button>
   );
-  if (canCreate) return button;
+  if (denial === null) return button;
   return (
-    <Tooltip label={CREATE_DENIED_MESSAGE} withArrow>
-      <span aria-label={CREATE_DENIED_MESSAGE}>{button}</span>
+    <Tooltip label={denial} withArrow>
+      <span aria-label={denial}>{button}</span>
     </Tooltip>
   );
 }
@@ -23,7 +28,8 @@ export type FeatureListHeaderProps = {
   environment: { name: string; color: string };
   search: string;
   onSearch: (text: string) => void;
-  canCreate: boolean;
+  /** Why the user may not create features, or null when they may. */
+  createDenial: string | null;
   onNewFeature: () => void;
   onApiKeys: () => void;
   apiKeysLoading: boolean;
@@ -35,7 +41,7 @@ export function FeatureListHeader({
   environment,
   search,
   onSearch,
-  canCreate,
+  createDenial,
   onNewFeature,
   onApiKeys,
   apiKeysLoading,
@@ -67,7 +73,7 @@ export function FeatureListHeader({
           >
             Api Keys
           </Button>
-          <NewFeatureButton canCreate={canCreate} onClick={onNewFeature} />
+          <NewFeatureButton denial={createDenial} onClick={onNewFeature} />
         </Group>
       </Group>
       <TextInput

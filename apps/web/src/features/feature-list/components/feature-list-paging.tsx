@@ -22,7 +22,7 @@ const CONTROL_LABELS = {
   last: 'Last page',
 } as const;
 
-/** "Showing 1–50 of 120", the pages, and the page size (spec §9: 50, 100 or 500). */
+/** "Showing 1–50 of 120", the pages, and the page size (docs/product.md §9: 50, 100 or 500). */
 export function FeatureListPaging({
   page,
   pageSize,

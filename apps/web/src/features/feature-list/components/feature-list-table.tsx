@@ -95,7 +95,7 @@ function FeatureRow({
   );
 }
 
-/** Spec §2 "Feature list": one row per feature with its switch, name, key, description and status. */
+/** docs/product.md §2 "Feature list": one row per feature with its switch, name, key, description and status. */
 export function FeatureListTable({ features, environment, user, projectKey, stale }: FeatureListTableProps) {
   return (
     <Table.ScrollContainer minWidth={820}>

@@ -17,18 +17,21 @@ import {
   type Feature,
   type FeatureControl,
   type FeatureControlInput,
+  type FeatureControlToggleInput,
   type InitialPayload,
 } from '@vexil/core';
 
 /*
  * Stands in for the features API in the feature list's tests: the initial payload (project "web" with
- * environments "production" and "dev"), the paged list, control saves, the environment's keys and new
- * features, all over one in-memory list of features.
+ * environments "production" and "dev"), the paged list, control saves and switches, the environment's
+ * keys and new features, all over one in-memory list of features.
  */
 
 export type ApiHandler = Parameters<typeof stubApi>[0][string];
 
 const DATE = '2026-01-02T03:04:05.000Z';
+/** The version a control gets when the fake server saves it. */
+export const SAVED_DATE = '2026-01-03T00:00:00.000Z';
 const uuid = (prefix: number, n: number) =>
   `00000000-${String(prefix).padStart(4, '0')}-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -128,12 +131,13 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
     });
   };
 
-  const saveControl: ApiHandler = ({ body }) => {
-    const input = body as FeatureControlInput;
+  /** Stores the control `id` changed by `change`, as the server answers it. */
+  const changeControl = (id: string, change: (control: FeatureControl) => Partial<FeatureControl>) => {
     for (const feature of state.features) {
       for (const [environmentKey, existing] of Object.entries(feature.controls)) {
-        if (existing.id !== input.id) continue;
-        const saved = { ...existing, ...input, targetingStatus: targetingStatusOf(input) };
+        if (existing.id !== id) continue;
+        const saved = { ...existing, ...change(existing), lastModifiedDate: SAVED_DATE };
+        saved.targetingStatus = targetingStatusOf(saved);
         saved.rulesDescription = describeRules(saved, { on: 'On', off: 'Off' });
         feature.controls[environmentKey] = saved;
         return jsonResponse(200, saved);
@@ -141,6 +145,20 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
     }
     return jsonResponse(404, { title: 'Not found' });
   };
+  const saveControl: ApiHandler = ({ body }) => {
+    const { id, enabled, offVariantKey, rules } = body as FeatureControlInput;
+    return changeControl(id, () => ({ enabled, offVariantKey, rules }));
+  };
+  // PUT /api/v1/feature-controls/{id}/enabled for every control served from the start.
+  const toggles = Object.fromEntries(
+    state.features.flatMap((feature) =>
+      Object.values(feature.controls).map((control): [string, ApiHandler] => [
+        `PUT /api/v1/feature-controls/${control.id}/enabled`,
+        ({ body }) =>
+          changeControl(control.id, () => ({ enabled: (body as FeatureControlToggleInput).enabled })),
+      ]),
+    ),
+  );
 
   const calls = stubApi({
     'GET /api/v1/initial': () => jsonResponse(200, payload),
@@ -157,6 +175,7 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
       ]),
     ),
     'PUT /api/v1/feature-controls/': saveControl,
+    ...toggles,
     ...options.handlers,
   });
   return { calls, state, project };

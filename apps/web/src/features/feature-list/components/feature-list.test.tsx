@@ -233,13 +233,39 @@ describe('Feature list', () => {
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
-  it('disables New Feature for read-only users', async () => {
+  it("offers an upgrade when the plan's feature limit is reached, known by its code", async () => {
+    let answer = { title: 'Only 10 feature(s) allowed.', code: 'limit_reached' };
+    serveFeatures({
+      features: [checkout],
+      handlers: { 'POST /api/v1/projects/web/features': () => jsonResponse(400, answer) },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('button', { name: 'New Feature' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New feature' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Dark mode');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Feature' }));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('Only 10 feature(s) allowed.');
+    expect(within(alert).getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
+      '/admin/billing',
+    );
+
+    // Other refusals get no upgrade link, however they are worded.
+    answer = { title: 'Only 10 feature(s) allowed.', code: 'invalid' };
+    await user.click(within(dialog).getByRole('button', { name: 'Create Feature' }));
+    await waitFor(() => expect(within(dialog).queryByRole('link', { name: 'Upgrade your plan' })).toBeNull());
+    expect(within(dialog).getByRole('alert').textContent).toContain('Only 10 feature(s) allowed.');
+  });
+
+  it('disables New Feature for read-only users, saying why', async () => {
     const payload = initialPayload();
     payload.principalUser.authorities = ['ROLE_ORGANISATION_READONLY_USER'];
     serveFeatures({ payload, features: [checkout] });
     open();
     await screen.findByRole('link', { name: 'Checkout' });
     expect((screen.getByRole('button', { name: 'New Feature' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByLabelText('You do not have permission to create features.')).toBeTruthy();
   });
 
   it("opens the environment's Api keys, with Rotate for organisation admins", async () => {

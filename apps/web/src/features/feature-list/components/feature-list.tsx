@@ -7,7 +7,7 @@ import { openApiKeysModal } from '../../../components/api-keys-modal';
 import { closeModal } from '../../../lib/modals';
 import { notifyError } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { FEATURE_PAGE_SIZES, can, isOrganisationAdmin, type Environment } from '@vexil/core';
+import { FEATURE_PAGE_SIZES, denialOf, isOrganisationAdmin, type Environment } from '@vexil/core';
 import { environmentQueryOptions } from '../../../entities/environments/api/get-environment';
 import { useRotateEnvironmentKey } from '../../../entities/environments/api/rotate-environment-key';
 import {
@@ -23,7 +23,7 @@ import { errorReason, LoadError } from '../../../components/load-error';
 import { EmptyState } from '../../../components/empty-state';
 import { featureDetailPath } from '../../../lib/paths';
 
-/** Spec §2: the search is sent ~250 ms after the last keystroke. */
+/** docs/product.md §2: the search is sent ~250 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
 export type FeatureListProps = {
@@ -72,7 +72,7 @@ function useListAddress() {
 }
 
 /**
- * Spec §2 "Feature list": an environment's features, searchable and paged, each with its on/off switch
+ * docs/product.md §2 "Feature list": an environment's features, searchable and paged, each with its on/off switch
  * and status; New Feature, the environment's Api keys, and the detail modal of `?key=`.
  */
 export function FeatureList({ project, environment }: FeatureListProps) {
@@ -136,7 +136,7 @@ export function FeatureList({ project, environment }: FeatureListProps) {
     };
   }, [featureKey, project.key, environment.key, environment.name]);
 
-  const canCreate = can(user, 'create', { type: 'feature' });
+  const createDenial = denialOf(user, 'create', { type: 'feature' })?.message ?? null;
   const newFeature = () =>
     openNewFeatureModal({
       projectKey: project.key,
@@ -192,7 +192,7 @@ export function FeatureList({ project, environment }: FeatureListProps) {
     ) : (
       <EmptyState>
         <Text c="dimmed">No features yet. Create one to get started.</Text>
-        <NewFeatureButton canCreate={canCreate} onClick={newFeature} />
+        <NewFeatureButton denial={createDenial} onClick={newFeature} />
       </EmptyState>
     );
   } else {
@@ -235,7 +235,7 @@ export function FeatureList({ project, environment }: FeatureListProps) {
           setSearch(text);
           applySearch(text);
         }}
-        canCreate={canCreate}
+        createDenial={createDenial}
         onNewFeature={newFeature}
         onApiKeys={() => void apiKeys()}
         apiKeysLoading={loadingKeys}

@@ -34,7 +34,7 @@ function CloseButton() {
 }
 
 /**
- * Spec §2 "Feature list": the detail modal of `?key=`: the feature's name, key and description, its
+ * docs/product.md §2 "Feature list": the detail modal of `?key=`: the feature's name, key and description, its
  * state in this environment and what it serves, and a link to its page.
  */
 export function FeatureSummary({ projectKey, environment, featureKey, featurePath }: FeatureSummaryProps) {

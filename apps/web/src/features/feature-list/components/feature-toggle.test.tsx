@@ -2,10 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initialPayload, jsonResponse } from '../../../test-utils';
-import { featureFixture, renderFeatureList, resetOverlays, serveFeatures } from './feature-list-test-server';
+import {
+  featureFixture,
+  renderFeatureList,
+  resetOverlays,
+  SAVED_DATE,
+  serveFeatures,
+} from './feature-list-test-server';
 
 const checkout = () =>
   featureFixture(1, { name: 'Checkout', key: 'checkout' }, { production: { enabled: false } });
+const switchPath = (id: string) => `/api/v1/feature-controls/${id}/enabled`;
 
 async function openList(environmentKey: 'dev' | 'production') {
   renderFeatureList(`/projects/web/environments/${environmentKey}/features`);
@@ -17,8 +24,9 @@ async function openList(environmentKey: 'dev' | 'production') {
   return { user, toggle };
 }
 
+/** Every control write: the switch's own call, and any whole-control save (which a toggle must not send). */
 const saves = (calls: { method: string; path: string; body: unknown }[]) =>
-  calls.filter((call) => call.method === 'PUT' && call.path === '/api/v1/feature-controls/');
+  calls.filter((call) => call.method === 'PUT' && call.path.startsWith('/api/v1/feature-controls/'));
 
 describe('Feature list on/off toggle', () => {
   afterEach(() => {
@@ -28,6 +36,7 @@ describe('Feature list on/off toggle', () => {
 
   it('saves at once outside production and says "Feature saved."', async () => {
     const feature = checkout();
+    const dev = feature.controls.dev!;
     const { calls } = serveFeatures({ features: [feature] });
     const { user, toggle } = await openList('dev');
     expect(toggle.checked).toBe(false);
@@ -37,12 +46,27 @@ describe('Feature list on/off toggle', () => {
     expect(await screen.findByText('Feature saved.')).toBeTruthy();
     expect(toggle.checked).toBe(true);
     expect(screen.queryByRole('dialog')).toBeNull();
-    const dev = feature.controls.dev!;
-    expect(saves(calls).map((call) => call.body)).toEqual([
-      { id: dev.id, enabled: true, offVariantKey: 'off', rules: dev.rules },
+    // Only the switch and the version the list showed: the targeting stays as stored.
+    expect(saves(calls).map(({ path, body }) => ({ path, body }))).toEqual([
+      { path: switchPath(dev.id), body: { enabled: true, lastModifiedDate: dev.lastModifiedDate } },
     ]);
     // The row shows what the server now serves.
     expect(await screen.findByText('Everyone gets On.')).toBeTruthy();
+  });
+
+  it('sends the version of the last answer when switched again', async () => {
+    const feature = checkout();
+    const dev = feature.controls.dev!;
+    const { calls } = serveFeatures({ features: [feature] });
+    const { user, toggle } = await openList('dev');
+
+    await user.click(toggle);
+    expect(await screen.findByText('Feature saved.')).toBeTruthy();
+    await user.click(toggle);
+
+    await waitFor(() => expect(saves(calls)).toHaveLength(2));
+    expect(saves(calls)[1]!.body).toEqual({ enabled: false, lastModifiedDate: SAVED_DATE });
+    expect(saves(calls)[1]!.path).toBe(switchPath(dev.id));
   });
 
   it('asks for confirmation in production, and sends nothing when cancelled', async () => {
@@ -66,6 +90,7 @@ describe('Feature list on/off toggle', () => {
 
   it('saves in production once confirmed', async () => {
     const feature = checkout();
+    const production = feature.controls.production!;
     const { calls } = serveFeatures({ features: [feature] });
     const { user, toggle } = await openList('production');
 
@@ -75,18 +100,23 @@ describe('Feature list on/off toggle', () => {
 
     expect(await screen.findByText('Feature saved.')).toBeTruthy();
     expect(toggle.checked).toBe(true);
-    expect(saves(calls).map((call) => call.body)).toEqual([
-      expect.objectContaining({ id: feature.controls.production!.id, enabled: true }),
+    expect(saves(calls).map(({ path, body }) => ({ path, body }))).toEqual([
+      {
+        path: switchPath(production.id),
+        body: { enabled: true, lastModifiedDate: production.lastModifiedDate },
+      },
     ]);
   });
 
   it("moves back and shows the server's reason when the save fails", async () => {
     const title = 'Only a production editor can change a feature in a production environment.';
     let answer: (response: Response) => void = () => undefined;
+    const feature = checkout();
     serveFeatures({
-      features: [checkout()],
+      features: [feature],
       handlers: {
-        'PUT /api/v1/feature-controls/': () => new Promise<Response>((resolve) => (answer = resolve)),
+        [`PUT ${switchPath(feature.controls.dev!.id)}`]: () =>
+          new Promise<Response>((resolve) => (answer = resolve)),
       },
     });
     const { user, toggle } = await openList('dev');
@@ -94,7 +124,7 @@ describe('Feature list on/off toggle', () => {
     await user.click(toggle);
     // Optimistic: on before the server answers.
     await waitFor(() => expect(toggle.checked).toBe(true));
-    answer(jsonResponse(403, { title }));
+    answer(jsonResponse(403, { title, code: 'production_rights_required' }));
 
     expect(
       await screen.findByText(`We encountered an error, the feature was not saved. ${title}`),
@@ -102,6 +132,41 @@ describe('Feature list on/off toggle', () => {
     await waitFor(() => expect(toggle.checked).toBe(false));
     // The failure is worded once: no generic toast with the bare title.
     expect(screen.queryByText(title)).toBeNull();
+  });
+
+  it('shows what is stored, with who changed it, when the control changed since the list loaded', async () => {
+    const title =
+      'Test User changed this targeting after you opened it. Reload to see the changes, then make yours again.';
+    const feature = checkout();
+    const dev = feature.controls.dev!;
+    const { state, calls } = serveFeatures({
+      features: [feature],
+      handlers: { [`PUT ${switchPath(dev.id)}`]: () => jsonResponse(409, { title, code: 'stale_write' }) },
+    });
+    const { user, toggle } = await openList('dev');
+    expect(screen.getByText('Off: everyone gets Off.')).toBeTruthy();
+    // Meanwhile someone turned the feature on and now serves everyone Off.
+    const theirs = {
+      ...dev,
+      enabled: true,
+      rules: [{ defaultRule: true, audience: null, variantSplits: [{ variantKey: 'off', split: 100 }] }],
+      rulesDescription: 'Everyone gets Off.',
+      lastModifiedDate: SAVED_DATE,
+    };
+    state.features = [{ ...feature, controls: { ...feature.controls, dev: theirs } }];
+    const listCalls = calls.filter((call) => call.method === 'GET').length;
+
+    await user.click(toggle);
+
+    expect(await screen.findByText(title)).toBeTruthy();
+    expect(screen.queryByText(/We encountered an error/)).toBeNull();
+    // The list loads again and shows what is stored: on, serving Off.
+    expect(await screen.findByText('Everyone gets Off.')).toBeTruthy();
+    expect(toggle.checked).toBe(true);
+    expect(calls.filter((call) => call.method === 'GET').length).toBeGreaterThan(listCalls);
+    expect(saves(calls).map((call) => call.body)).toEqual([
+      { enabled: true, lastModifiedDate: dev.lastModifiedDate },
+    ]);
   });
 
   it('is disabled, with the reason, for read-only users', async () => {
@@ -112,7 +177,7 @@ describe('Feature list on/off toggle', () => {
     expect(toggle.disabled).toBe(true);
     expect(toggle.getAttribute('aria-describedby')).toBeTruthy();
     expect(document.getElementById(toggle.getAttribute('aria-describedby')!)?.textContent).toBe(
-      'You do not have permission to change features.',
+      'You do not have permission to change this feature.',
     );
   });
 

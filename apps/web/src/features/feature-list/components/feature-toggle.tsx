@@ -1,17 +1,17 @@
 import { useId } from 'react';
 import { Box, Switch, Tooltip, VisuallyHidden } from '@mantine/core';
-import { isApiError } from '../../../lib/api-client';
+import { hasErrorCode, isApiError } from '../../../lib/api-client';
 import { confirm } from '../../../lib/modals';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
 import {
-  can,
+  denialOf,
   isProductionEnvironment,
   type EnvironmentConstraint,
   type Feature,
   type FeatureControl,
   type Principal,
 } from '@vexil/core';
-import { useSaveFeatureControl } from '../../../entities/controls/api/save-feature-control';
+import { useToggleFeatureControl } from '../../../entities/controls/api/toggle-feature-control';
 
 /** The environment facts the toggle needs. */
 export type ToggleEnvironment = EnvironmentConstraint & { name: string };
@@ -20,22 +20,15 @@ export const TOGGLE_SAVED_MESSAGE = 'Feature saved.';
 export const TOGGLE_FAILED_MESSAGE = 'We encountered an error, the feature was not saved.';
 
 /**
- * Why `user` may not switch features on or off in `environment`, or null when they may (spec §6: update
- * permission on the control, with the production constraint in production).
+ * Why `user` may not switch features on or off in `environment`, or null when they may (docs/product.md §6: update
+ * permission on the control, with the production constraint in production), in the server's words.
  */
 export function toggleDenial(user: Principal, environment: EnvironmentConstraint): string | null {
   const constraint = { production: environment.production, tags: environment.tags ?? [] };
-  if (can(user, 'update', { type: 'featureControl', environment: constraint })) return null;
-  const couldOutsideProduction = can(user, 'update', {
-    type: 'featureControl',
-    environment: { production: false, tags: [] },
-  });
-  return couldOutsideProduction
-    ? 'Only a production editor can change a feature in a production environment.'
-    : 'You do not have permission to change features.';
+  return denialOf(user, 'update', { type: 'featureControl', environment: constraint })?.message ?? null;
 }
 
-/** The production warning of spec §2, shared with the targeting tab's wording. */
+/** The production warning of docs/product.md §2, shared with the targeting tab's wording. */
 export function productionWarning(featureName: string, environmentName: string): string {
   return `Warning, this is a production environment. Are you sure you wish to update ${featureName} in ${environmentName}?`;
 }
@@ -53,12 +46,14 @@ export type FeatureToggleProps = {
 };
 
 /**
- * Spec §2, §4: a feature's on/off switch in one environment. Saves at once outside production and after
+ * docs/product.md §2, §4: a feature's on/off switch in one environment. Saves at once outside production and after
  * a confirmation in production; the switch moves before the server answers and moves back if the save
- * fails. Disabled, with the reason in a tooltip, for those who may not change the control.
+ * fails. Only the switch is sent, with the control's version as the list showed it: when someone changed
+ * the control since, the server refuses with its message and the list reloads to show what is stored.
+ * Disabled, with the reason in a tooltip, for those who may not change the control.
  */
 export function FeatureToggle({ feature, control, environment, user }: FeatureToggleProps) {
-  const save = useSaveFeatureControl();
+  const save = useToggleFeatureControl();
   const reasonId = useId();
   const denial = toggleDenial(user, environment);
   const label = `${feature.name} on in ${environment.name}`;
@@ -74,14 +69,11 @@ export function FeatureToggle({ feature, control, environment, user }: FeatureTo
       if (!confirmed) return;
     }
     try {
-      await save.mutateAsync({
-        id: control.id,
-        enabled,
-        offVariantKey: control.offVariantKey,
-        rules: control.rules,
-      });
+      await save.mutateAsync({ id: control.id, enabled, lastModifiedDate: control.lastModifiedDate });
     } catch (error) {
-      notifyError(`${TOGGLE_FAILED_MESSAGE} ${failureReason(error)}`.trim());
+      // A stale switch is no fault: the list now shows what is stored, and the server says who changed it.
+      if (hasErrorCode(error, 'stale_write')) notifyWarning(failureReason(error));
+      else notifyError(`${TOGGLE_FAILED_MESSAGE} ${failureReason(error)}`.trim());
       return;
     }
     notifySuccess(TOGGLE_SAVED_MESSAGE);

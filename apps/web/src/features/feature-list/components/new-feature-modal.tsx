@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
+import { hasErrorCode } from '../../../lib/api-client';
 import { closeModal, showModal } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import { featureInput, normaliseFeatureKey, type Feature } from '@vexil/core';
@@ -21,17 +22,15 @@ export type NewFeatureFormProps = {
   onCreated: (feature: Feature) => void;
 };
 
-/** Spec §8 "Feature limit": the server's "Only {n} feature(s) allowed." comes with an upgrade link. */
-const FEATURE_LIMIT_PATTERN = /^Only \d+ feature\(s\) allowed\.$/;
-
 /**
- * Spec §2 "Feature list" New Feature, §5 "Feature": name and key required; the key is derived from the
+ * docs/product.md §2 "Feature list" New Feature, §5 "Feature": name and key required; the key is derived from the
  * name while untouched and normalised; the server makes it unique in the project.
  */
 export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
   const save = useSaveFeature();
   const [keyEdited, setKeyEdited] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  // docs/product.md §8 "Feature limit": the plan's limit (code `limit_reached`) comes with an upgrade link.
+  const [failure, setFailure] = useState<{ message: string; limitReached: boolean } | null>(null);
   const {
     control,
     register,
@@ -51,7 +50,7 @@ export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
       created = await save.mutateAsync({ projectKey, feature: featureInput.parse(values) });
     } catch (error) {
       applyFieldErrors(error, FIELDS, setError);
-      setFailure(formFailureMessage(error));
+      setFailure({ message: formFailureMessage(error), limitReached: hasErrorCode(error, 'limit_reached') });
       return;
     }
     notifySuccess(`${created.name} saved.`);
@@ -69,8 +68,8 @@ export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
             icon={<IconAlertCircle size={18} aria-hidden="true" />}
             role="alert"
           >
-            {failure}
-            {FEATURE_LIMIT_PATTERN.test(failure) ? (
+            {failure.message}
+            {failure.limitReached ? (
               <>
                 {' '}
                 <Anchor component={Link} to={adminPath('billing')} onClick={() => closeModal()} inherit>

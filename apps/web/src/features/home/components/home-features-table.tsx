@@ -32,7 +32,7 @@ export type SortColumn = FeatureFiltersForm['sortBy'];
 export type SortDirection = FeatureFiltersForm['sortDirection'];
 export type Sort = { by: SortColumn; direction: SortDirection };
 
-/** Spec §9: the home table starts sorted by name, ascending. */
+/** docs/product.md §9: the home table starts sorted by name, ascending. */
 export const DEFAULT_SORT: Sort = { by: 'name', direction: 'asc' };
 
 const COLUMNS: { column: SortColumn; label: string }[] = [
@@ -72,7 +72,7 @@ export function sortFeatures(features: readonly Feature[], sort: Sort): Feature[
   });
 }
 
-/** The features whose name, key or description contains the text, in any case (spec §2). */
+/** The features whose name, key or description contains the text, in any case (docs/product.md §2). */
 export function filterFeatures(features: readonly Feature[], text: string): Feature[] {
   const needle = text.trim().toLocaleLowerCase();
   if (needle === '') return [...features];
@@ -182,7 +182,7 @@ export type HomeFeaturesTableProps = {
 
 const SKELETON_ROWS = 5;
 
-/** Spec §2 "Home page": Key (copies), Name (links), Description, Project, Maintainer; sortable headers. */
+/** docs/product.md §2 "Home page": Key (copies), Name (links), Description, Project, Maintainer; sortable headers. */
 export function HomeFeaturesTable({
   features,
   sort,

@@ -17,7 +17,7 @@ import {
   type SortColumn,
 } from './home-features-table';
 
-/** Spec §8 "Bookmark failure", followed by the server's reason. */
+/** docs/product.md §8 "Bookmark failure", followed by the server's reason. */
 export const BOOKMARK_FAILED_MESSAGE = 'We encountered an error, the bookmark was not saved.';
 
 const FILTER_LABELS: Record<HomeFeatureFilter, string> = {
@@ -36,7 +36,7 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * The home page's Features section (spec §2): Recent, Bookmarked (flag bookmarked) and Maintaining (flag
+ * The home page's Features section (docs/product.md §2): Recent, Bookmarked (flag bookmarked) and Maintaining (flag
  * maintainer) lists chosen by `?filter=` (recent by default), a "Filter Features..." text filter over the
  * loaded list, and a table sorted by name until a header is clicked.
  */

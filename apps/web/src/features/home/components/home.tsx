@@ -3,7 +3,7 @@ import { useFlag } from '../../../lib/flags';
 import { HomeFeatures } from './home-features';
 import { ProjectCards } from './project-cards';
 
-/** Spec §2 "Home page": project cards (flag home-projects), then the Features section. */
+/** docs/product.md §2 "Home page": project cards (flag home-projects), then the Features section. */
 export function Home() {
   const projects = useFlag('home-projects');
   return (

@@ -8,7 +8,7 @@ import { EnvironmentSwatch, LocalEnvironmentIcon } from '../../../components/env
 import { adminPath, featureListPath } from '../../../lib/paths';
 import classes from './project-cards.module.css';
 
-/** Spec §9: a home project card lists at most this many environments. */
+/** docs/product.md §9: a home project card lists at most this many environments. */
 export const HOME_CARD_ENVIRONMENTS = 4;
 
 function ProjectCard({ project, admin }: { project: ProjectSummary; admin: boolean }) {
@@ -99,7 +99,7 @@ function NoProjects({ admin }: { admin: boolean }) {
 }
 
 /**
- * Spec §2 "Home page" (flag home-projects): a card per project with up to four of its environments, each
+ * docs/product.md §2 "Home page" (flag home-projects): a card per project with up to four of its environments, each
  * opening that environment's feature list.
  */
 export function ProjectCards() {

@@ -25,6 +25,7 @@ function saveHandlers(stateOf: () => Server['state']) {
       const hex = 'ab'.repeat(16);
       const saved: Environment = {
         ...input,
+        lastModifiedDate: '2026-02-01T00:00:00.000Z',
         id: input.id ?? '00000000-0000-4000-8000-000000000777',
         isProduction: input.production,
         sdkCanCreateFeatures: input.sdkCanCreateFeatures ?? !input.production,
@@ -152,7 +153,47 @@ describe('Create/Update Environment', () => {
       key: 'dev',
       url: 'https://dev.example.com',
       sdkCanCreateFeatures: true,
+      // The version the form opened, so that the server can refuse it when someone saved since.
+      lastModifiedDate: '2026-01-01T00:00:00.000Z',
     });
+  });
+
+  it('offers to reload when someone saved the environment since it was opened', async () => {
+    const title =
+      'Test User changed this environment after you opened it. Reload to see the changes, then make yours again.';
+    const server: Server = serveProjects({
+      handlers: {
+        'PUT /api/v1/environments/': () => jsonResponse(409, { title, code: 'stale_write' }),
+      },
+    });
+    renderProjectAdmin('/admin/projects/web');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Update Development' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update Environment' });
+    await user.type(field(dialog, /^URL/), 'https://mine.example.com');
+    // Meanwhile someone else gave the environment a URL.
+    const development = server.state.projects[0]!.environments.find((e) => e.key === 'dev')!;
+    Object.assign(development, {
+      url: 'https://theirs.example.com',
+      lastModifiedDate: '2026-03-01T00:00:00.000Z',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Update Environment' }));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(title);
+    // The edit stays until the user chooses to drop it.
+    expect(field(dialog, /^URL/).value).toBe('https://mine.example.com');
+    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
+
+    await waitFor(() => expect(field(dialog, /^URL/).value).toBe('https://theirs.example.com'));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Update Environment' }));
+    await waitFor(() =>
+      expect(server.calls.filter((c) => c.method === 'PUT').at(-1)?.body).toMatchObject({
+        url: 'https://theirs.example.com',
+        lastModifiedDate: '2026-03-01T00:00:00.000Z',
+      }),
+    );
   });
 
   it("shows the server's message in the form, or the connectivity message", async () => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
 import { Button, Checkbox, ColorInput, Group, Stack, TextInput } from '@mantine/core';
 import { closeModal, showModal } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
@@ -12,11 +13,19 @@ import {
   type Environment,
   type EnvironmentInput,
 } from '@vexil/core';
+import { hasErrorCode } from '../../../lib/api-client';
 import { useSaveEnvironment } from '../../../entities/environments/api/save-environment';
-import { applyFieldErrors, FormFailure, formFailureMessage } from '../../../components/form-failure';
+import { useReloadProjects } from '../../../entities/projects/api/get-projects';
+import {
+  applyFieldErrors,
+  FormFailure,
+  formFailureMessage,
+  ReloadAction,
+  useStaleReload,
+} from '../../../components/form-failure';
 import { CONNECTIVITY_MESSAGE } from './connectivity';
 
-/** Colours offered next to the colour picker; the first is the default (spec §9). */
+/** Colours offered next to the colour picker; the first is the default (docs/product.md §9). */
 const SWATCHES = [
   DEFAULT_ENVIRONMENT_COLOR,
   '#2f9e44',
@@ -30,6 +39,9 @@ const SWATCHES = [
 
 const FIELDS = ['name', 'key', 'url', 'color', 'local', 'production', 'sdkCanCreateFeatures'] as const;
 
+/** When Reload finds the environment gone. */
+export const ENVIRONMENT_GONE_MESSAGE = 'This environment no longer exists.';
+
 export type EnvironmentFormProps = {
   projectKey: string;
   /** The environment to update; without it the form creates one in the project. */
@@ -37,36 +49,43 @@ export type EnvironmentFormProps = {
 };
 
 /**
- * Spec §2 "Create/Update Environment", §5: name and key (the key follows the name until edited and is
+ * docs/product.md §2 "Create/Update Environment", §5: name and key (the key follows the name until edited and is
  * normalised as typed; read-only on update), url, colour, local and production markers, and whether SDKs
  * may create features there (it follows the production marker, off in production, until edited).
+ * An update sends the environment's version; refused because someone saved the environment since
+ * (409 `stale_write`), it offers Reload, which loads the stored environment in place of the edit.
  */
 export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProps) {
   const save = useSaveEnvironment();
+  const reloadProjects = useReloadProjects();
   const [keyEdited, setKeyEdited] = useState(false);
   const [sdkCreateEdited, setSdkCreateEdited] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ message: string; stale: boolean } | null>(null);
+  const stale = useStaleReload();
+  const valuesOf = (loaded: Environment | undefined): z.input<typeof environmentInput> => ({
+    id: loaded?.id,
+    projectKey,
+    name: loaded?.name ?? '',
+    key: loaded?.key ?? '',
+    url: loaded?.url ?? '',
+    color: loaded?.color ?? DEFAULT_ENVIRONMENT_COLOR,
+    local: loaded?.local ?? false,
+    production: loaded?.production ?? false,
+    tags: loaded?.tags ?? [],
+    sdkCanCreateFeatures: loaded?.sdkCanCreateFeatures ?? true,
+    lastModifiedDate: loaded?.lastModifiedDate,
+  });
   const {
     control,
     register,
     handleSubmit,
+    reset,
     setError,
     setValue,
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm({
     resolver: zodResolver(environmentInput),
-    defaultValues: {
-      id: environment?.id,
-      projectKey,
-      name: environment?.name ?? '',
-      key: environment?.key ?? '',
-      url: environment?.url ?? '',
-      color: environment?.color ?? DEFAULT_ENVIRONMENT_COLOR,
-      local: environment?.local ?? false,
-      production: environment?.production ?? false,
-      tags: environment?.tags ?? [],
-      sdkCanCreateFeatures: environment?.sdkCanCreateFeatures ?? true,
-    },
+    defaultValues: valuesOf(environment),
   });
 
   const onSubmit = handleSubmit(async (values: EnvironmentInput) => {
@@ -75,12 +94,27 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
       await save.mutateAsync(values);
     } catch (error) {
       applyFieldErrors(error, FIELDS, setError);
-      setFailure(formFailureMessage(error, CONNECTIVITY_MESSAGE));
+      setFailure({
+        message: formFailureMessage(error, CONNECTIVITY_MESSAGE),
+        stale: hasErrorCode(error, 'stale_write'),
+      });
       return;
     }
     notifySuccess('Environment saved.');
     closeModal();
   });
+
+  // After a stale update: the stored environment, loaded again, replaces the edit.
+  const reload = (id: string) =>
+    stale.reload(reloadProjects, (projects) => {
+      const fresh = projects.flatMap((project) => project.environments).find((e) => e.id === id);
+      if (!fresh) {
+        setFailure({ message: ENVIRONMENT_GONE_MESSAGE, stale: false });
+        return;
+      }
+      setFailure(null);
+      reset(valuesOf(fresh));
+    });
 
   return (
     <form
@@ -89,7 +123,11 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
       aria-label={environment ? 'Update Environment' : 'Create Environment'}
     >
       <Stack gap="md">
-        <FormFailure message={failure} />
+        <FormFailure message={failure?.message ?? null}>
+          {failure?.stale && environment ? (
+            <ReloadAction reloading={stale.reloading} onReload={() => void reload(environment.id)} />
+          ) : null}
+        </FormFailure>
         <Controller
           control={control}
           name="name"

@@ -111,7 +111,7 @@ function EnvironmentRow({ environment }: { environment: Environment }) {
   );
 }
 
-/** Spec §2 "Project admin": the project's environments with Api Keys, Update and Delete, and New Environment. */
+/** docs/product.md §2 "Project admin": the project's environments with Api Keys, Update and Delete, and New Environment. */
 export function EnvironmentList({ project, limits }: { project: Project; limits: ProjectPlanLimits }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby="environments-title">

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { NotFound } from '../../../components/not-found';
 import { useSession } from '../../../lib/session';
-import { isOrganisationAdmin, type Project } from '@vexil/core';
+import { denialOf, type Project } from '@vexil/core';
 import { useProjects } from '../../../entities/projects/api/get-projects';
 import { usePlanLimits, type ProjectPlanLimits } from '../hooks/use-plan-limits';
 import { EnvironmentList } from './environment-list';
@@ -10,7 +10,6 @@ import { PlanLimitNotice } from './plan-limit-notice';
 import { openProjectForm } from './project-form';
 import { ProjectHeader } from './project-header';
 
-export const ADMINS_ONLY_MESSAGE = 'Only organisation admins may manage projects.';
 export const NO_PROJECTS_MESSAGE = "You have no projects. Let's set one up now.";
 
 function ProjectAdminSkeleton() {
@@ -66,7 +65,7 @@ function ProjectAdminScreen({ projectKey }: { projectKey: string | undefined }) 
     );
   }
 
-  // Spec §8: a project that does not load is a page not found.
+  // docs/product.md §8: a project that does not load is a page not found.
   const project = projectKey === undefined ? list[0] : list.find((p) => p.key === projectKey);
   if (projectKey !== undefined && !project) return <NotFound />;
   if (!project) return <NoProjects limits={limits} />;
@@ -80,11 +79,12 @@ function ProjectAdminScreen({ projectKey }: { projectKey: string | undefined }) 
 }
 
 /**
- * Spec §2 "Project admin", /admin/projects and /admin/projects/{projectKey}: the selected project (the
+ * docs/product.md §2 "Project admin", /admin/projects and /admin/projects/{projectKey}: the selected project (the
  * first by name when none is named) with its environments. Only organisation admins manage projects.
  */
 export function ProjectAdmin({ projectKey }: { projectKey?: string | undefined }) {
   const { principalUser } = useSession();
-  if (!isOrganisationAdmin(principalUser)) return <Text>{ADMINS_ONLY_MESSAGE}</Text>;
+  const denial = denialOf(principalUser, 'update', { type: 'project' });
+  if (denial) return <Text>{denial.message}</Text>;
   return <ProjectAdminScreen projectKey={projectKey} />;
 }

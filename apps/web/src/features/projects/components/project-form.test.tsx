@@ -148,6 +148,8 @@ describe('Create/Update Project', () => {
       id: state.projects[0]!.id,
       name: 'Web store',
       key: 'web',
+      // The version the form opened, so that the server refuses it when someone saved since.
+      lastModifiedDate: '2026-01-01T00:00:00.000Z',
     });
   });
 });

@@ -20,7 +20,7 @@ const PROJECT_LIMIT_ID = 'project-plan-limit';
 
 /**
  * The selected project's name and key, the dropdown that switches project, and New / Update / Delete
- * Project (spec §2 "Project admin").
+ * Project (docs/product.md §2 "Project admin").
  */
 export function ProjectHeader({ project, projects, limits }: ProjectHeaderProps) {
   const navigate = useNavigate();

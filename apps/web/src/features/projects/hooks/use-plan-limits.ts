@@ -11,7 +11,7 @@ export type ProjectPlanLimits = {
 };
 
 /**
- * Spec §5/§9: with the billing flag on and a subscription, creating projects stops at the plan's
+ * docs/product.md §5/§9: with the billing flag on and a subscription, creating projects stops at the plan's
  * maxProjects and creating environments at maxEnvironments, counted across all projects. Without a
  * subscription (billing off, self-hosted) there are no limits.
  */

@@ -12,11 +12,18 @@ import {
   type Segment,
   type SegmentForm as SegmentFormValues,
 } from '@vexil/core';
+import { hasErrorCode } from '../../../lib/api-client';
 import { useCreateSegment } from '../../../entities/segments/api/create-segment';
 import { useUpdateSegment } from '../../../entities/segments/api/update-segment';
-import { applyFieldErrors, formFailureMessage } from '../../../components/form-failure';
+import { useReloadSegment } from '../../../entities/segments/api/get-segments';
+import {
+  applyFieldErrors,
+  formFailureMessage,
+  ReloadAction,
+  useStaleReload,
+} from '../../../components/form-failure';
 
-/** The server names fields as in its body; the form as in spec §3. */
+/** The server names fields as in its body; the form as in docs/product.md §3. */
 const FORM_FIELD = {
   key: 'segmentKey',
   name: 'segmentName',
@@ -24,6 +31,18 @@ const FORM_FIELD = {
 } as const satisfies Record<string, keyof SegmentFormValues>;
 
 export const SEGMENT_SAVED_MESSAGE = 'Segment saved.';
+/** When Reload finds the segment gone. */
+export const SEGMENT_GONE_MESSAGE = 'This segment no longer exists.';
+
+type Failure = { message: string; stale: boolean };
+
+function valuesOf(segment: Segment | undefined): z.input<typeof segmentForm> {
+  return {
+    segmentKey: segment?.key ?? '',
+    segmentName: segment?.name ?? '',
+    segmentDescription: segment?.description ?? '',
+  };
+}
 
 export type SegmentFormProps = {
   projectKey: string;
@@ -33,32 +52,35 @@ export type SegmentFormProps = {
 };
 
 /**
- * Spec §2 "Create Segment modal", §5 "Segment", §8 "Segment save": Key (follows the name until edited,
+ * docs/product.md §2 "Create Segment modal", §5 "Segment", §8 "Segment save": Key (follows the name until edited,
  * cleaned like a feature key; read-only when editing), Name (required) and Description. The server's
- * errors show in the form; success says "Segment saved." and closes the modal.
+ * errors show in the form; success says "Segment saved." and closes the modal. An edit sends the version
+ * of the segment it started from: when someone saved the segment since, the server refuses
+ * (409 `stale_write`) and the form offers Reload, which loads the stored segment in place of the edit.
  *
  * Rendered in the modal stack, outside the session: everything it needs comes through props.
  */
 export function SegmentForm({ projectKey, environmentKey, segment }: SegmentFormProps) {
   const create = useCreateSegment();
   const update = useUpdateSegment();
+  const reloadSegment = useReloadSegment();
   const [keyEdited, setKeyEdited] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const stale = useStaleReload();
+  // The segment as the edit started from it: its version goes with the save.
+  const [basis, setBasis] = useState(segment);
   const editing = segment !== undefined;
   const {
     control,
     register,
     handleSubmit,
+    reset,
     setError,
     setValue,
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<z.input<typeof segmentForm>, unknown, SegmentFormValues>({
     resolver: zodResolver(segmentForm),
-    defaultValues: {
-      segmentKey: segment?.key ?? '',
-      segmentName: segment?.name ?? '',
-      segmentDescription: segment?.description ?? '',
-    },
+    defaultValues: valuesOf(segment),
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -70,16 +92,37 @@ export function SegmentForm({ projectKey, environmentKey, segment }: SegmentForm
       description: values.segmentDescription,
     };
     try {
-      if (segment) await update.mutateAsync({ ...body, id: segment.id, key: segment.key });
-      else await create.mutateAsync({ ...body, key: values.segmentKey });
+      if (basis) {
+        await update.mutateAsync({
+          ...body,
+          id: basis.id,
+          key: basis.key,
+          lastModifiedDate: basis.lastModifiedDate,
+        });
+      } else await create.mutateAsync({ ...body, key: values.segmentKey });
     } catch (error) {
       applyFieldErrors(error, FORM_FIELD, setError);
-      setFailure(formFailureMessage(error));
+      setFailure({ message: formFailureMessage(error), stale: hasErrorCode(error, 'stale_write') });
       return;
     }
     notifySuccess(SEGMENT_SAVED_MESSAGE);
     closeModal();
   });
+
+  // After a stale save: the stored segment, loaded again, replaces the edit.
+  const reload = (id: string) =>
+    stale.reload(
+      () => reloadSegment({ projectKey, environmentKey }, id),
+      (fresh) => {
+        if (!fresh) {
+          setFailure({ message: SEGMENT_GONE_MESSAGE, stale: false });
+          return;
+        }
+        setBasis(fresh);
+        setFailure(null);
+        reset(valuesOf(fresh));
+      },
+    );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit Segment' : 'Create Segment'}>
@@ -91,7 +134,10 @@ export function SegmentForm({ projectKey, environmentKey, segment }: SegmentForm
             icon={<IconAlertCircle size={18} aria-hidden="true" />}
             role="alert"
           >
-            {failure}
+            {failure.message}
+            {failure.stale && basis ? (
+              <ReloadAction reloading={stale.reloading} onReload={() => void reload(basis.id)} />
+            ) : null}
           </Alert>
         ) : null}
         <Controller

@@ -239,8 +239,51 @@ describe('Segments page', () => {
       key: 'beta-testers',
       name: 'Preview testers',
       description: 'People who opted in to previews',
+      // The version the edit started from, so that the server refuses it when someone saved since.
+      lastModifiedDate: betaTesters.lastModifiedDate,
     });
     expect(await screen.findByText('Preview testers')).toBeTruthy();
+  });
+
+  it('offers to reload a segment someone saved since the edit opened, and Reload shows theirs', async () => {
+    const title =
+      'Test User changed this segment after you opened it. Reload to see the changes, then make yours again.';
+    let stored = [betaTesters];
+    const { calls } = serveSegments({
+      handlers: {
+        [`GET ${LIST_PATH}`]: () => jsonResponse(200, stored),
+        'PUT /api/v2/segments/': () => jsonResponse(409, { title, code: 'stale_write' }),
+      },
+    });
+    const { user } = renderSegmentsPage();
+    await user.click(await screen.findByRole('button', { name: 'Edit Beta testers' }));
+    const modal = within(await screen.findByRole('dialog', { name: 'Edit Segment' }));
+    const name = modal.getByRole('textbox', { name: 'Name' }) as HTMLInputElement;
+    await user.type(name, ' (mine)');
+    // Meanwhile someone else renames the segment.
+    const theirs = { ...betaTesters, name: 'Preview testers', lastModifiedDate: '2026-04-01T00:00:00.000Z' };
+    stored = [theirs];
+    await user.click(modal.getByRole('button', { name: 'Save segment' }));
+
+    const alert = await modal.findByRole('alert');
+    expect(alert.textContent).toContain(title);
+    expect(calls.filter((call) => call.method === 'PUT').at(-1)?.body).toMatchObject({
+      lastModifiedDate: betaTesters.lastModifiedDate,
+    });
+    // The edit stays until the user chooses to drop it.
+    expect(name.value).toBe('Beta testers (mine)');
+
+    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
+
+    await waitFor(() => expect(name.value).toBe('Preview testers'));
+    expect(modal.queryByRole('alert')).toBeNull();
+    await user.click(modal.getByRole('button', { name: 'Save segment' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.method === 'PUT').at(-1)?.body).toMatchObject({
+        name: 'Preview testers',
+        lastModifiedDate: theirs.lastModifiedDate,
+      }),
+    );
   });
 
   it('deletes a segment after confirmation and says "Segment deleted."', async () => {
@@ -305,7 +348,7 @@ describe('Segments page permissions', () => {
     );
     await user.hover(edit.parentElement!);
     expect(
-      await screen.findByRole('tooltip', { name: 'You do not have permission to edit segments.' }),
+      await screen.findByRole('tooltip', { name: 'You do not have permission to update segments.' }),
     ).toBeTruthy();
   });
 

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { confirm } from '../../../lib/modals';
 import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
-import { can, isProductionEnvironment, type Principal, type Segment } from '@vexil/core';
+import { can, denialOf, type Principal, type Segment } from '@vexil/core';
 import { useDeleteSegment } from '../../../entities/segments/api/delete-segment';
 import { useSegments } from '../../../entities/segments/api/get-segments';
 import { openSegmentForm } from './segment-form';
@@ -27,21 +27,14 @@ export type SegmentsPageProps = {
   user: Principal;
 };
 
-type WriteAction = 'edit' | 'delete';
-
-/** Why the user may not edit or delete segments here, in the server's words; null when they may. */
-function denialOf(
+/** Why the user may not update or delete segments here, in the server's words; null when they may. */
+function segmentDenial(
   user: Principal,
-  action: WriteAction,
+  action: 'update' | 'delete',
   environment: SegmentsPageProps['environment'],
 ): string | null {
   const constraint = { production: environment.production, tags: environment.tags };
-  if (can(user, action === 'edit' ? 'update' : 'delete', { type: 'segment', environment: constraint })) {
-    return null;
-  }
-  return isProductionEnvironment(constraint)
-    ? `Only a production editor can ${action} segments in a production environment.`
-    : `You do not have permission to ${action} segments.`;
+  return denialOf(user, action, { type: 'segment', environment: constraint })?.message ?? null;
 }
 
 function NewSegmentButton({ onClick }: { onClick: () => void }) {
@@ -70,7 +63,7 @@ function useAddressQuery(): [string, (query: string) => void] {
 }
 
 /**
- * Spec §2 "Segments page": the environment's user segments, searchable, with New Segment (create
+ * docs/product.md §2 "Segments page": the environment's user segments, searchable, with New Segment (create
  * permission only), and Edit and Delete on each row (which, unlike the original product, work).
  */
 export function SegmentsPage({ project, environment, user }: SegmentsPageProps) {
@@ -90,8 +83,8 @@ export function SegmentsPage({ project, environment, user }: SegmentsPageProps) 
 
   const constraint = { production: environment.production, tags: environment.tags };
   const canCreate = can(user, 'create', { type: 'segment', environment: constraint });
-  const editDenial = denialOf(user, 'edit', environment);
-  const deleteDenial = denialOf(user, 'delete', environment);
+  const editDenial = segmentDenial(user, 'update', environment);
+  const deleteDenial = segmentDenial(user, 'delete', environment);
 
   const newSegment = () => openSegmentForm({ projectKey: project.key, environmentKey: environment.key });
   const editSegment = (segment: Segment) =>
@@ -109,7 +102,7 @@ export function SegmentsPage({ project, environment, user }: SegmentsPageProps) 
       await deleteSegment.mutateAsync(segment.id);
     } catch (error) {
       const reason = errorReason(error) || `We could not delete the segment "${segment.name}".`;
-      // Spec §8: a refused request (400) is a warning that stays until read, here the rules to change.
+      // docs/product.md §8: a refused request (400) is a warning that stays until read, here the rules to change.
       if (isApiError(error) && error.status === 400) notifyWarning(reason, { persistent: true });
       else notifyError(reason);
       return;

@@ -105,7 +105,7 @@ function SegmentRow({
   );
 }
 
-/** Spec §2 "Segments page": name (with the key under it) and description, with Edit and Delete. */
+/** docs/product.md §2 "Segments page": name (with the key under it) and description, with Edit and Delete. */
 export function SegmentsTable({
   segments,
   editDenial,

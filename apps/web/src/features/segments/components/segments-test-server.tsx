@@ -36,6 +36,7 @@ export function segmentFixture(name: string, overrides: Partial<Segment> = {}): 
     description: '',
     projectKey: 'web',
     environmentKey: 'dev',
+    lastModifiedDate: '2026-01-01T00:00:00.000Z',
     ...overrides,
   };
 }

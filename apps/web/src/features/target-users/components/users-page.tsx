@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import { confirm } from '../../../lib/modals';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { can, isProductionEnvironment, type Principal } from '@vexil/core';
+import { denialOf, type Principal } from '@vexil/core';
 import { useDeleteTargetUser } from '../../../entities/target-users/api/delete-target-user';
 import {
   TARGET_USER_PAGE_SIZE,
@@ -22,9 +22,6 @@ export const USER_SEARCH_DEBOUNCE_MS = 250;
 
 export const USERS_EMPTY_MESSAGE = 'No users yet. Users appear here when an SDK evaluates features for them.';
 export const USER_REMOVED_MESSAGE = 'User removed.';
-export const USER_DELETE_FORBIDDEN = 'You do not have permission to remove users in this environment.';
-export const USER_DELETE_NEEDS_PRODUCTION_EDITOR =
-  'Only a production editor can remove users in a production environment.';
 
 export type UsersPageProps = {
   project: { key: string; name: string };
@@ -40,14 +37,10 @@ const PAGING_LABELS = {
   last: 'Last page',
 } as const;
 
-/** Why the user may not remove users here, or null when they may (the server's rule: control edits). */
+/** Why the user may not remove users here, or null when they may, in the server's words. */
 function deleteDenialOf(user: Principal, environment: UsersPageProps['environment']): string | null {
   const constraint = { production: environment.production, tags: environment.tags };
-  if (can(user, 'delete', { type: 'featureControl', environment: constraint })) return null;
-  return isProductionEnvironment(constraint) &&
-    can(user, 'delete', { type: 'featureControl', environment: { production: false } })
-    ? USER_DELETE_NEEDS_PRODUCTION_EDITOR
-    : USER_DELETE_FORBIDDEN;
+  return denialOf(user, 'delete', { type: 'targetUser', environment: constraint })?.message ?? null;
 }
 
 /**
@@ -79,7 +72,7 @@ function useUsersAddress() {
 }
 
 /**
- * Spec §2 "Users page": the users SDKs reported in an environment (id, latest attributes, last seen),
+ * docs/product.md §2 "Users page": the users SDKs reported in an environment (id, latest attributes, last seen),
  * searchable by id and paged. Unlike the original product, Delete works (it forgets the user until an
  * SDK reports them again) and there is no Edit: attributes belong to the application's SDK.
  */

@@ -108,7 +108,7 @@ function UserRow({
   );
 }
 
-/** Spec §2 "Users page": the Target Users table — user id, attributes, last seen, and Delete. */
+/** docs/product.md §2 "Users page": the Target Users table — user id, attributes, last seen, and Delete. */
 export function UsersTable({ users, deleteDenial, deletingId, onDelete, stale = false }: UsersTableProps) {
   return (
     <Table.ScrollContainer minWidth={720}>

@@ -19,7 +19,7 @@ export type ConditionRowProps = {
   onRemove: () => void;
 };
 
-/** One condition: target, operator (only those its type allows, spec §5) and a value input by type. */
+/** One condition: target, operator (only those its type allows, docs/product.md §5) and a value input by type. */
 export function ConditionRow({ env, condition, number, canRemove, onChange, onRemove }: ConditionRowProps) {
   const type = env.typeOf(condition.target);
   const chosen = condition.target !== '';

@@ -73,7 +73,7 @@ function SegmentsInput({ values, segments, error, disabled, onChange }: Conditio
 }
 
 /**
- * The value part of a condition, by its target's type (spec §5 "Rule values"): text, several texts for
+ * The value part of a condition, by its target's type (docs/product.md §5 "Rule values"): text, several texts for
  * `in`/`notIn`, a regular expression for `matches`, a number, an ISO date, or segments.
  */
 export function ConditionValueInput(props: ConditionValueInputProps) {

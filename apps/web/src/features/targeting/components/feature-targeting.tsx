@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useSession } from '../../../lib/session';
-import { can, isProductionEnvironment, type Feature, type FeatureControl } from '@vexil/core';
+import { denialOf, type Feature, type FeatureControl } from '@vexil/core';
 import { TargetingEditor } from './targeting-editor';
 import { TargetingReadOnly } from './targeting-read-only';
 
@@ -11,8 +11,9 @@ export type FeatureTargetingProps = {
 };
 
 /**
- * Spec §2 Targeting tab, "Targeting for {environment}": the rules editor for users who may change this
- * environment's control, and the rules as text, with the reason, for those who may not.
+ * docs/product.md §2 Targeting tab, "Targeting for {environment}": the rules editor for users who may change this
+ * environment's control, and the rules as text, with the reason (core's wording of the refusal), for
+ * those who may not.
  */
 export function FeatureTargeting({ feature, control, environmentName }: FeatureTargetingProps) {
   const { principalUser, projects } = useSession();
@@ -20,12 +21,7 @@ export function FeatureTargeting({ feature, control, environmentName }: FeatureT
     .find((project) => project.key === feature.projectKey)
     ?.environments.find((candidate) => candidate.key === control?.environmentKey);
   const constraint = { production: environment?.production ?? true, tags: environment?.tags ?? [] };
-  const canEdit = can(principalUser, 'update', { type: 'featureControl', environment: constraint });
-  const production = isProductionEnvironment(constraint);
-  const canEditElsewhere = can(principalUser, 'update', {
-    type: 'featureControl',
-    environment: { production: false },
-  });
+  const denial = denialOf(principalUser, 'update', { type: 'featureControl', environment: constraint });
 
   return (
     <Stack gap="md">
@@ -39,17 +35,13 @@ export function FeatureTargeting({ feature, control, environmentName }: FeatureT
       </div>
       {!control ? (
         <Text c="dimmed">This feature has no targeting in {environmentName}.</Text>
-      ) : canEdit && environment ? (
+      ) : !denial && environment ? (
         <TargetingEditor key={control.id} feature={feature} control={control} environment={environment} />
       ) : (
         <TargetingReadOnly
           feature={feature}
           control={control}
-          reason={
-            production && canEditElsewhere
-              ? 'You can view this targeting; only a production editor can change a production environment.'
-              : 'You can view this targeting; an editor can change it.'
-          }
+          reason={`${denial?.message ?? ''} You can view this targeting.`.trim()}
         />
       )}
     </Stack>

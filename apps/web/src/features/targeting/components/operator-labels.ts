@@ -24,7 +24,7 @@ export function operatorText(operator: Operator, type: TargetType): string {
   return (type === 'segment' ? SEGMENT_LABELS[operator] : undefined) ?? OPERATOR_LABELS[operator];
 }
 
-/** Names of the attributes every SDK adds (sdk-protocol §9.1). */
+/** Names of the attributes every SDK adds (docs/sdk-protocol.md §9.1). */
 export const BUILT_IN_TARGET_NAMES: Readonly<Record<string, string>> = {
   'featureflow.user.id': 'User id',
   'featureflow.date': 'Current date',

@@ -170,7 +170,7 @@ export type FallbackCardProps = {
   onChange: (serve: ServeDraft) => void;
 };
 
-/** The ELSE rule: always last, never moved or removed (spec §4). */
+/** The ELSE rule: always last, never moved or removed (docs/product.md §4). */
 export function FallbackCard({ env, serve, onChange }: FallbackCardProps) {
   const titleId = useId();
   return (

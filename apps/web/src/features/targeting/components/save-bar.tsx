@@ -1,11 +1,28 @@
 import { Alert, Button, Group, List, Paper, Text } from '@mantine/core';
 import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
+import { ReloadAction } from '../../../components/form-failure';
 import classes from './targeting.module.css';
 
-export type Failure = { title: string; problems: { place: string | null; message: string }[] };
+export type Failure = {
+  title: string;
+  problems: { place: string | null; message: string }[];
+  /** Refused because the control changed since the editor loaded it: Reload is offered. */
+  stale?: boolean;
+};
 
-/** Spec §8 "the form marked failed": the server's title and each problem, with where it is. */
-export function SaveFailureAlert({ failure }: { failure: Failure }) {
+/**
+ * docs/product.md §8 "the form marked failed": the server's title and each problem, with where it is; for a save
+ * refused as stale, a Reload button that loads the stored targeting in place of the edit.
+ */
+export function SaveFailureAlert({
+  failure,
+  reloading = false,
+  onReload,
+}: {
+  failure: Failure;
+  reloading?: boolean;
+  onReload?: () => void;
+}) {
   return (
     <Alert
       color="red"
@@ -25,6 +42,7 @@ export function SaveFailureAlert({ failure }: { failure: Failure }) {
           ))}
         </List>
       ) : null}
+      {failure.stale && onReload ? <ReloadAction reloading={reloading} onReload={onReload} /> : null}
     </Alert>
   );
 }

@@ -49,7 +49,7 @@ export type ServeEditorProps = {
 
 /**
  * What a rule serves: one variant to everyone it matches, or a split in whole percentages that always
- * adds up to 100 (editing one share rebalances the others, spec §5 "Splits").
+ * adds up to 100 (editing one share rebalances the others, docs/product.md §5 "Splits").
  */
 export function ServeEditor({ serve, variants, label, error, onChange }: ServeEditorProps) {
   const keys = variants.map((variant) => variant.key);

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { isApiError } from '../../../lib/api-client';
+import { hasErrorCode, isApiError } from '../../../lib/api-client';
 import { confirm } from '../../../lib/modals';
 import { notifySuccess, notifyWarning } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
@@ -18,6 +18,8 @@ import { useCreateTarget } from '../../../entities/targets/api/create-target';
 import { useSegments } from '../../../entities/segments/api/get-segments';
 import { useTargets } from '../../../entities/targets/api/get-targets';
 import { useSaveTargeting } from '../../../entities/controls/api/save-feature-control';
+import { useReloadFeature } from '../../../entities/features/api/get-feature';
+import { formFailureMessage, useStaleReload } from '../../../components/form-failure';
 import { openCreateTargetModal } from './create-target-modal';
 import type { EditorEnv } from './editor-env';
 import { FallbackCard, RuleCard } from './rule-card';
@@ -34,11 +36,6 @@ export type TargetingEditorProps = {
   environment: ProjectSummary['environments'][number];
 };
 
-function failureTitle(error: unknown): string {
-  if (isApiError(error)) return error.title ?? error.detail ?? error.message;
-  return 'Something went wrong, please try again.';
-}
-
 /** Server errors no longer about what was edited: those of a changed rule, and root ones. */
 function withoutErrorsOf(errors: Map<string, string>, ruleIds: string[], conditionIds: string[]) {
   const next = new Map(errors);
@@ -50,9 +47,11 @@ function withoutErrorsOf(errors: Map<string, string>, ruleIds: string[], conditi
 }
 
 /**
- * Spec §2 Targeting tab: the switch, the off variant, the ordered rules and the ELSE rule of one
- * environment, checked as the server checks them (spec §5), saved after a confirmation in production
- * (spec §8 toasts; a failure marks the form and puts field errors on their fields), with a preview.
+ * docs/product.md §2 Targeting tab: the switch, the off variant, the ordered rules and the ELSE rule of one
+ * environment, checked as the server checks them (docs/product.md §5), saved after a confirmation in production
+ * (docs/product.md §8 toasts; a failure marks the form and puts field errors on their fields), with a preview.
+ * A save names the version of the control the edit started from; when someone saved it since, the
+ * server refuses (409 `stale_write`) and the form offers to reload (docs/adr/0013-concurrent-edits.md).
  */
 export function TargetingEditor({ feature, control, environment }: TargetingEditorProps) {
   const { principalUser } = useSession();
@@ -61,23 +60,32 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   const segmentsQuery = useSegments({ projectKey, environmentKey: environment.key, query: '' });
   const createTarget = useCreateTarget();
   const save = useSaveTargeting();
+  const reloadFeature = useReloadFeature();
   const variantKeys = useMemo(() => feature.variants.map((variant) => variant.key), [feature.variants]);
 
   const [draft, setDraft] = useState<TargetingDraft>(() => draftFromControl(control, variantKeys));
   const [saved, setSaved] = useState(control);
+  // The version of the control the draft started from, which a save sends back.
+  const [basedOn, setBasedOn] = useState(control.lastModifiedDate);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [serverErrors, setServerErrors] = useState<Map<string, string>>(new Map());
+  const stale = useStaleReload();
 
   const savedSignature = useMemo(
     () => draftSignature(draftFromControl(saved, variantKeys)),
     [saved, variantKeys],
   );
   const dirty = draftSignature(draft) !== savedSignature;
-  // A control saved elsewhere (or this save coming back) replaces the draft unless it has edits.
+  // A control saved elsewhere (or this save coming back) replaces the draft unless it has edits; edits
+  // stay based on the version they started from, so that saving them cannot silently undo the other save.
   if (control !== saved) {
     setSaved(control);
     const incoming = draftFromControl(control, variantKeys);
-    if (!dirty && draftSignature(incoming) !== draftSignature(draft)) setDraft(incoming);
+    const same = draftSignature(incoming) === draftSignature(draft);
+    if (!dirty || same) {
+      if (!same) setDraft(incoming);
+      setBasedOn(control.lastModifiedDate);
+    }
   }
 
   const targets = useMemo(() => targetsQuery.data ?? [], [targetsQuery.data]);
@@ -125,11 +133,30 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     }
   };
 
-  const reset = () => {
-    setDraft(draftFromControl(control, variantKeys));
+  /** Shows `next` as saved and edits start from it again; unsaved edits are dropped. */
+  const startFrom = (next: FeatureControl, keys: readonly string[]) => {
+    setSaved(next);
+    setDraft(draftFromControl(next, keys));
+    setBasedOn(next.lastModifiedDate);
     setFailure(null);
     setServerErrors(new Map());
   };
+
+  const reset = () => startFrom(control, variantKeys);
+
+  // After a stale save: the stored targeting, loaded again, replaces the edit.
+  const reload = () =>
+    stale.reload(
+      () => reloadFeature(projectKey, feature.key),
+      (fresh: Feature) => {
+        const stored = fresh.controls[environment.key];
+        if (stored)
+          startFrom(
+            stored,
+            fresh.variants.map((variant) => variant.key),
+          );
+      },
+    );
 
   const submit = async () => {
     const input = validation.input;
@@ -147,20 +174,25 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     setServerErrors(new Map());
     let result: FeatureControl;
     try {
-      result = await save.mutateAsync({ projectKey, featureKey: feature.key, control: input });
+      result = await save.mutateAsync({
+        projectKey,
+        featureKey: feature.key,
+        control: { ...input, lastModifiedDate: basedOn },
+      });
     } catch (error) {
-      const title = failureTitle(error);
+      const title = formFailureMessage(error);
       const problems = isApiError(error) ? error.errors : [];
-      notifyWarning(title);
+      const staleWrite = hasErrorCode(error, 'stale_write');
+      stale.toastShown(notifyWarning(title), staleWrite);
       setFailure({
         title,
         problems: problems.map(({ field, message }) => ({ place: placeOfPath(field, sent), message })),
+        stale: staleWrite,
       });
       setServerErrors(errorsByKey(problems, sent));
       return;
     }
-    setSaved(result);
-    setDraft(draftFromControl(result, variantKeys));
+    startFrom(result, variantKeys);
     notifySuccess(`${feature.name} targeting for ${environment.name} saved.`);
   };
 
@@ -178,7 +210,9 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, lg: 8 }}>
         <Stack gap="md">
-          {failure ? <SaveFailureAlert failure={failure} /> : null}
+          {failure ? (
+            <SaveFailureAlert failure={failure} reloading={stale.reloading} onReload={() => void reload()} />
+          ) : null}
           {targetsQuery.isError ? (
             <Alert color="yellow" variant="light">
               The project’s targets could not be loaded; only the built-in ones are offered.

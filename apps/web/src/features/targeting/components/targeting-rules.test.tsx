@@ -54,6 +54,7 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
       id: controlFixture('dev').id,
       enabled: true,
       offVariantKey: 'off',
+      lastModifiedDate: controlFixture('dev').lastModifiedDate,
       rules: [
         {
           defaultRule: false,

@@ -41,6 +41,7 @@ function segment(key: string, name: string): Segment {
     description: '',
     projectKey: 'web',
     environmentKey: 'dev',
+    lastModifiedDate: '2026-01-01T00:00:00.000Z',
   };
 }
 
@@ -85,11 +86,14 @@ function LoadedTargeting({
   return feature.data ? children(feature.data) : null;
 }
 
-/** The control the PUT saves, as the server answers: the body with its derived fields. */
-function savedControl(
+let saves = 0;
+
+/** The control as stored after a save of `body`: its derived fields and a new version. */
+export function savedControl(
   before: FeatureControl,
   body: Pick<FeatureControl, 'enabled' | 'offVariantKey' | 'rules'>,
-) {
+): FeatureControl {
+  saves += 1;
   return {
     ...before,
     enabled: body.enabled,
@@ -97,8 +101,13 @@ function savedControl(
     rules: body.rules,
     targetingStatus: targetingStatusOf(body),
     rulesDescription: describeRules(body, { on: 'On', off: 'Off' }),
+    lastModifiedDate: new Date(Date.UTC(2026, 1, 1, 0, 0, saves)).toISOString(),
   };
 }
+
+/** The title the server refuses a stale save with. */
+export const STALE_TITLE =
+  'Test User changed this targeting after you opened it. Reload to see the changes, then make yours again.';
 
 export type RenderTargetingOptions = {
   payload?: InitialPayload;
@@ -109,7 +118,8 @@ export type RenderTargetingOptions = {
 
 /**
  * The feature page's Targeting tab at `path`, with the feature, the project's targets, the
- * environment's segments, value suggestions for `email`, and a PUT that stores the control. Resolves
+ * environment's segments, value suggestions for `email`, and a PUT that stores the control unless it
+ * is based on an older version than the stored one (409 `stale_write`, as the server answers). Resolves
  * once the editor (or the read-only view) is on screen.
  */
 export async function renderTargeting(path = DEV_TARGETING, options: RenderTargetingOptions = {}) {
@@ -130,6 +140,9 @@ export async function renderTargeting(path = DEV_TARGETING, options: RenderTarge
       const [environmentKey, before] = Object.entries(server.feature.controls).find(
         ([, control]) => control.id === input.id,
       )!;
+      if (input.lastModifiedDate !== undefined && input.lastModifiedDate !== before.lastModifiedDate) {
+        return jsonResponse(409, { title: STALE_TITLE, code: 'stale_write' });
+      }
       const after = savedControl(before, input);
       server.feature = {
         ...server.feature,
@@ -191,5 +204,7 @@ export async function fillCondition(
 /** The body of the last PUT of the control. */
 export function lastPut(calls: { method: string; path: string; body: unknown }[]) {
   return calls.filter((call) => call.method === 'PUT' && call.path === '/api/v1/feature-controls/').at(-1)
-    ?.body as { id: string; enabled: boolean; offVariantKey: string; rules: unknown[] } | undefined;
+    ?.body as
+    | { id: string; enabled: boolean; offVariantKey: string; rules: unknown[]; lastModifiedDate?: string }
+    | undefined;
 }

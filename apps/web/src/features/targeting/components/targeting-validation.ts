@@ -3,6 +3,7 @@ import {
   featureControlInput,
   ruleProblems,
   targetTypeOf,
+  variantProblems,
   type Condition,
   type EvaluableControl,
   type FeatureControlInput,
@@ -124,14 +125,13 @@ function checkCondition(
 }
 
 /**
- * Checks a draft as the server will (spec §5, issue rules): each condition with core's conditionForm,
+ * Checks a draft as the server will (docs/product.md §5, issue rules): each condition with core's conditionForm,
  * the whole with featureControlInput, then ruleProblems with the project's target types and the
- * environment's segments, and that every variant named is one of the feature's.
+ * environment's segments, and variantProblems: every variant named is one of the feature's.
  */
 export function validateDraft(draft: TargetingDraft, context: ValidationContext): Validation {
   const errors = new Map<string, string>();
   const types = typeOf(context);
-  const variants = new Set(context.variantKeys);
   const checked: Rule[] = [];
   const preview: Rule[] = [];
   for (const rule of draft.rules) {
@@ -183,21 +183,10 @@ export function validateDraft(draft: TargetingDraft, context: ValidationContext)
         message: issue.message,
       }));
   problems.push(...ruleProblems(checked, context));
-  if (draft.offVariantKey && !variants.has(draft.offVariantKey)) {
-    problems.push({
-      field: 'offVariantKey',
-      message: 'The off variant must be one of the feature’s variants.',
-    });
-  }
-  checked.forEach((rule, index) => {
-    const unknown = rule.variantSplits.find((split) => split.variantKey && !variants.has(split.variantKey));
-    if (unknown) {
-      problems.push({
-        field: `rules.${index}.variantSplits`,
-        message: `"${unknown.variantKey}" is not a variant.`,
-      });
-    }
-  });
+  // Each field keeps its first message: a missing off variant says "Off variant is required".
+  problems.push(
+    ...variantProblems({ offVariantKey: body.offVariantKey, rules: checked }, context.variantKeys),
+  );
   for (const [key, message] of errorsByKey(problems, draft)) if (!errors.has(key)) errors.set(key, message);
 
   const otherwise = servedShares(draft.fallback);
