@@ -4,7 +4,11 @@
  * loop wakes every millisecond to send what is due (two at a time at 2,000 req/s, where autocannon's
  * `overallRate` fires every connection on the same tick and so measures its own bursts). Latency is
  * measured from when a request was due, so a stalled sender counts against the server rather than
- * hiding it. Reads its job as JSON from argv[2]; writes its figures as JSON on stdout.
+ * hiding it. Requests share a fixed pool of keep-alive connections, as a fleet of SDK pollers holds
+ * its connections open: when every connection is busy, due requests wait on this side (and that
+ * wait counts in their latency) instead of opening hundreds of new connections at once, which would
+ * overflow the server's accept queue and measure SYN retries rather than the server. Reads its job as
+ * JSON from argv[2]; writes its figures as JSON on stdout.
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -16,7 +20,9 @@ export type PollJob = {
   mix: Record<string, string>[];
   rate: number;
   seconds: number;
-  /** Past this many answers outstanding a due request is counted as failed, not sent. */
+  /** Keep-alive connections the requests share. */
+  connections: number;
+  /** Past this many answers outstanding (sent or waiting for a connection) a due request is counted as failed, not sent. */
   maxInFlight: number;
 };
 
@@ -30,7 +36,7 @@ export type PollFigures = {
 };
 
 function run(job: PollJob): Promise<PollFigures> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.maxInFlight });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const errors: Record<string, number> = {};

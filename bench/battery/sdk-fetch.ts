@@ -54,7 +54,8 @@ export async function sdkFetch(
     mix: polls.map((poll) => poll.headers),
     rate,
     seconds,
-    maxInFlight: 1000,
+    connections: 256,
+    maxInFlight: 10_000,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', POLLER, JSON.stringify(job)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -77,7 +78,7 @@ export async function sdkFetch(
     else failures.push(`${count}× ${code}`);
   }
   for (const [error, count] of Object.entries(figures.errors)) failures.push(`${count}× ${error}`);
-  if (figures.skipped) failures.push(`${figures.skipped} not sent (1,000 answers outstanding)`);
+  if (figures.skipped) failures.push(`${figures.skipped} not sent (10,000 answers outstanding)`);
   const total = answered + Object.values(figures.errors).reduce((sum, n) => sum + n, 0) + figures.skipped;
   const sorted = Float64Array.from(figures.latenciesMs).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
