@@ -93,12 +93,14 @@ export function createFeatureReadModel(deps: {
     });
   }
 
+  /** One feature as the API shows it, read with `executor` (inside a write's transaction). */
+  async function one(executor: Executor, principal: Principal, row: FeatureWithProject): Promise<Feature> {
+    const [feature] = await toFeatures(executor, principal, [row]);
+    return feature!;
+  }
+
   return {
-    /** One feature as the API shows it, read with `executor` (inside a write's transaction). */
-    async one(executor: Executor, principal: Principal, row: FeatureWithProject): Promise<Feature> {
-      const [feature] = await toFeatures(executor, principal, [row]);
-      return feature!;
-    },
+    one,
 
     /** GET /api/v1/features?filter=: features across the organisation matching the text. */
     async search(principal: Principal, text: string | undefined): Promise<Feature[]> {
@@ -165,8 +167,7 @@ export function createFeatureReadModel(deps: {
     async get(principal: Principal, projectKey: string, featureKey: string): Promise<Feature> {
       const row = await repo.findByKey(db, principal.organisationId, projectKey, featureKey);
       if (!row) throw new NotFoundError('feature', `${projectKey}/${featureKey}`);
-      const [feature] = await toFeatures(db, principal, [row]);
-      return feature!;
+      return one(db, principal, row);
     },
 
     /** GET /api/v1/projects/{projectKey}/tags?query= */

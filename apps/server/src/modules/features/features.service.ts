@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { servedChangeDenial, uniqueFeatureKey, type Feature, type FeatureInput } from '@vexil/core';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
@@ -51,11 +51,7 @@ export function createFeaturesService(deps: {
       events.publish({ type: 'environment.changed', organisationId, environmentId });
   }
 
-  async function environmentIdsOf(
-    tx: Parameters<Scope['environmentsOf']>[2],
-    organisationId: string,
-    projectId: string,
-  ) {
+  async function environmentIdsOf(tx: Executor, organisationId: string, projectId: string) {
     return (await scope.environmentsOf(organisationId, projectId, tx)).map((environment) => environment.id);
   }
 

@@ -23,8 +23,6 @@ export function createImpressionsService(deps: { db: Database; now?: () => Date 
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
   return {
-    now,
-
     /** Today's (UTC) impressions of these controls, per variant. */
     async today(
       executor: Executor,
