@@ -8,15 +8,15 @@ import {
   type UiFlag,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
-import type { SubscriptionRow } from '../../db/schema/index';
 import { ForbiddenError, LimitReachedError } from '../../errors';
 import * as repo from './billing.repository';
+import type { SubscriptionRecord } from './billing.types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** docs/product.md §4: the toast for an inactive subscription, and the refusal of feature changes meanwhile. */
 export const INACTIVE_ACCOUNT = 'Your account is inactive. Please purchase a subscription.';
-const INACTIVE_STATUSES: ReadonlySet<SubscriptionRow['status']> = new Set([
+const INACTIVE_STATUSES: ReadonlySet<SubscriptionRecord['status']> = new Set([
   'inactive',
   'canceled',
   'unpaid',
@@ -39,7 +39,7 @@ export function limitMessage(key: NumericLimitKey, limit: number): string {
 }
 
 /** A stored limits object with every key present: a missing number is unlimited, a missing capability allowed. */
-export function completeLimits(stored: SubscriptionRow['limits']): Limits {
+export function completeLimits(stored: SubscriptionRecord['limits']): Limits {
   const limits = {} as Record<string, number | boolean | null>;
   for (const key of LIMIT_KEYS) {
     const value = stored[key];
@@ -130,7 +130,7 @@ export function createBillingService(deps: {
   };
 }
 
-function toSubscription(row: SubscriptionRow, at: Date): Subscription {
+function toSubscription(row: SubscriptionRecord, at: Date): Subscription {
   const trialLeftMs = row.trialEnd ? row.trialEnd.getTime() - at.getTime() : null;
   const inTrial = row.status === 'trialing' && trialLeftMs !== null && trialLeftMs > 0;
   const hasPrice =

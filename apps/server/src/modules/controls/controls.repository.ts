@@ -6,9 +6,23 @@ import {
   features,
   projects,
   variants,
-  type FeatureControlRow,
   type NewFeatureControlRow,
 } from '../../db/schema/index';
+import type { ControlInScope, ControlRecord } from './controls.types';
+
+/** The columns of a {@link ControlRecord}. */
+const controlColumns = {
+  id: featureControls.id,
+  featureId: featureControls.featureId,
+  environmentId: featureControls.environmentId,
+  enabled: featureControls.enabled,
+  offVariantKey: featureControls.offVariantKey,
+  rules: featureControls.rules,
+  available: featureControls.available,
+  lastImpressionAt: featureControls.lastImpressionAt,
+  createdAt: featureControls.createdAt,
+  updatedAt: featureControls.updatedAt,
+};
 
 /** The live features of a project with their variant keys in order. */
 export async function listFeatureVariantKeys(db: Executor, organisationId: string, projectId: string) {
@@ -33,9 +47,13 @@ export async function listFeatureVariantKeys(db: Executor, organisationId: strin
   return byFeature;
 }
 
-export async function listControlsOfEnvironment(db: Executor, organisationId: string, environmentId: string) {
+export async function listControlsOfEnvironment(
+  db: Executor,
+  organisationId: string,
+  environmentId: string,
+): Promise<ControlRecord[]> {
   return db
-    .select()
+    .select(controlColumns)
     .from(featureControls)
     .where(
       and(
@@ -61,10 +79,10 @@ export async function controlsOfFeatures(
   organisationId: string,
   featureIds: string[],
   environmentIds?: string[],
-) {
+): Promise<{ control: ControlRecord; environment: { id: string; key: string } }[]> {
   if (featureIds.length === 0 || environmentIds?.length === 0) return [];
   return db
-    .select({ control: featureControls, environment: { id: environments.id, key: environments.key } })
+    .select({ control: controlColumns, environment: { id: environments.id, key: environments.key } })
     .from(featureControls)
     .innerJoin(environments, eq(environments.id, featureControls.environmentId))
     .where(
@@ -88,9 +106,20 @@ export async function findControl(
   organisationId: string,
   id: string,
   options: { forUpdate?: boolean } = {},
-) {
+): Promise<ControlInScope | null> {
   const query = db
-    .select({ control: featureControls, feature: features, environment: environments, project: projects })
+    .select({
+      control: controlColumns,
+      feature: { id: features.id, key: features.key, name: features.name },
+      environment: {
+        id: environments.id,
+        key: environments.key,
+        name: environments.name,
+        production: environments.production,
+        tags: environments.tags,
+      },
+      project: { id: projects.id, key: projects.key, name: projects.name },
+    })
     .from(featureControls)
     .innerJoin(features, eq(features.id, featureControls.featureId))
     .innerJoin(environments, eq(environments.id, featureControls.environmentId))
@@ -114,12 +143,12 @@ export async function updateControl(
   organisationId: string,
   id: string,
   changes: Partial<NewFeatureControlRow>,
-): Promise<FeatureControlRow> {
+): Promise<ControlRecord> {
   const [row] = await db
     .update(featureControls)
     .set(changes)
     .where(and(eq(featureControls.organisationId, organisationId), eq(featureControls.id, id)))
-    .returning();
+    .returning(controlColumns);
   return row!;
 }
 

@@ -16,7 +16,6 @@ import {
   type VariantDailyImpressions,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
-import type { FeatureControlRow } from '../../db/schema/index';
 import { BadRequestError, NotFoundError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
@@ -26,6 +25,7 @@ import type { BillingService } from '../billing/billing.service';
 import type { ImpressionsService } from '../impressions/impressions.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './controls.repository';
+import type { ControlRecord } from './controls.types';
 
 /**
  * What rules are checked against: the project's target types and the environment's segments. The
@@ -46,7 +46,7 @@ export type ControlContext = {
 };
 
 /** A stored control as the API shows it, with its computed statuses (docs/product.md §3 Feature control). */
-export function toControlView(row: FeatureControlRow, context: ControlContext, now: Date): FeatureControl {
+export function toControlView(row: ControlRecord, context: ControlContext, now: Date): FeatureControl {
   const lastImpressionDate = row.lastImpressionAt?.toISOString() ?? null;
   const createdDate = row.createdAt.toISOString();
   const { trafficStatus, staleDays } = trafficOf({ lastImpressionDate, createdDate }, now);
@@ -215,7 +215,7 @@ export function createControlsService(deps: {
               (control) => [control.featureId, control],
             ),
           )
-        : new Map<string, FeatureControlRow>();
+        : new Map<string, ControlRecord>();
       const rows = [...featureVariants].map(([featureId, variantKeys]) => {
         const copied = source.get(featureId);
         const control = copied

@@ -1,24 +1,40 @@
 import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { isUuid } from '../../db/text-search';
-import {
-  environments,
-  projects,
-  type EnvironmentRow,
-  type NewEnvironmentRow,
-  type ProjectRow,
-} from '../../db/schema/index';
+import { environments, projects, type NewEnvironmentRow } from '../../db/schema/index';
+import type { EnvironmentRecord, EnvironmentWithProject } from './environments.types';
 
-export type EnvironmentWithProject = { environment: EnvironmentRow; project: ProjectRow };
+/** The columns of an {@link EnvironmentRecord}. */
+const environmentColumns = {
+  id: environments.id,
+  projectId: environments.projectId,
+  key: environments.key,
+  name: environments.name,
+  url: environments.url,
+  color: environments.color,
+  local: environments.local,
+  production: environments.production,
+  tags: environments.tags,
+  sdkCanCreateFeatures: environments.sdkCanCreateFeatures,
+  serverApiKey: environments.serverApiKey,
+  jsApiKey: environments.jsApiKey,
+  updatedAt: environments.updatedAt,
+};
+
+const projectColumns = { id: projects.id, key: projects.key, name: projects.name };
 
 const live = (organisationId: string): SQL =>
   and(eq(environments.organisationId, organisationId), eq(environments.archived, false))!;
 
 /** Live environments of the given projects, oldest first (the order menus and lists show). */
-export async function listByProjects(db: Executor, organisationId: string, projectIds: string[]) {
+export async function listByProjects(
+  db: Executor,
+  organisationId: string,
+  projectIds: string[],
+): Promise<EnvironmentRecord[]> {
   if (projectIds.length === 0) return [];
   return db
-    .select()
+    .select(environmentColumns)
     .from(environments)
     .where(and(live(organisationId), inArray(environments.projectId, projectIds)))
     .orderBy(asc(environments.createdAt), asc(environments.name));
@@ -35,7 +51,7 @@ export async function findByProjectKey(
     ? or(eq(environments.key, keyOrId), eq(environments.id, keyOrId))!
     : eq(environments.key, keyOrId);
   const rows = await db
-    .select({ environment: environments, project: projects })
+    .select({ environment: environmentColumns, project: projectColumns })
     .from(environments)
     .innerJoin(projects, eq(projects.id, environments.projectId))
     .where(and(live(organisationId), match, eq(projects.key, projectKey), eq(projects.archived, false)))
@@ -53,7 +69,7 @@ export async function findById(
   options: { forUpdate?: boolean } = {},
 ): Promise<EnvironmentWithProject | null> {
   const query = db
-    .select({ environment: environments, project: projects })
+    .select({ environment: environmentColumns, project: projectColumns })
     .from(environments)
     .innerJoin(projects, eq(projects.id, environments.projectId))
     .where(and(live(organisationId), eq(environments.id, id), eq(projects.archived, false)))
@@ -91,8 +107,8 @@ export async function countLiveInProject(db: Executor, organisationId: string, p
   return row?.total ?? 0;
 }
 
-export async function insert(db: Executor, row: NewEnvironmentRow): Promise<EnvironmentRow> {
-  const [created] = await db.insert(environments).values(row).returning();
+export async function insert(db: Executor, row: NewEnvironmentRow): Promise<EnvironmentRecord> {
+  const [created] = await db.insert(environments).values(row).returning(environmentColumns);
   return created!;
 }
 
@@ -101,12 +117,12 @@ export async function update(
   organisationId: string,
   id: string,
   changes: Partial<NewEnvironmentRow>,
-): Promise<EnvironmentRow> {
+): Promise<EnvironmentRecord> {
   const [updated] = await db
     .update(environments)
     .set(changes)
     .where(and(eq(environments.organisationId, organisationId), eq(environments.id, id)))
-    .returning();
+    .returning(environmentColumns);
   return updated!;
 }
 
@@ -116,10 +132,10 @@ export async function archiveAllOfProject(
   organisationId: string,
   projectId: string,
   at: Date,
-): Promise<EnvironmentRow[]> {
+): Promise<EnvironmentRecord[]> {
   return db
     .update(environments)
     .set({ archived: true, archivedAt: at, updatedAt: at })
     .where(and(live(organisationId), eq(environments.projectId, projectId)))
-    .returning();
+    .returning(environmentColumns);
 }

@@ -13,7 +13,6 @@ import {
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
-import type { EnvironmentRow } from '../../db/schema/index';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
@@ -24,6 +23,7 @@ import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './environments.repository';
+import type { EnvironmentRecord } from './environments.types';
 
 export type SdkKeyKind = 'server' | 'js';
 
@@ -33,7 +33,7 @@ export type SdkKeyKind = 'server' | 'js';
  * it anyone can download every rule and register features; others get the masked key. The JS client
  * key is public.
  */
-export function toEnvironment(principal: Principal, row: EnvironmentRow, projectKey: string): Environment {
+export function toEnvironment(principal: Principal, row: EnvironmentRecord, projectKey: string): Environment {
   return {
     id: row.id,
     name: row.name,
@@ -61,7 +61,7 @@ function keyTakenError(key: string) {
  * except that an environment becoming production falls back to production's default (off).
  */
 function nextSdkCanCreateFeatures(
-  before: EnvironmentRow,
+  before: EnvironmentRecord,
   input: Pick<EnvironmentInput, 'sdkCanCreateFeatures' | 'production' | 'tags'>,
 ): boolean {
   if (input.sdkCanCreateFeatures !== undefined) return input.sdkCanCreateFeatures;
@@ -69,7 +69,7 @@ function nextSdkCanCreateFeatures(
   return becomesProduction ? false : before.sdkCanCreateFeatures;
 }
 
-function describeEnvironment(row: Pick<EnvironmentRow, 'name' | 'key' | 'production' | 'local'>) {
+function describeEnvironment(row: Pick<EnvironmentRecord, 'name' | 'key' | 'production' | 'local'>) {
   const kinds = [row.production ? 'production' : null, row.local ? 'local' : null].filter(Boolean);
   return `**${escapeMarkdown(row.name)}** (${markdownCode(row.key)}${kinds.length ? `, ${kinds.join(', ')}` : ''})`;
 }
@@ -122,7 +122,7 @@ export function createEnvironmentsService(deps: {
     principal: Principal,
     project: ProjectRef,
     input: Omit<EnvironmentInput, 'projectKey' | 'id'>,
-  ): Promise<EnvironmentRow> {
+  ): Promise<EnvironmentRecord> {
     const at = now();
     const row = await repo.insert(tx, {
       organisationId: principal.organisationId,
@@ -229,7 +229,7 @@ export function createEnvironmentsService(deps: {
       principal: Principal,
       project: ProjectRef,
       defaults: readonly Omit<EnvironmentInput, 'projectKey' | 'id'>[],
-    ): Promise<EnvironmentRow[]> {
+    ): Promise<EnvironmentRecord[]> {
       const organisationId = principal.organisationId;
       const room = await billing.remaining(tx, organisationId, 'maxEnvironments', () =>
         repo.countLive(tx, organisationId),
@@ -239,7 +239,7 @@ export function createEnvironmentsService(deps: {
           repo.countLive(tx, organisationId),
         );
       }
-      const created: EnvironmentRow[] = [];
+      const created: EnvironmentRecord[] = [];
       for (const input of defaults.slice(0, Math.max(1, Math.min(defaults.length, room)))) {
         created.push(await insertEnvironment(tx, principal, project, input));
       }
@@ -332,7 +332,7 @@ export function createEnvironmentsService(deps: {
       tx: Executor,
       organisationId: string,
       projectId: string,
-    ): Promise<EnvironmentRow[]> {
+    ): Promise<EnvironmentRecord[]> {
       return repo.archiveAllOfProject(tx, organisationId, projectId, now());
     },
 

@@ -1,25 +1,40 @@
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
-import { features, projects, targets, type NewProjectRow, type ProjectRow } from '../../db/schema/index';
+import { features, projects, targets, type NewProjectRow } from '../../db/schema/index';
+import type { ProjectRecord } from './projects.types';
+
+/** The columns of a {@link ProjectRecord}. */
+const projectColumns = {
+  id: projects.id,
+  key: projects.key,
+  name: projects.name,
+  url: projects.url,
+  tags: projects.tags,
+  updatedAt: projects.updatedAt,
+};
 
 const live = (organisationId: string): SQL =>
   and(eq(projects.organisationId, organisationId), eq(projects.archived, false))!;
 
 /** Live projects by name, optionally those whose name or key contains `query` (any case). */
-export async function list(db: Executor, organisationId: string, query?: string): Promise<ProjectRow[]> {
+export async function list(db: Executor, organisationId: string, query?: string): Promise<ProjectRecord[]> {
   const where = query
     ? and(
         live(organisationId),
         or(ilike(projects.name, containsPattern(query)), ilike(projects.key, containsPattern(query))),
       )
     : live(organisationId);
-  return db.select().from(projects).where(where).orderBy(asc(projects.name), asc(projects.key));
+  return db.select(projectColumns).from(projects).where(where).orderBy(asc(projects.name), asc(projects.key));
 }
 
-export async function findByKey(db: Executor, organisationId: string, key: string) {
+export async function findByKey(
+  db: Executor,
+  organisationId: string,
+  key: string,
+): Promise<ProjectRecord | null> {
   const [row] = await db
-    .select()
+    .select(projectColumns)
     .from(projects)
     .where(and(live(organisationId), eq(projects.key, key)))
     .limit(1);
@@ -31,9 +46,9 @@ export async function findById(
   organisationId: string,
   id: string,
   options: { forUpdate?: boolean } = {},
-) {
+): Promise<ProjectRecord | null> {
   const query = db
-    .select()
+    .select(projectColumns)
     .from(projects)
     .where(and(live(organisationId), eq(projects.id, id)))
     .limit(1);
@@ -46,8 +61,8 @@ export async function countLive(db: Executor, organisationId: string): Promise<n
   return row?.total ?? 0;
 }
 
-export async function insert(db: Executor, row: NewProjectRow): Promise<ProjectRow> {
-  const [created] = await db.insert(projects).values(row).returning();
+export async function insert(db: Executor, row: NewProjectRow): Promise<ProjectRecord> {
+  const [created] = await db.insert(projects).values(row).returning(projectColumns);
   return created!;
 }
 
@@ -56,12 +71,12 @@ export async function update(
   organisationId: string,
   id: string,
   changes: Partial<NewProjectRow>,
-): Promise<ProjectRow> {
+): Promise<ProjectRecord> {
   const [updated] = await db
     .update(projects)
     .set(changes)
     .where(and(eq(projects.organisationId, organisationId), eq(projects.id, id)))
-    .returning();
+    .returning(projectColumns);
   return updated!;
 }
 

@@ -11,7 +11,6 @@ import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { isUuid } from '../../db/text-search';
-import type { ProjectRow } from '../../db/schema/index';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
@@ -20,6 +19,7 @@ import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { EnvironmentsService } from '../environments/environments.service';
 import * as repo from './projects.repository';
+import type { ProjectRecord } from './projects.types';
 
 /** The environments a new project starts with (fewer when the plan's environment limit is near). */
 export const DEFAULT_PROJECT_ENVIRONMENTS: readonly Omit<EnvironmentInput, 'projectKey' | 'id'>[] = [
@@ -47,7 +47,7 @@ function keyTakenError(key: string) {
   return new ValidationError('key', `A project with the key "${key}" already exists.`);
 }
 
-function describeProject(row: Pick<ProjectRow, 'name' | 'key'>) {
+function describeProject(row: Pick<ProjectRecord, 'name' | 'key'>) {
   return `**${escapeMarkdown(row.name)}** (${markdownCode(row.key)})`;
 }
 
@@ -72,7 +72,7 @@ export function createProjectsService(deps: {
   async function toProjects(
     executor: Executor,
     principal: Principal,
-    rows: ProjectRow[],
+    rows: ProjectRecord[],
   ): Promise<Project[]> {
     const [environmentsByProject, targets] = await Promise.all([
       environments.listByProjects(executor, principal, rows),
@@ -96,7 +96,7 @@ export function createProjectsService(deps: {
     }));
   }
 
-  async function toProject(executor: Executor, principal: Principal, row: ProjectRow): Promise<Project> {
+  async function toProject(executor: Executor, principal: Principal, row: ProjectRecord): Promise<Project> {
     const [project] = await toProjects(executor, principal, [row]);
     return project!;
   }
