@@ -5,6 +5,7 @@
  */
 import { escapeMarkdown, markdownCode } from '@vexil/core';
 import type { AuditEntry } from '../audit/audit.service';
+import type { FeatureRecord } from './features.types';
 
 type Named = { name: string; key: string };
 
@@ -23,22 +24,12 @@ export function featureCreated(actor: string, row: Named, project: { name: strin
   } satisfies Pick<AuditEntry, 'title' | 'description'>;
 }
 
+type Settings = Pick<FeatureRecord, 'name' | 'description' | 'permanent' | 'tags' | 'maintainerId'>;
+
 /** The settings an update may change, before and after. */
 export type SettingsChange = {
-  before: {
-    name: string;
-    description: string;
-    permanent: boolean;
-    tags: string[];
-    maintainerId: string | null;
-  };
-  after: {
-    name: string;
-    description: string;
-    permanent: boolean;
-    tags: string[];
-    maintainerId: string | null;
-  };
+  before: Settings;
+  after: Settings;
   variantsAdded: string[];
   variantsEdited: string[];
   issuesBefore: string[];

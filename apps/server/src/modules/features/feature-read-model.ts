@@ -7,7 +7,7 @@ import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
 import * as repo from './features.repository';
-import type { FeatureWithProject } from './features.repository';
+import type { FeatureWithProject } from './features.types';
 
 /** How many features a search or a home list returns at most. */
 export const FEATURE_SEARCH_LIMIT = 100;
@@ -79,8 +79,8 @@ export function createFeatureReadModel(deps: {
         })),
         tags: feature.tags,
         goals: (goalsByFeature.get(feature.id) ?? []).map((g) => g.key),
-        jiraIssues: issues.map((i) => ({ key: i.issueKey, title: i.title, url: i.url ?? '' })),
-        jiraIssueKeys: issues.map((i) => i.issueKey),
+        jiraIssues: issues.map((i) => ({ key: i.key, title: i.title, url: i.url ?? '' })),
+        jiraIssueKeys: issues.map((i) => i.key),
         maintainer: (feature.maintainerId && maintainers.get(feature.maintainerId)) || null,
         projectKey: project.key,
         project: { key: project.key, name: project.name },

@@ -10,15 +10,36 @@ import {
   goals,
   projects,
   variants,
-  type FeatureRow,
   type NewFeatureRow,
   type NewVariantRow,
-  type ProjectRow,
 } from '../../db/schema/index';
+import type {
+  FeatureGoal,
+  FeatureRecord,
+  FeatureWithProject,
+  IssueLinkRecord,
+  VariantRecord,
+} from './features.types';
 
-export type FeatureWithProject = { feature: FeatureRow; project: Pick<ProjectRow, 'id' | 'key' | 'name'> };
+/** The columns of a {@link FeatureRecord}. */
+const featureColumns = {
+  id: features.id,
+  projectId: features.projectId,
+  key: features.key,
+  name: features.name,
+  description: features.description,
+  permanent: features.permanent,
+  tags: features.tags,
+  maintainerId: features.maintainerId,
+  archived: features.archived,
+  createdAt: features.createdAt,
+  updatedAt: features.updatedAt,
+};
 
 const projectColumns = { id: projects.id, key: projects.key, name: projects.name };
+
+/** The columns of a {@link FeatureWithProject}. */
+const featureWithProjectColumns = { feature: featureColumns, project: projectColumns };
 
 /** Live features of live projects of the organisation. */
 function liveFeatures(organisationId: string): SQL {
@@ -46,7 +67,7 @@ export async function findByKey(
   featureKey: string,
 ): Promise<FeatureWithProject | null> {
   const [row] = await db
-    .select({ feature: features, project: projectColumns })
+    .select(featureWithProjectColumns)
     .from(features)
     .innerJoin(projects, eq(projects.id, features.projectId))
     .where(and(liveFeatures(organisationId), eq(projects.key, projectKey), eq(features.key, featureKey)))
@@ -61,7 +82,7 @@ export async function findById(
   options: { forUpdate?: boolean } = {},
 ): Promise<FeatureWithProject | null> {
   const query = db
-    .select({ feature: features, project: projectColumns })
+    .select(featureWithProjectColumns)
     .from(features)
     .innerJoin(projects, eq(projects.id, features.projectId))
     .where(and(liveFeatures(organisationId), eq(features.id, id)))
@@ -71,9 +92,14 @@ export async function findById(
 }
 
 /** Features across the organisation whose name, key or description contains `text`, by name. */
-export async function search(db: Executor, organisationId: string, text: string | undefined, limit: number) {
+export async function search(
+  db: Executor,
+  organisationId: string,
+  text: string | undefined,
+  limit: number,
+): Promise<FeatureWithProject[]> {
   return db
-    .select({ feature: features, project: projectColumns })
+    .select(featureWithProjectColumns)
     .from(features)
     .innerJoin(projects, eq(projects.id, features.projectId))
     .where(and(liveFeatures(organisationId), matching(text)))
@@ -88,9 +114,9 @@ export async function searchInProject(
   projectId: string,
   text: string | undefined,
   limit: number,
-) {
+): Promise<FeatureWithProject[]> {
   return db
-    .select({ feature: features, project: projectColumns })
+    .select(featureWithProjectColumns)
     .from(features)
     .innerJoin(projects, eq(projects.id, features.projectId))
     .where(and(liveFeatures(organisationId), eq(features.projectId, projectId), matching(text)))
@@ -106,11 +132,11 @@ export async function page(
   text: string | undefined,
   offset: number,
   limit: number,
-) {
+): Promise<{ rows: FeatureWithProject[]; total: number }> {
   const where = and(liveFeatures(organisationId), eq(features.projectId, projectId), matching(text));
   const [rows, [total]] = await Promise.all([
     db
-      .select({ feature: features, project: projectColumns })
+      .select(featureWithProjectColumns)
       .from(features)
       .innerJoin(projects, eq(projects.id, features.projectId))
       .where(where)
@@ -141,9 +167,9 @@ export async function homeList(
   userId: string,
   list: HomeList,
   limit: number,
-) {
+): Promise<FeatureWithProject[]> {
   const base = db
-    .select({ feature: features, project: projectColumns })
+    .select(featureWithProjectColumns)
     .from(features)
     .innerJoin(projects, eq(projects.id, features.projectId));
   if (list === 'bookmarked') {
@@ -180,8 +206,8 @@ export async function countLive(db: Executor, organisationId: string): Promise<n
   return row?.total ?? 0;
 }
 
-export async function insert(db: Executor, row: NewFeatureRow): Promise<FeatureRow> {
-  const [created] = await db.insert(features).values(row).returning();
+export async function insert(db: Executor, row: NewFeatureRow): Promise<FeatureRecord> {
+  const [created] = await db.insert(features).values(row).returning(featureColumns);
   return created!;
 }
 
@@ -190,19 +216,30 @@ export async function update(
   organisationId: string,
   id: string,
   changes: Partial<NewFeatureRow>,
-): Promise<FeatureRow> {
+): Promise<FeatureRecord> {
   const [updated] = await db
     .update(features)
     .set(changes)
     .where(and(eq(features.organisationId, organisationId), eq(features.id, id)))
-    .returning();
+    .returning(featureColumns);
   return updated!;
 }
 
-export async function variantsOf(db: Executor, organisationId: string, featureIds: string[]) {
+/** The variants of the features, each feature's in order. */
+export async function variantsOf(
+  db: Executor,
+  organisationId: string,
+  featureIds: string[],
+): Promise<VariantRecord[]> {
   if (featureIds.length === 0) return [];
   return db
-    .select()
+    .select({
+      featureId: variants.featureId,
+      key: variants.key,
+      name: variants.name,
+      description: variants.description,
+      value: variants.value,
+    })
     .from(variants)
     .where(and(eq(variants.organisationId, organisationId), inArray(variants.featureId, featureIds)))
     .orderBy(asc(variants.position), asc(variants.key));
@@ -224,10 +261,20 @@ export async function updateVariant(
     .where(and(eq(variants.featureId, featureId), eq(variants.key, key)));
 }
 
-export async function issueLinksOf(db: Executor, organisationId: string, featureIds: string[]) {
+/** The issue links of the features, oldest first. */
+export async function issueLinksOf(
+  db: Executor,
+  organisationId: string,
+  featureIds: string[],
+): Promise<IssueLinkRecord[]> {
   if (featureIds.length === 0) return [];
   return db
-    .select()
+    .select({
+      featureId: featureIssueLinks.featureId,
+      key: featureIssueLinks.issueKey,
+      title: featureIssueLinks.title,
+      url: featureIssueLinks.url,
+    })
     .from(featureIssueLinks)
     .where(
       and(
@@ -253,7 +300,11 @@ export async function removeIssueLinks(db: Executor, featureId: string, keys: st
     .where(and(eq(featureIssueLinks.featureId, featureId), inArray(featureIssueLinks.issueKey, keys)));
 }
 
-export async function goalKeysOf(db: Executor, organisationId: string, featureIds: string[]) {
+export async function goalKeysOf(
+  db: Executor,
+  organisationId: string,
+  featureIds: string[],
+): Promise<FeatureGoal[]> {
   if (featureIds.length === 0) return [];
   return db
     .select({ featureId: featureGoals.featureId, key: goals.key })
@@ -317,7 +368,7 @@ export async function tagsOf(
   organisationId: string,
   projectId: string,
   text: string | undefined,
-) {
+): Promise<string[]> {
   const tag = sql<string>`unnest(${features.tags})`;
   const rows = await db
     .selectDistinct({ tag })
@@ -337,7 +388,11 @@ export async function tagsOf(
 }
 
 /** Live features of a project by key. */
-export async function liveByKeys(db: Executor, projectId: string, keys: string[]) {
+export async function liveByKeys(
+  db: Executor,
+  projectId: string,
+  keys: string[],
+): Promise<{ id: string; key: string }[]> {
   if (keys.length === 0) return [];
   return db
     .select({ id: features.id, key: features.key })

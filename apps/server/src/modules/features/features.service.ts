@@ -198,7 +198,7 @@ export function createFeaturesService(deps: {
           })),
         );
         const links = await repo.issueLinksOf(tx, organisationId, [id]);
-        const linkedKeys = links.map((l) => l.issueKey);
+        const linkedKeys = links.map((l) => l.key);
         await repo.removeIssueLinks(
           tx,
           id,
@@ -273,7 +273,7 @@ export function createFeaturesService(deps: {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found) throw new NotFoundError('feature', featureId);
         const links = await repo.issueLinksOf(tx, organisationId, [featureId]);
-        if (!links.some((l) => l.issueKey === issueKey)) {
+        if (!links.some((l) => l.key === issueKey)) {
           await repo.addIssueLinks(tx, organisationId, featureId, [issueKey]);
           await repo.update(tx, organisationId, featureId, { updatedAt: now() });
           await audit.record(tx, principal, {

@@ -2,16 +2,27 @@ import { and, asc, eq, ilike, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import { environments, projects, segments, type NewSegmentRow } from '../../db/schema/index';
+import type { SegmentInScope, SegmentRecord } from './segments.types';
+
+/** The columns of a {@link SegmentRecord}. */
+const segmentColumns = {
+  id: segments.id,
+  environmentId: segments.environmentId,
+  key: segments.key,
+  name: segments.name,
+  description: segments.description,
+  updatedAt: segments.updatedAt,
+};
 
 export async function list(
   db: Executor,
   organisationId: string,
   environmentId: string,
   text: string | undefined,
-) {
+): Promise<SegmentRecord[]> {
   const pattern = text ? containsPattern(text) : undefined;
   return db
-    .select()
+    .select(segmentColumns)
     .from(segments)
     .where(
       and(
@@ -47,9 +58,19 @@ export async function findById(
   organisationId: string,
   id: string,
   options: { forUpdate?: boolean } = {},
-) {
+): Promise<SegmentInScope | null> {
   const query = db
-    .select({ segment: segments, environment: environments, project: projects })
+    .select({
+      segment: segmentColumns,
+      environment: {
+        id: environments.id,
+        key: environments.key,
+        name: environments.name,
+        production: environments.production,
+        tags: environments.tags,
+      },
+      project: { id: projects.id, key: projects.key, name: projects.name },
+    })
     .from(segments)
     .innerJoin(environments, eq(environments.id, segments.environmentId))
     .innerJoin(projects, eq(projects.id, environments.projectId))
@@ -75,8 +96,8 @@ export async function keyTaken(db: Executor, environmentId: string, key: string)
   return row !== undefined;
 }
 
-export async function insert(db: Executor, row: NewSegmentRow) {
-  const [created] = await db.insert(segments).values(row).returning();
+export async function insert(db: Executor, row: NewSegmentRow): Promise<SegmentRecord> {
+  const [created] = await db.insert(segments).values(row).returning(segmentColumns);
   return created!;
 }
 
@@ -85,15 +106,15 @@ export async function update(
   organisationId: string,
   id: string,
   changes: Partial<NewSegmentRow>,
-) {
+): Promise<SegmentRecord> {
   const [updated] = await db
     .update(segments)
     .set(changes)
     .where(and(eq(segments.organisationId, organisationId), eq(segments.id, id)))
-    .returning();
+    .returning(segmentColumns);
   return updated!;
 }
 
-export async function remove(db: Executor, organisationId: string, id: string) {
+export async function remove(db: Executor, organisationId: string, id: string): Promise<void> {
   await db.delete(segments).where(and(eq(segments.organisationId, organisationId), eq(segments.id, id)));
 }

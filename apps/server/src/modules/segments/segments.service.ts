@@ -14,6 +14,7 @@ import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import { changedSince } from '../../lib/versions';
 import * as repo from './segments.repository';
+import type { SegmentRecord } from './segments.types';
 
 /**
  * Segment keys of an environment, for rule validation. Standalone (no service around it) so that the
@@ -23,11 +24,7 @@ export function segmentKeysOf(executor: Executor, organisationId: string, enviro
   return repo.keysOf(executor, organisationId, environmentId);
 }
 
-function toSegment(
-  row: { id: string; key: string; name: string; description: string; updatedAt: Date },
-  projectKey: string,
-  environmentKey: string,
-): Segment {
+function toSegment(row: SegmentRecord, projectKey: string, environmentKey: string): Segment {
   return {
     id: row.id,
     key: row.key,
