@@ -3,7 +3,7 @@
  * loopback, started, stopped (SIGTERM), killed (SIGKILL) and restarted on the same database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,8 @@ export class Product {
   constructor(
     readonly port: number,
     private readonly env: Record<string, string>,
+    /** A file that receives everything the process writes, for a look at what it said during a row. */
+    private readonly logFile?: string,
   ) {
     this.base = `http://127.0.0.1:${port}`;
   }
@@ -84,6 +86,7 @@ export class Product {
     });
     this.child = child;
     const keep = (chunk: Buffer) => {
+      if (this.logFile) appendFileSync(this.logFile, chunk);
       this.log.push(...chunk.toString().split('\n').filter(Boolean));
       if (this.log.length > 200) this.log = this.log.slice(-100);
     };

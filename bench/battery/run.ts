@@ -3,7 +3,9 @@
  * loopback, on PostgreSQL (a database of its own, reached through a proxy the battery can cut) and
  * on PGlite, prints one table with the figures and a pass/fail per row, and exits non-zero when a
  * row fails. Options: `--quick` (short phases, for development), `--db=pg|pglite`, `--pg=<admin
- * URL>` (default postgres://postgres@127.0.0.1:5432/postgres) and row ids (`R1 S2` or `--rows=R1,S2`).
+ * URL>` (default postgres://postgres@127.0.0.1:5432/postgres), `--product-log=<file>` (append the
+ * product's output there), `--log-level=<pino level>` (the product's, default warn) and row ids
+ * (`R1 S2` or `--rows=R1,S2`).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -50,6 +52,8 @@ function parseArgs(argv: string[]) {
     dbs: (db ? [db] : ['pg', 'pglite']) as DbKind[],
     rows: named.length ? (named as RowId[]) : ROW_IDS,
     pgUrl: value('pg') ?? DEFAULT_PG_ADMIN_URL,
+    productLog: value('product-log'),
+    logLevel: value('log-level'),
   };
 }
 
@@ -69,7 +73,15 @@ async function runOn(kind: DbKind, options: ReturnType<typeof parseArgs>): Promi
   const results: RowResult[] = [];
   log(`${kind}: preparing the database`);
   const store = await createStore(kind, options.pgUrl);
-  const product = new Product(await freePort(), { ...store.productEnv, VEXIL_ADMIN_PASSWORD: PASSWORD });
+  const product = new Product(
+    await freePort(),
+    {
+      ...store.productEnv,
+      VEXIL_ADMIN_PASSWORD: PASSWORD,
+      ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
+    },
+    options.productLog,
+  );
   try {
     await prepare(store);
     await product.start();
