@@ -1,25 +1,18 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { oneTimeTokens, organisations, sessions, users } from '../../db/schema/index';
+import type {
+  ActiveSession,
+  LoginCredentials,
+  MemberState,
+  PublicOrganisation,
+  TokenOwner,
+} from './auth.types';
 
-export type SessionPrincipalRow = {
-  sessionId: string;
-  userId: string;
-  organisationId: string;
-  organisationDomain: string;
-  email: string;
-  authorities: string[];
-  lastUsedAt: Date;
-};
-
-export type LoginUserRow = {
-  id: string;
-  organisationId: string;
-  passwordHash: string | null;
-  activated: boolean;
-};
-
-export async function findOrganisationByDomain(db: Executor, domain: string) {
+export async function findOrganisationByDomain(
+  db: Executor,
+  domain: string,
+): Promise<PublicOrganisation | null> {
   const [row] = await db
     .select({ id: organisations.id, name: organisations.name, domain: organisations.domain })
     .from(organisations)
@@ -28,11 +21,12 @@ export async function findOrganisationByDomain(db: Executor, domain: string) {
   return row ?? null;
 }
 
-export async function findLoginUser(
+/** The sign-in credentials of a live member by e-mail: the only module query that reads the password hash. */
+export async function findLoginCredentials(
   db: Executor,
   organisationId: string,
   email: string,
-): Promise<LoginUserRow | null> {
+): Promise<LoginCredentials | null> {
   const [row] = await db
     .select({
       id: users.id,
@@ -63,7 +57,7 @@ export async function insertSession(
     userAgent: string | null;
     ip: string | null;
   },
-) {
+): Promise<void> {
   await db.insert(sessions).values(values);
 }
 
@@ -71,7 +65,7 @@ export async function findActiveSession(
   db: Executor,
   tokenHash: string,
   now: Date,
-): Promise<SessionPrincipalRow | null> {
+): Promise<ActiveSession | null> {
   const [row] = await db
     .select({
       sessionId: sessions.id,
@@ -98,23 +92,28 @@ export async function findActiveSession(
   return row ?? null;
 }
 
-export async function touchSession(db: Executor, sessionId: string, now: Date) {
+export async function touchSession(db: Executor, sessionId: string, now: Date): Promise<void> {
   await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, sessionId));
 }
 
-export async function revokeSession(db: Executor, sessionId: string, now: Date) {
+export async function revokeSession(db: Executor, sessionId: string, now: Date): Promise<void> {
   await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
 }
 
 export async function insertOneTimeToken(
   db: Executor,
   values: { organisationId: string; userId: string; purpose: string; tokenHash: string; expiresAt: Date },
-) {
+): Promise<void> {
   await db.insert(oneTimeTokens).values(values);
 }
 
 /** Marks the token used and returns its owner, in one statement so a token can be used once only. */
-export async function consumeOneTimeToken(db: Executor, tokenHash: string, purpose: string, now: Date) {
+export async function consumeOneTimeToken(
+  db: Executor,
+  tokenHash: string,
+  purpose: string,
+  now: Date,
+): Promise<TokenOwner | null> {
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: now })
@@ -130,7 +129,11 @@ export async function consumeOneTimeToken(db: Executor, tokenHash: string, purpo
   return row ?? null;
 }
 
-export async function findUserForSession(db: Executor, userId: string, organisationId: string) {
+export async function findUserForSession(
+  db: Executor,
+  userId: string,
+  organisationId: string,
+): Promise<MemberState | null> {
   const [row] = await db
     .select({ id: users.id, activated: users.activated, archived: users.archived })
     .from(users)

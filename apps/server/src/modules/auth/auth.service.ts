@@ -106,7 +106,9 @@ export function createAuthService(deps: { db: Database; hashCost: HashCost; now?
       if (wait > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, wait);
       const foreign = !!hostOrganisation && !!input.domain && input.domain.toLowerCase() !== hostOrganisation;
       const organisation = foreign ? null : await repo.findOrganisationByDomain(db, domain);
-      const user = organisation ? await repo.findLoginUser(db, organisation.id, input.username.trim()) : null;
+      const user = organisation
+        ? await repo.findLoginCredentials(db, organisation.id, input.username.trim())
+        : null;
       const valid =
         user?.passwordHash && user.activated
           ? await verifyPassword(input.password, user.passwordHash)

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import { targetUsers } from '../../db/schema/index';
+import type { TargetUserPage } from './target-users.types';
 
 export async function page(
   db: Executor,
@@ -10,7 +11,7 @@ export async function page(
   text: string | undefined,
   offset: number,
   limit: number,
-) {
+): Promise<TargetUserPage> {
   const pattern = text ? containsPattern(text) : undefined;
   const where: SQL = and(
     eq(targetUsers.organisationId, organisationId),
@@ -19,7 +20,11 @@ export async function page(
   )!;
   const [rows, [total]] = await Promise.all([
     db
-      .select()
+      .select({
+        userKey: targetUsers.userKey,
+        attributes: targetUsers.attributes,
+        lastSeenAt: targetUsers.lastSeenAt,
+      })
       .from(targetUsers)
       .where(where)
       .orderBy(desc(targetUsers.lastSeenAt), desc(targetUsers.id))
@@ -30,7 +35,12 @@ export async function page(
   return { rows, total: total?.total ?? 0 };
 }
 
-export async function remove(db: Executor, organisationId: string, environmentId: string, userKey: string) {
+export async function remove(
+  db: Executor,
+  organisationId: string,
+  environmentId: string,
+  userKey: string,
+): Promise<boolean> {
   const rows = await db
     .delete(targetUsers)
     .where(

@@ -1,28 +1,36 @@
 import { and, asc, eq, ilike } from 'drizzle-orm';
+import type { Rule } from '@vexil/core';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import { featureControls, features, targetValues, targets, type NewTargetRow } from '../../db/schema/index';
-import type { ControlRule } from '../../db/schema/index';
+import type { TargetRecord } from './targets.types';
 
-export async function listByProject(db: Executor, organisationId: string, projectId: string) {
+/** The columns of a {@link TargetRecord}. */
+const targetColumns = { id: targets.id, key: targets.key, name: targets.name, type: targets.type };
+
+export async function listByProject(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+): Promise<TargetRecord[]> {
   return db
-    .select()
+    .select(targetColumns)
     .from(targets)
     .where(and(eq(targets.organisationId, organisationId), eq(targets.projectId, projectId)))
     .orderBy(asc(targets.name), asc(targets.key));
 }
 
-export async function findByKey(db: Executor, projectId: string, key: string) {
+export async function keyTaken(db: Executor, projectId: string, key: string): Promise<boolean> {
   const [row] = await db
-    .select()
+    .select({ id: targets.id })
     .from(targets)
     .where(and(eq(targets.projectId, projectId), eq(targets.key, key)))
     .limit(1);
-  return row ?? null;
+  return row !== undefined;
 }
 
-export async function insert(db: Executor, row: NewTargetRow) {
-  const [created] = await db.insert(targets).values(row).returning();
+export async function insert(db: Executor, row: NewTargetRow): Promise<TargetRecord> {
+  const [created] = await db.insert(targets).values(row).returning(targetColumns);
   return created!;
 }
 
@@ -33,7 +41,7 @@ export async function seenValues(
   targetKey: string,
   text: string | undefined,
   limit: number,
-) {
+): Promise<string[]> {
   const pattern = text ? containsPattern(text) : undefined;
   const rows = await db
     .select({ value: targetValues.value })
@@ -55,7 +63,7 @@ export async function rulesOfProject(
   db: Executor,
   organisationId: string,
   projectId: string,
-): Promise<ControlRule[][]> {
+): Promise<Rule[][]> {
   const rows = await db
     .select({ rules: featureControls.rules })
     .from(featureControls)

@@ -54,7 +54,7 @@ export function createTargetsService(deps: {
       try {
         return await db.transaction(async (tx) => {
           const project = await requireProject(tx, principal.organisationId, projectKey);
-          if (await repo.findByKey(tx, project.id, input.key)) throw keyTakenError(input.key);
+          if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
           const at = now();
           const row = await repo.insert(tx, {
             organisationId: principal.organisationId,

@@ -2,9 +2,9 @@ import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import { users } from '../../db/schema/index';
+import type { MemberName } from './team.types';
 
-export type MemberName = { id: string; email: string; firstName: string; lastName: string };
-
+/** The columns of a {@link MemberName}. */
 const nameColumns = {
   id: users.id,
   email: users.email,

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client';
 import { ValidationError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
 import * as repo from './team.repository';
+import type { MemberName } from './team.types';
 
 /** Most members the picker returns. */
 export const MEMBER_SEARCH_LIMIT = 50;
@@ -10,7 +11,7 @@ export const MEMBER_SEARCH_LIMIT = 50;
 /** A member as features and other records show them. */
 export type MemberSummary = { id: string; name: string; email: string };
 
-function summary(member: repo.MemberName): MemberSummary {
+function summary(member: MemberName): MemberSummary {
   return { id: member.id, name: displayName(member), email: member.email };
 }
 
