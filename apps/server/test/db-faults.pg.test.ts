@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Project } from '@vexil/core';
 import { buildApp } from '../src/app';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client';
+import { openDatabase, type Transaction } from '../src/db/client';
 import { isDatabaseUnavailable } from '../src/db/errors';
 import { callerFor, type Caller } from './api';
 import { createHarness, randomIp, testConfig, type Harness, type TestApp, type TestUser } from './helpers';
@@ -55,6 +55,8 @@ async function signIn(app: TestApp, user: TestUser): Promise<Caller> {
   expect(res.statusCode, res.body).toBe(200);
   return callerFor(app, res.json<{ id_token: string }>().id_token);
 }
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** A failure the database caused: 503, a JSON title, and when to retry. */
 function expectUnavailable(res: LightMyRequestResponse) {
@@ -129,6 +131,57 @@ describe('terminated backends', () => {
       await killer.end();
     }
     expect(uncaught).toEqual([]);
+  });
+});
+
+describe('a transaction whose session ends', () => {
+  it('runs once more on another connection when it ended before COMMIT, and is applied once', async () => {
+    const database = openDatabase({
+      kind: 'postgres',
+      url: h.database.url!,
+      max: 2,
+      timeouts: SHORT_TIMEOUTS,
+    });
+    const killer = new pg.Client({ connectionString: h.database.url });
+    await killer.connect();
+    const endSession = async (tx: Transaction) => {
+      const pid = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
+      await killer.query('select pg_terminate_backend($1)', [pid]);
+      await tx.execute(sql`select 1`); // the session is gone: this fails
+    };
+    try {
+      await database.db.execute(sql`create table retry_probe (attempt int)`);
+      let runs = 0;
+      await database.db.transaction(async (tx) => {
+        runs += 1;
+        await tx.execute(sql`insert into retry_probe values (${runs})`);
+        if (runs === 1) await endSession(tx);
+      });
+      expect(runs).toBe(2);
+      const stored = rowsOf<{ attempt: number }>(
+        await database.db.execute(sql`select attempt from retry_probe`),
+      );
+      expect(stored).toEqual([{ attempt: 2 }]);
+
+      // Ended again on the second run: the caller gets the failure (503 for a request), nothing is kept.
+      let tries = 0;
+      const failure = await database.db
+        .transaction(async (tx) => {
+          tries += 1;
+          await tx.execute(sql`insert into retry_probe values (99)`);
+          await endSession(tx);
+        })
+        .catch((error: unknown) => error);
+      expect(tries).toBe(2);
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      expect(
+        rowsOf(await database.db.execute(sql`select attempt from retry_probe where attempt = 99`)),
+      ).toEqual([]);
+    } finally {
+      await database.db.execute(sql`drop table if exists retry_probe`).catch(() => {});
+      await killer.end();
+      await database.close();
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
-import { isDatabaseUnavailable } from './errors';
+import { isConnectionLost, isDatabaseUnavailable } from './errors';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -72,6 +72,12 @@ export function databaseTimeouts(given: Partial<DatabaseTimeouts> = {}): Databas
 }
 
 export const DEFAULT_DATABASE_TIMEOUTS = databaseTimeouts();
+
+/**
+ * A transaction whose connection is lost before COMMIT runs once more on another connection: a
+ * restarting or failing-over server, or an operator ending sessions, then costs a retry, not an error.
+ */
+const TRANSACTION_ATTEMPTS = 2;
 
 /** TCP keepalive finds a dead peer on a connection nobody is using (the change relay's LISTEN). */
 const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
@@ -176,15 +182,26 @@ function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): 
     // Drizzle checks a client out for a transaction but never gives it back when BEGIN fails (the
     // pool would shrink to nothing as connections fail), and gives back one whose connection failed
     // mid-transaction as if it were sound.
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    try {
-      return await drizzlePg({ client, schema }).transaction(run, transactionConfig);
-    } catch (error) {
-      if (isDatabaseUnavailable(error)) broken = error instanceof Error ? error : new Error(String(error));
-      throw error;
-    } finally {
-      client.release(broken);
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      let committing = false;
+      try {
+        return await drizzlePg({ client, schema }).transaction(async (tx) => {
+          const result = await run(tx);
+          committing = true;
+          return result;
+        }, transactionConfig);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        broken = error instanceof Error ? error : new Error(String(error));
+        // A session that ends before COMMIT is sent never commits: the whole transaction is undone,
+        // so running it again on another connection cannot apply anything twice. A failed COMMIT
+        // has an unknown outcome and is never repeated.
+        if (committing || attempt >= TRANSACTION_ATTEMPTS || !isConnectionLost(error)) throw error;
+      } finally {
+        client.release(broken);
+      }
     }
   };
   return {

@@ -1,7 +1,7 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../errors';
-import { isDatabaseUnavailable } from './errors';
+import { isConnectionLost, isDatabaseUnavailable } from './errors';
 
 function withCode(code: string, message = 'database error') {
   return Object.assign(new Error(message), { code });
@@ -44,5 +44,34 @@ describe('isDatabaseUnavailable', () => {
     ['nothing at all', undefined],
   ])('leaves %s alone', (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('isConnectionLost', () => {
+  it.each([
+    [
+      'a terminated backend (57P01)',
+      withCode('57P01', 'terminating connection due to administrator command'),
+    ],
+    ['a server shutting down (57P02)', withCode('57P02')],
+    ['a reset socket', withCode('ECONNRESET')],
+    ['a lost connection', new Error('Connection terminated unexpectedly')],
+    [
+      'a client whose connection already failed',
+      new Error('Client has encountered a connection error and is not queryable'),
+    ],
+  ])('says a transaction may run again after %s', (_name, error) => {
+    expect(isConnectionLost(failedQuery(error))).toBe(true);
+  });
+
+  it.each([
+    ['a statement timeout (57014)', withCode('57014')],
+    ['a query timeout', new Error('Query read timeout')],
+    ['a full pool', new Error('timeout exceeded when trying to connect')],
+    ['a refused connection', withCode('ECONNREFUSED')],
+    ['too many connections (53300)', withCode('53300')],
+    ['a unique violation', withCode('23505')],
+  ])('not after %s: trying again would wait or fail the same way', (_name, error) => {
+    expect(isConnectionLost(failedQuery(error))).toBe(false);
   });
 });

@@ -81,3 +81,33 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** SQLSTATEs of a session the server ended: an operator or a shutdown terminated the backend. */
+const ENDED_SESSION_SQLSTATES = new Set(['57P01', '57P02']);
+/** The connection died under a statement, or before it was sent. */
+const LOST_CONNECTION_MESSAGES = [
+  /^Connection terminated unexpectedly$/,
+  /^Client has encountered a connection error and is not queryable$/,
+];
+
+/**
+ * True when `error` says the connection itself was lost (its session ended or its socket broke),
+ * not that the database is slow or refusing: the work of an uncommitted transaction on it is
+ * undone, and another connection may well succeed. Timeouts do not count: trying again would only
+ * wait as long again.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (
+      typeof code === 'string' &&
+      (ENDED_SESSION_SQLSTATES.has(code) || code === 'ECONNRESET' || code === 'EPIPE')
+    )
+      return true;
+    if (typeof message === 'string' && LOST_CONNECTION_MESSAGES.some((pattern) => pattern.test(message)))
+      return true;
+    current = cause;
+  }
+  return false;
+}
