@@ -105,6 +105,29 @@ describe('routes', () => {
       expect(screen.getByText('Please provide a password.')).toBeTruthy();
     });
 
+    it('checks a field again as it is corrected once a sign-in was refused, and focuses the first to correct', async () => {
+      render('/demo/login');
+      const user = userEvent.setup();
+      const email = await screen.findByLabelText('Email');
+      const password = screen.getByLabelText('Password');
+      await user.type(password, 'x');
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(await screen.findByText('Please provide an email address.')).toBeTruthy();
+      expect(document.activeElement).toBe(email);
+
+      await user.type(email, 'bob');
+      expect(screen.getByText('bob is not a valid email.')).toBeTruthy();
+      await user.type(email, '@example.com');
+      expect(screen.queryByText(/not a valid email/)).toBeNull();
+
+      await user.clear(password);
+      expect(screen.getByText('Please provide a password.')).toBeTruthy();
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(document.activeElement).toBe(password);
+      await user.type(password, 'y');
+      expect(screen.queryByText('Please provide a password.')).toBeNull();
+    });
+
     it('shows "{value} is not a valid email."', async () => {
       render('/demo/login');
       const user = userEvent.setup();

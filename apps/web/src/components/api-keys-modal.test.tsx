@@ -5,13 +5,8 @@ import { MASKED_SERVER_SDK_KEY } from '@vexil/core';
 import { ApiError } from '../lib/api-client';
 import { closeAllModals } from '../lib/modals';
 import { renderWithModals } from '../test-utils';
-import {
-  COPY_TOOLTIP_CLOSE_DELAY_MS,
-  COPY_TOOLTIP_OPEN_DELAY_MS,
-  HIDDEN_SERVER_KEY_MESSAGE,
-  openApiKeysModal,
-  type ApiKeysModalProps,
-} from './api-keys-modal';
+import { HIDDEN_SERVER_KEY_MESSAGE, openApiKeysModal, type ApiKeysModalProps } from './api-keys-modal';
+import { COPY_TOOLTIP_CLOSE_DELAY_MS, COPY_TOOLTIP_OPEN_DELAY_MS } from './copy-tooltip';
 
 const production = {
   name: 'Production',

@@ -5,11 +5,7 @@ import { isMaskedServerSdkKey } from '@vexil/core';
 import { isApiError } from '../lib/api-client';
 import { closeModal, showModal } from '../lib/modals';
 import { notifySuccess } from '../lib/notify';
-
-/** docs/product.md §9: copy tooltips open after 300 ms and close after 150 ms. */
-export const COPY_TOOLTIP_OPEN_DELAY_MS = 300;
-export const COPY_TOOLTIP_CLOSE_DELAY_MS = 150;
-export const COPIED_MESSAGE = 'Copied to clipboard';
+import { COPIED_MESSAGE, COPY_TOOLTIP_CLOSE_DELAY_MS, COPY_TOOLTIP_OPEN_DELAY_MS } from './copy-tooltip';
 
 /** Which SDK key: the secret server key or the public JS client key. */
 export type ApiKeyKind = 'server' | 'js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, fullName, initials } from './format';
+import { formatDate } from './format';
 
 describe('formatDate', () => {
   it('uses "Do MMM YYYY, h:mma"', () => {
@@ -22,14 +22,5 @@ describe('formatDate', () => {
     expect(formatDate(null)).toBe('');
     expect(formatDate(undefined)).toBe('');
     expect(formatDate('not a date')).toBe('');
-  });
-});
-
-describe('fullName and initials', () => {
-  it('joins the names, or falls back to the e-mail', () => {
-    expect(fullName({ firstName: 'Demo', lastName: 'Admin', email: 'a@example.com' })).toBe('Demo Admin');
-    expect(fullName({ firstName: null, lastName: ' ', email: 'a@example.com' })).toBe('a@example.com');
-    expect(initials({ firstName: 'demo', lastName: 'admin', email: 'a@example.com' })).toBe('DA');
-    expect(initials({ email: 'zed@example.com' })).toBe('Z');
   });
 });

@@ -1,6 +1,6 @@
 import { Avatar, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { AUTHORITY_LABELS, primaryAuthority } from '@vexil/core';
-import { fullName, initials } from '../../../lib/format';
+import { fullName, initials } from '../../../lib/names';
 import { useSession } from '../../../lib/session';
 
 /** /profile: the signed-in user's full name and e-mail address. */

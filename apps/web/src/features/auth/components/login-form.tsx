@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
+import { useFormFields } from '../../../lib/form-fields';
 import { LOGIN_FAILED_MESSAGE, loginForm, type LoginForm as LoginValues } from '@vexil/core';
 import { forgetOrganisation } from '../../../lib/remembered-organisation';
 import { takeReturnPath } from '../../../lib/return-path';
@@ -23,14 +22,10 @@ export function LoginForm({ organisation, canChooseOrganisation }: LoginFormProp
   const queryClient = useQueryClient();
   const login = useLogin();
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(loginForm),
-    defaultValues: { email: '', password: '', rememberMe: false },
+  const { text, checkbox, handleSubmit, setError, errors, isSubmitting } = useFormFields(loginForm, {
+    email: '',
+    password: '',
+    rememberMe: false,
   });
 
   const onSubmit = handleSubmit(async (values: LoginValues) => {
@@ -40,8 +35,8 @@ export function LoginForm({ organisation, canChooseOrganisation }: LoginFormProp
     } catch (error) {
       if (isApiError(error)) {
         for (const { field, message } of error.errors) {
-          if (field === 'username' || field === 'email') setError('email', { message });
-          if (field === 'password') setError('password', { message });
+          if (field === 'username' || field === 'email') setError('email', message);
+          if (field === 'password') setError('password', message);
         }
       }
       setFailure((isApiError(error) && error.title) || LOGIN_FAILED_MESSAGE);
@@ -79,16 +74,16 @@ export function LoginForm({ organisation, canChooseOrganisation }: LoginFormProp
           autoComplete="username"
           placeholder="you@example.com"
           autoFocus
-          error={errors.email?.message}
-          {...register('email')}
+          error={errors.email}
+          {...text('email')}
         />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
-          error={errors.password?.message}
-          {...register('password')}
+          error={errors.password}
+          {...text('password')}
         />
-        <Checkbox label="Keep me signed in" {...register('rememberMe')} />
+        <Checkbox label="Keep me signed in" {...checkbox('rememberMe')} />
         <Button type="submit" fullWidth loading={isSubmitting} mt="xs">
           Sign in
         </Button>

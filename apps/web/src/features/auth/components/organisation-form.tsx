@@ -1,9 +1,8 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
+import { useFormFields } from '../../../lib/form-fields';
 import { loginPath } from '../../../lib/paths';
 
 const organisationForm = z.object({
@@ -18,11 +17,7 @@ const organisationForm = z.object({
 /** On the bare app address: which organisation to sign in to. Goes to /{domain}/login. */
 export function OrganisationForm({ unknownDomain }: { unknownDomain?: string | undefined }) {
   const navigate = useNavigate();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(organisationForm), defaultValues: { domain: '' } });
+  const { text, handleSubmit, errors } = useFormFields(organisationForm, { domain: '' });
 
   const onSubmit = handleSubmit(async ({ domain }) => {
     await navigate(loginPath(domain));
@@ -57,8 +52,8 @@ export function OrganisationForm({ unknownDomain }: { unknownDomain?: string | u
           autoCapitalize="none"
           spellCheck={false}
           autoFocus
-          error={errors.domain?.message}
-          {...register('domain')}
+          error={errors.domain}
+          {...text('domain')}
         />
         <Button type="submit" fullWidth mt="xs">
           Continue

@@ -4,7 +4,7 @@ import {
   COPIED_MESSAGE,
   COPY_TOOLTIP_CLOSE_DELAY_MS,
   COPY_TOOLTIP_OPEN_DELAY_MS,
-} from '../../../components/api-keys-modal';
+} from '../../../components/copy-tooltip';
 
 /** Copies `value`; the tooltip confirms with "Copied to clipboard" (docs/product.md §8, §9 delays). */
 export function CopyKeyButton({ value, label }: { value: string; label: string }) {

@@ -24,7 +24,7 @@ import {
   COPIED_MESSAGE,
   COPY_TOOLTIP_CLOSE_DELAY_MS,
   COPY_TOOLTIP_OPEN_DELAY_MS,
-} from '../../../components/api-keys-modal';
+} from '../../../components/copy-tooltip';
 import { projectFeaturePath } from '../../../lib/paths';
 import classes from './home-features.module.css';
 

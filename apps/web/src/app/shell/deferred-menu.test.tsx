@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MantineProvider, Menu, UnstyledButton } from '@mantine/core';
+import { theme } from '../theme';
+import { DeferredMenu, menuLoader, useMenuRequest, type LoadedMenuProps } from './deferred-menu';
+
+function AccountMenu(props: LoadedMenuProps) {
+  const target = useMenuRequest(props);
+  return (
+    <Menu>
+      <Menu.Target>{target}</Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item>Log Out</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** A menu whose code arrives when the test says so; each load can fail or succeed. */
+function slowMenu() {
+  const arrivals: { arrive: () => void; fail: () => void }[] = [];
+  let loads = 0;
+  const loader = menuLoader(() => {
+    loads += 1;
+    return new Promise<typeof AccountMenu>((resolve, reject) => {
+      arrivals.push({ arrive: () => resolve(AccountMenu), fail: () => reject(new Error('offline')) });
+    });
+  });
+  render(
+    <MantineProvider theme={theme}>
+      <DeferredMenu
+        loader={loader}
+        menuProps={{}}
+        target={<UnstyledButton aria-label="Account menu">Demo Admin</UnstyledButton>}
+      />
+      <button type="button">Elsewhere</button>
+    </MantineProvider>,
+  );
+  return { arrivals, loads: () => loads };
+}
+
+const accountButton = () => screen.getByRole('button', { name: 'Account menu' });
+
+describe('a menu loaded when first wanted', () => {
+  it('shows its button as a closed menu button and loads nothing until the button is used', async () => {
+    const menu = slowMenu();
+    expect(accountButton().getAttribute('aria-haspopup')).toBe('menu');
+    expect(accountButton().getAttribute('aria-expanded')).toBe('false');
+    expect(menu.loads()).toBe(0);
+
+    await userEvent.setup().hover(accountButton());
+    expect(menu.loads()).toBe(1);
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('opens once it has arrived when its button was pressed before, and gives the focus back on closing', async () => {
+    const menu = slowMenu();
+    const user = userEvent.setup();
+    await user.click(accountButton());
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    await act(async () => menu.arrivals[0]?.arrive());
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(menu.loads()).toBe(1);
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(accountButton()));
+  });
+
+  it('keeps the focus on its button, closed, when it arrives while the button has the focus', async () => {
+    const menu = slowMenu();
+    const user = userEvent.setup();
+    await user.tab();
+    expect(document.activeElement).toBe(accountButton());
+
+    await act(async () => menu.arrivals[0]?.arrive());
+    expect(document.activeElement).toBe(accountButton());
+    expect(screen.queryByRole('menu')).toBeNull();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+  });
+
+  it('stays a button after a failed load and loads again when used again', async () => {
+    const menu = slowMenu();
+    const user = userEvent.setup();
+    await user.click(accountButton());
+    await act(async () => menu.arrivals[0]?.fail());
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Elsewhere' }));
+    await user.click(accountButton());
+    expect(menu.loads()).toBe(2);
+    await act(async () => menu.arrivals[1]?.arrive());
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+  });
+});
