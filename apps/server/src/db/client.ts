@@ -78,6 +78,8 @@ export const DEFAULT_DATABASE_TIMEOUTS = databaseTimeouts();
  * restarting or failing-over server, or an operator ending sessions, then costs a retry, not an error.
  */
 const TRANSACTION_ATTEMPTS = 2;
+/** …when the failed run was quick: one that already took longer fails at once, to fail fast. */
+const RETRY_WITHIN_MS = 1_000;
 
 /** TCP keepalive finds a dead peer on a connection nobody is using (the change relay's LISTEN). */
 const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
@@ -182,6 +184,7 @@ function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): 
     // Drizzle checks a client out for a transaction but never gives it back when BEGIN fails (the
     // pool would shrink to nothing as connections fail), and gives back one whose connection failed
     // mid-transaction as if it were sound.
+    const started = performance.now();
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       let broken: Error | undefined;
@@ -198,7 +201,12 @@ function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): 
         // A session that ends before COMMIT is sent never commits: the whole transaction is undone,
         // so running it again on another connection cannot apply anything twice. A failed COMMIT
         // has an unknown outcome and is never repeated.
-        if (committing || attempt >= TRANSACTION_ATTEMPTS || !isConnectionLost(error)) throw error;
+        const retry =
+          !committing &&
+          attempt < TRANSACTION_ATTEMPTS &&
+          performance.now() - started < RETRY_WITHIN_MS &&
+          isConnectionLost(error);
+        if (!retry) throw error;
       } finally {
         client.release(broken);
       }
