@@ -12,7 +12,7 @@ export const ROWS = {
   },
   R3: {
     what: 'backends terminated every 500 ms during R1+R2 and dashboard writes',
-    pass: 'alive; SDK ≥ 99.9 % 2xx; writes fail fast (503 within 2 s) and succeed ≤ 5 s after; stored = acked',
+    pass: 'alive; SDK ≥ 99.9 % 2xx; writes fail fast (503 within 2 s) and succeed ≤ 5 s after the terminations stop; stored = acked',
   },
   R4: {
     what: 'database unreachable (proxy cut)',
