@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'];
@@ -51,9 +50,4 @@ const projects = [
   },
 ];
 
-/*
- * One worker per core. Vitest's default leaves a core free (one worker on a 2-core machine), but
- * server test files spend much of their time waiting on PostgreSQL and HTTP: on 2 cores the server
- * suite (PGlite and PostgreSQL) took 391 s with one worker and 271 s with two.
- */
-export default defineConfig({ test: { projects, maxWorkers: Math.max(2, availableParallelism()) } });
+export default defineConfig({ test: { projects } });
