@@ -68,16 +68,24 @@ const UNAVAILABLE_MESSAGES = [
  * could not be reached or dropped the connection: the request may succeed if retried.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+  return someCause(error, ({ code, message }) => {
     if (typeof code === 'string') {
       if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))
         return true;
     }
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message)))
-      return true;
-    current = cause;
+    return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
+  });
+}
+
+/** True when `test` holds for `error` or an error in its cause chain (Drizzle wraps the driver's). */
+function someCause(
+  error: unknown,
+  test: (fields: { code?: unknown; message?: unknown }) => boolean,
+): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    if (test(current as { code?: unknown; message?: unknown })) return true;
+    current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
@@ -97,17 +105,11 @@ const LOST_CONNECTION_MESSAGES = [
  * wait as long again.
  */
 export function isConnectionLost(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
-    if (
-      typeof code === 'string' &&
-      (ENDED_SESSION_SQLSTATES.has(code) || code === 'ECONNRESET' || code === 'EPIPE')
-    )
-      return true;
-    if (typeof message === 'string' && LOST_CONNECTION_MESSAGES.some((pattern) => pattern.test(message)))
-      return true;
-    current = cause;
-  }
-  return false;
+  return someCause(
+    error,
+    ({ code, message }) =>
+      (typeof code === 'string' &&
+        (ENDED_SESSION_SQLSTATES.has(code) || code === 'ECONNRESET' || code === 'EPIPE')) ||
+      (typeof message === 'string' && LOST_CONNECTION_MESSAGES.some((pattern) => pattern.test(message))),
+  );
 }
