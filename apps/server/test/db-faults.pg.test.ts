@@ -82,9 +82,11 @@ describe('terminated backends', () => {
     // A LISTEN connection's last statement stays its LISTEN until its heartbeat (every 30 s).
     const listening = `select pid from pg_stat_activity
       where datname = current_database() and query = 'LISTEN vexil_changes'`;
-    expect((await killer.query(listening)).rows).toHaveLength(1);
+    const listeningBefore = (await killer.query<{ pid: number }>(listening)).rows;
+    expect(listeningBefore).toHaveLength(1);
     const responses: Promise<LightMyRequestResponse>[] = [];
     let terminated: number[] = [];
+    const everTerminated = new Set<number>();
     try {
       // 3 s of a dashboard write every 100 ms, with every other connection killed every 500 ms.
       for (let tick = 0; tick < 30; tick++) {
@@ -98,12 +100,16 @@ describe('terminated backends', () => {
           const offset = ((tick - 4) / 5) * 3;
           await sleep(offset);
           terminated = (await terminate()).rows.map((r) => r.pid);
+          for (const pid of terminated) everTerminated.add(pid);
           await sleep(100 - offset);
         } else await sleep(100);
       }
       const settled = await Promise.all(responses);
-      // The writes in flight when their connection was killed failed, and only with a 503.
-      expect(settled.some((res) => res.statusCode === 503)).toBe(true);
+      // The terminations hit the server's own connections (its LISTEN one among them)…
+      expect(everTerminated.has(listeningBefore[0]!.pid)).toBe(true);
+      // …and every write either went through or failed with a 503. Which writes fail depends on
+      // timing: one whose session ends before COMMIT runs once more on another connection (ADR
+      // 0007), so a run may see no 503 at all; the partition test below makes the 503 certain.
       for (const res of settled) {
         if (res.statusCode >= 300) expectUnavailable(res);
         else expect([200, 201]).toContain(res.statusCode);

@@ -6,8 +6,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { PgTransaction, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { is, type ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { isConnectionLost, isDatabaseUnavailable } from './errors';
 import * as schema from './schema/index';
@@ -18,6 +18,22 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Repositories take either the database or a transaction as their first argument. */
 export type Executor = Database | Transaction;
+
+/**
+ * Reads that do not depend on each other: side by side on the database, one after another in a
+ * transaction. A transaction has one connection, which answers one statement at a time anyway;
+ * node-postgres queues statements sent to it together, warns that its next major version will
+ * refuse them, and the queue would hide which statement a terminated connection failed.
+ */
+export async function readTogether<T extends readonly unknown[]>(
+  executor: Executor,
+  reads: readonly [...{ [K in keyof T]: () => PromiseLike<T[K]> }],
+): Promise<T> {
+  if (!is(executor, PgTransaction)) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
+}
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 

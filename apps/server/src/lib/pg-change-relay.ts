@@ -89,10 +89,19 @@ export function startPgChangeRelay(deps: {
     listener = client;
     // A LISTEN connection sends nothing by itself: without a question now and then, a cut network
     // would go unnoticed (and notifications missed) until TCP gives up, many minutes later.
-    heartbeat = setInterval(
-      () => void client.query('select 1').catch(onLost),
-      deps.heartbeatMs ?? HEARTBEAT_MS,
-    );
+    // One question at a time: while one waits for its answer (or its timeout, which reports the
+    // connection lost), the next beat is skipped rather than queued behind it.
+    let asking = false;
+    heartbeat = setInterval(() => {
+      if (asking) return;
+      asking = true;
+      void client
+        .query('select 1')
+        .catch(onLost)
+        .finally(() => {
+          asking = false;
+        });
+    }, deps.heartbeatMs ?? HEARTBEAT_MS);
     heartbeat.unref();
     if (resync)
       await onResync().catch((error: unknown) =>

@@ -7,7 +7,7 @@ import {
   type Project,
   type ProjectInput,
 } from '@vexil/core';
-import type { Database, Executor } from '../../db/client';
+import { readTogether, type Database, type Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { isUuid } from '../../db/text-search';
@@ -74,13 +74,14 @@ export function createProjectsService(deps: {
     principal: Principal,
     rows: ProjectRecord[],
   ): Promise<Project[]> {
-    const [environmentsByProject, targets] = await Promise.all([
-      environments.listByProjects(executor, principal, rows),
-      repo.listTargets(
-        executor,
-        principal.organisationId,
-        rows.map((r) => r.id),
-      ),
+    const [environmentsByProject, targets] = await readTogether(executor, [
+      () => environments.listByProjects(executor, principal, rows),
+      () =>
+        repo.listTargets(
+          executor,
+          principal.organisationId,
+          rows.map((r) => r.id),
+        ),
     ]);
     return rows.map((row) => ({
       id: row.id,

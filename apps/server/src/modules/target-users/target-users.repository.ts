@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { readTogether, type Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import { targetUsers } from '../../db/schema/index';
 import type { TargetUserPage } from './target-users.types';
@@ -18,19 +18,20 @@ export async function page(
     eq(targetUsers.environmentId, environmentId),
     pattern ? ilike(targetUsers.userKey, pattern) : undefined,
   )!;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        userKey: targetUsers.userKey,
-        attributes: targetUsers.attributes,
-        lastSeenAt: targetUsers.lastSeenAt,
-      })
-      .from(targetUsers)
-      .where(where)
-      .orderBy(desc(targetUsers.lastSeenAt), desc(targetUsers.id))
-      .offset(offset)
-      .limit(limit),
-    db.select({ total: count() }).from(targetUsers).where(where),
+  const [rows, [total]] = await readTogether(db, [
+    () =>
+      db
+        .select({
+          userKey: targetUsers.userKey,
+          attributes: targetUsers.attributes,
+          lastSeenAt: targetUsers.lastSeenAt,
+        })
+        .from(targetUsers)
+        .where(where)
+        .orderBy(desc(targetUsers.lastSeenAt), desc(targetUsers.id))
+        .offset(offset)
+        .limit(limit),
+    () => db.select({ total: count() }).from(targetUsers).where(where),
   ]);
   return { rows, total: total?.total ?? 0 };
 }
