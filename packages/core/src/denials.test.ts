@@ -51,10 +51,12 @@ describe('denialOf', () => {
       fc.property(principalArb, fc.constantFrom(...ACTIONS), resourceArb, (principal, action, resource) => {
         const denial = denialOf(principal, action, resource);
         if (denial?.code !== 'production_rights_required') return;
+        // Deleting a feature takes a production editor wherever the feature is served: the refusal
+        // is about production rights when the principal may change features otherwise.
         const elsewhere =
-          'environment' in resource && resource.environment
-            ? can(principal, action, { ...resource, environment: development } as Resource)
-            : can(principal, 'update', { type: 'feature' });
+          resource.type === 'feature'
+            ? can(principal, 'update', { type: 'feature' })
+            : can(principal, action, { ...resource, environment: development } as Resource);
         expect(elsewhere).toBe(true);
       }),
     );

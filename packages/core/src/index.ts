@@ -8,6 +8,7 @@ export * from './limits';
 export * from './markdown';
 export * from './pattern';
 export * from './rules';
+export * from './splits';
 export * from './scope';
 export * from './permissions';
 export * from './denials';

@@ -107,7 +107,40 @@ describe('normaliseEnvironmentKey', () => {
     expect(normaliseEnvironmentKey('QA Env')).toBe('qa-env');
     expect(normaliseEnvironmentKey('my_env.1')).toBe('my_env-1');
     expect(normaliseEnvironmentKey('a  b')).toBe('a--b');
-    expect(normaliseEnvironmentKey('Développement')).toBe('developpement');
+  });
+
+  it('turns an accented letter into a hyphen instead of its plain letter', () => {
+    expect(normaliseEnvironmentKey('Développement')).toBe('d-veloppement');
+    expect(normaliseEnvironmentKey('Ça marche')).toBe('-a-marche');
+    expect(normaliseEnvironmentKey('Größe')).toBe('gr--e');
+    // The same letter typed as "e" and a combining accent is still one character.
+    expect(normaliseEnvironmentKey('De\u0301veloppement')).toBe('d-veloppement');
+  });
+
+  it('maps each character: [a-z0-9_] lowercased and kept, anything else one hyphen', () => {
+    const kept = fc.constantFrom(...'abcmxyzABCMXYZ0159_');
+    // Characters outside [a-z0-9_] that lowercase to one character and never combine with a
+    // neighbour: Latin-1 letters and signs, CJK ideographs, emoji (two UTF-16 units) and punctuation.
+    const replaced = fc.oneof(
+      fc.integer({ min: 0xc0, max: 0xff }).map((code) => String.fromCodePoint(code)),
+      fc.integer({ min: 0x4e00, max: 0x9fff }).map((code) => String.fromCodePoint(code)),
+      fc.integer({ min: 0x1f600, max: 0x1f64f }).map((code) => String.fromCodePoint(code)),
+      fc.constantFrom(' ', '-', '.', '/', '#', '\t', '\u0000'),
+    );
+    const piece = fc.oneof(
+      kept.map((c) => ({ c, expected: c.toLowerCase() })),
+      replaced.map((c) => ({ c, expected: '-' })),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: KEY_MAX_LENGTH + 20 }), (pieces) => {
+        const input = pieces.map((p) => p.c).join('');
+        const expected = pieces
+          .map((p) => p.expected)
+          .join('')
+          .slice(0, KEY_MAX_LENGTH);
+        expect(normaliseEnvironmentKey(input)).toBe(expected);
+      }),
+    );
   });
 
   it('is idempotent, bounded and yields only [a-z0-9_-]', () => {

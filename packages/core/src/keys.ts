@@ -122,11 +122,14 @@ export function projectKeyFromName(name: string, existingKeys: Iterable<string> 
 
 /**
  * Cleans an environment key exactly as docs/product.md §5 says: lowercased, every character outside
- * `[a-z0-9_]` replaced by one hyphen each (no collapsing, so typing stays predictable).
- * Diacritics are folded first (`é` → `e`) and the result is cut to {@link KEY_MAX_LENGTH}.
+ * `[a-z0-9_]` replaced by one hyphen each (no collapsing, so typing stays predictable), cut to
+ * {@link KEY_MAX_LENGTH}. Unlike the other keys, accented letters are not folded: they are characters
+ * outside `[a-z0-9_]` like any other (`Développement` → `d-veloppement`). The text is composed (NFC)
+ * first so that a letter counts as one character however the keyboard encoded its accent.
  */
 export function normaliseEnvironmentKey(input: string): string {
-  return foldToAscii(input)
+  return input
+    .normalize('NFC')
     .toLowerCase()
     .replace(/[^a-z0-9_]/gu, '-')
     .slice(0, KEY_MAX_LENGTH);

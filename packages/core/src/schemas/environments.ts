@@ -18,6 +18,8 @@ import {
 export const DEFAULT_ENVIRONMENT_COLOR = '#1273de';
 /** `#rgb` or `#rrggbb`. */
 export const HEX_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+/** Message for a colour that is not `#rgb` or `#rrggbb`; the environment form shows it too. */
+export const COLOR_MESSAGE = 'Color must be a hex colour such as #1273de.';
 /** Server SDK key: `sdk-srv-env-` and 32 hex digits (docs/sdk-protocol.md §1). */
 export const SERVER_SDK_KEY_PATTERN = /^sdk-srv-env-[0-9a-f]{32}$/;
 /** Browser/mobile SDK key: `sdk-js-env-` and 32 hex digits; public by design. */
@@ -80,8 +82,13 @@ export const environmentInput = z.object({
   name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
   key: normalisedKey(normaliseEnvironmentKey, 'Key is required'),
   url: optionalUrl,
-  color: text({ max: 7, required: 'Color is required' })
-    .regex(HEX_COLOR_PATTERN, 'Color must be a hex colour such as #1273de.')
+  color: z
+    .string({ error: (issue) => (issue.input == null ? 'Color is required' : 'Expected text') })
+    .trim()
+    .min(1, { error: 'Color is required', abort: true })
+    // The pattern alone bounds the length and excludes NUL, so a bad colour gets this one message
+    // rather than a length complaint beside it; it is refused, never replaced by the default.
+    .regex(HEX_COLOR_PATTERN, COLOR_MESSAGE)
     .default(DEFAULT_ENVIRONMENT_COLOR),
   local: z.boolean().default(false),
   production: z.boolean().default(false),

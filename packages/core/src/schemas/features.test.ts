@@ -5,6 +5,7 @@ import {
   createFeatureForm,
   defaultVariants,
   featureFiltersForm,
+  homeFeaturesQuery,
   featureInput,
   featureListQuery,
   featureSchema,
@@ -137,13 +138,39 @@ describe('linkFeatureForm', () => {
 });
 
 describe('featureFiltersForm', () => {
-  it('defaults to recent features sorted by name ascending', () => {
+  it('defaults to recent features sorted by last change, newest first', () => {
     expect(featureFiltersForm.parse({})).toEqual({
       filter: 'recent',
       query: '',
-      sortBy: 'name',
-      sortDirection: 'asc',
+      sortBy: 'lastChanged',
+      sortDirection: 'desc',
     });
+  });
+});
+
+describe('homeFeaturesQuery', () => {
+  it('reads the recent list, first page of 50, by last change unless told otherwise', () => {
+    expect(homeFeaturesQuery.parse({})).toEqual({
+      list: 'recent',
+      page: 0,
+      pageSize: 50,
+      sortBy: 'lastChanged',
+    });
+    expect(
+      homeFeaturesQuery.parse({ list: 'bookmarked', page: '2', sortBy: 'name', sortDirection: 'desc' }),
+    ).toEqual({ list: 'bookmarked', page: 2, pageSize: 50, sortBy: 'name', sortDirection: 'desc' });
+  });
+
+  it('refuses unknown lists, columns and directions, negative pages and pages over 50', () => {
+    for (const query of [
+      { list: 'all' },
+      { sortBy: 'colour' },
+      { sortDirection: 'up' },
+      { page: '-1' },
+      { page: 'two' },
+      { pageSize: '51' },
+    ])
+      expect(homeFeaturesQuery.safeParse(query).success, JSON.stringify(query)).toBe(false);
   });
 });
 

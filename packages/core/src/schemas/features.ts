@@ -15,6 +15,7 @@ import {
   idSchema,
   normalisedKey,
   optionalText,
+  pageOf,
   pageQuery,
   projectKeySchema,
   tagsInput,
@@ -148,6 +149,18 @@ export const featureSchema = z.object({
 export type Feature = z.infer<typeof featureSchema>;
 
 /**
+ * A feature of a home list (docs/product.md §2), with `lastChangedDate`: when its settings or any of
+ * its controls last changed. `lastModifiedDate` stays the settings' own version (ADR 0013).
+ */
+export const homeFeatureSchema = featureSchema.extend({ lastChangedDate: dateTimeSchema });
+/** Type of {@link homeFeatureSchema}. */
+export type HomeFeature = z.infer<typeof homeFeatureSchema>;
+/** Response of GET /api/v1/features/home: one page of a home list, with the total. */
+export const homeFeaturePageSchema = pageOf(homeFeatureSchema);
+/** Type of {@link homeFeaturePageSchema}. */
+export type HomeFeaturePage = z.infer<typeof homeFeaturePageSchema>;
+
+/**
  * Body of PUT (with `id`) or POST /api/v1/projects/{projectKey}/features, and the Feature
  * Settings form. The key is normalised; the server keeps the stored key and the keys of
  * existing variants on update, and refuses to remove existing variants (docs/product.md §5).
@@ -209,22 +222,59 @@ export type LinkFeatureInput = z.infer<typeof linkFeatureInput>;
 export const HOME_FEATURE_FILTERS = ['recent', 'bookmarked', 'maintaining'] as const;
 /** One of {@link HOME_FEATURE_FILTERS}. */
 export type HomeFeatureFilter = (typeof HOME_FEATURE_FILTERS)[number];
-/** Sortable columns of the home feature table. */
-export const FEATURE_SORT_COLUMNS = ['key', 'name', 'description', 'project', 'maintainer'] as const;
+/**
+ * Sortable columns of the home feature table. `lastChanged` is when the feature's settings or any of
+ * its controls last changed (docs/product.md §2).
+ */
+export const FEATURE_SORT_COLUMNS = [
+  'lastChanged',
+  'key',
+  'name',
+  'description',
+  'project',
+  'maintainer',
+] as const;
+/** One of {@link FEATURE_SORT_COLUMNS}. */
+export type FeatureSortColumn = (typeof FEATURE_SORT_COLUMNS)[number];
+/** A sort direction. */
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+/** One of {@link SORT_DIRECTIONS}. */
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+/** The home lists' page size (docs/product.md §9). */
+export const HOME_FEATURES_PAGE_SIZE = 50;
+/** Newest change first; the other columns read best A to Z first. */
+export function defaultSortDirection(column: FeatureSortColumn): SortDirection {
+  return column === 'lastChanged' ? 'desc' : 'asc';
+}
 /** Feature detail tabs; `overview` is the default (docs/product.md §9). */
 export const FEATURE_DETAIL_TABS = ['overview', 'targeting', 'settings', 'audit'] as const;
 /** One of {@link FEATURE_DETAIL_TABS}. */
 export type FeatureDetailTab = (typeof FEATURE_DETAIL_TABS)[number];
 
-/** Home page feature filters: list, "Filter Features..." text and sort (name ascending). */
+/** Home page feature filters: list, "Filter Features..." text and sort (last changed, newest first). */
 export const featureFiltersForm = z.object({
   filter: z.enum(HOME_FEATURE_FILTERS).default('recent'),
   query: text({ max: MAX_LENGTH.query }).default(''),
-  sortBy: z.enum(FEATURE_SORT_COLUMNS).default('name'),
-  sortDirection: z.enum(['asc', 'desc']).default('asc'),
+  sortBy: z.enum(FEATURE_SORT_COLUMNS).default('lastChanged'),
+  sortDirection: z.enum(SORT_DIRECTIONS).default('desc'),
 });
 /** Type of {@link featureFiltersForm}. */
 export type FeatureFiltersForm = z.infer<typeof featureFiltersForm>;
+
+/**
+ * Query of GET /api/v1/features/home: the list, the "Filter Features..." text, a page (from 0) of at
+ * most 50 and the sort. Without a direction the column's default applies ({@link defaultSortDirection}).
+ */
+export const homeFeaturesQuery = z.object({
+  list: z.enum(HOME_FEATURE_FILTERS).default('recent'),
+  query: text({ max: MAX_LENGTH.query }).optional(),
+  page: pageQuery.shape.page,
+  pageSize: z.coerce.number().int().min(1).max(HOME_FEATURES_PAGE_SIZE).default(HOME_FEATURES_PAGE_SIZE),
+  sortBy: z.enum(FEATURE_SORT_COLUMNS).default('lastChanged'),
+  sortDirection: z.enum(SORT_DIRECTIONS).optional(),
+});
+/** Type of {@link homeFeaturesQuery}. */
+export type HomeFeaturesQuery = z.infer<typeof homeFeaturesQuery>;
 
 /** Query of GET /api/v1/features?filter={text}. */
 export const featuresQuery = z.object({ filter: text({ max: MAX_LENGTH.query }).optional() });

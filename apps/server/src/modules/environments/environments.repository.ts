@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { isUuid } from '../../db/text-search';
 import { environments, projects, type NewEnvironmentRow } from '../../db/schema/index';
@@ -26,7 +26,17 @@ const projectColumns = { id: projects.id, key: projects.key, name: projects.name
 const live = (organisationId: string): SQL =>
   and(eq(environments.organisationId, organisationId), eq(environments.archived, false))!;
 
-/** Live environments of the given projects, oldest first (the order menus and lists show). */
+/**
+ * Whether an environment counts as production, as core's `isProductionEnvironment` decides: the
+ * "Production Environment?" marker or a `production` tag (tags are stored normalised, so lowercase).
+ */
+const countsAsProduction = sql<boolean>`(${environments.production} or 'production' = any(${environments.tags}))`;
+
+/**
+ * Live environments of the given projects in the order every menu and list shows them: the
+ * non-production ones first, so that whatever opens "the first environment" of a project does not
+ * land in production, then oldest first (name, then id, settle ties between rows created together).
+ */
 export async function listByProjects(
   db: Executor,
   organisationId: string,
@@ -37,7 +47,12 @@ export async function listByProjects(
     .select(environmentColumns)
     .from(environments)
     .where(and(live(organisationId), inArray(environments.projectId, projectIds)))
-    .orderBy(asc(environments.createdAt), asc(environments.name));
+    .orderBy(
+      asc(countsAsProduction),
+      asc(environments.createdAt),
+      asc(environments.name),
+      asc(environments.id),
+    );
 }
 
 /** A live environment of a live project, by the project's key and the environment's key or id. */

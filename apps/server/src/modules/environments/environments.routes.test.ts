@@ -30,6 +30,11 @@ beforeEach(async () => {
 
 const staging = { projectKey: 'web', name: 'Staging', key: 'staging' };
 
+/** One of the environments the project started with. */
+function started(key: 'production' | 'development'): Environment {
+  return project.environments.find((e) => e.key === key)!;
+}
+
 async function createEnvironment(body: Record<string, unknown> = staging): Promise<Environment> {
   const res = await team.admin.call('POST', '/api/v1/environments/', body);
   expect(res.statusCode, res.body).toBe(201);
@@ -72,15 +77,19 @@ describe('POST /api/v1/environments/', () => {
     expect(created.jsApiKey).toMatch(JS_SDK_KEY_PATTERN);
     const again = await team.admin.call('GET', '/api/v1/projects/web');
     expect(again.json<Project>().environments.map((e) => e.key)).toEqual([
-      'production',
       'development',
       'staging',
+      'production',
     ]);
   });
 
   it('normalises the key: lowercase, characters outside [a-z0-9_] become hyphens', async () => {
     const created = await createEnvironment({ ...staging, key: 'QA Env #2' });
     expect(created.key).toBe('qa-env--2');
+    // An accented letter is such a character: it is not folded to its plain letter.
+    const accented = await createEnvironment({ ...staging, name: 'Développement', key: 'Développement' });
+    expect(accented.key).toBe('d-veloppement');
+    expect((await team.admin.call('GET', '/api/v1/environments/web/d-veloppement')).statusCode).toBe(200);
   });
 
   it('keeps url, colour, local and production as given', async () => {
@@ -115,6 +124,28 @@ describe('POST /api/v1/environments/', () => {
         { field: 'color', message: 'Color must be a hex colour such as #1273de.' },
       ]),
     );
+  });
+
+  it('refuses a colour that is not hex with one message on color, on create and on update', async () => {
+    for (const color of ['#12345678', 'blue', '#12g', '#1234']) {
+      const res = await team.admin.call('POST', '/api/v1/environments/', { ...staging, color });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ errors: unknown[] }>().errors).toEqual([
+        { field: 'color', message: 'Color must be a hex colour such as #1273de.' },
+      ]);
+    }
+    const created = await team.admin.call('POST', '/api/v1/environments/', staging);
+    expect(created.statusCode).toBe(201);
+    const environment = created.json<{ id: string; color: string }>();
+    const update = await team.admin.call('PUT', '/api/v1/environments/', {
+      ...staging,
+      id: environment.id,
+      color: 'not a colour',
+    });
+    expect(update.statusCode).toBe(400);
+    expect(update.json<{ errors: unknown[] }>().errors).toEqual([
+      { field: 'color', message: 'Color must be a hex colour such as #1273de.' },
+    ]);
   });
 
   it('rejects a key the project already has', async () => {
@@ -207,9 +238,42 @@ describe('POST /api/v1/environments/', () => {
   });
 });
 
+describe("the order of a project's environments", () => {
+  it('is non-production first, then oldest first, in every list the dashboard reads', async () => {
+    await createEnvironment({ ...staging, name: 'Live', key: 'live', production: true });
+    await createEnvironment(staging);
+    // A production tag protects an environment like the marker does, so it sorts with production.
+    await createEnvironment({ ...staging, name: 'EU', key: 'eu', tags: ['Production'] });
+    const qa = await createEnvironment({ ...staging, name: 'QA', key: 'qa' });
+    const expected = ['development', 'staging', 'qa', 'production', 'live', 'eu'];
+
+    const keysOf = (environments: { key: string }[]) => environments.map((e) => e.key);
+    const one = await team.readOnly.call('GET', '/api/v1/projects/web');
+    expect(keysOf(one.json<Project>().environments)).toEqual(expected);
+    const list = await team.readOnly.call('GET', '/api/v1/projects');
+    expect(keysOf(list.json<Project[]>().find((p) => p.key === 'web')!.environments)).toEqual(expected);
+    const initial = await team.readOnly.call('GET', '/api/v1/initial');
+    const payload = initial.json<{ projects: Project[] }>();
+    expect(keysOf(payload.projects.find((p) => p.key === 'web')!.environments)).toEqual(expected);
+
+    // Marking an environment production moves it among the production ones.
+    const update = { ...staging, id: qa.id, name: 'QA', key: 'qa', production: true };
+    expect((await team.admin.call('PUT', '/api/v1/environments/', update)).statusCode).toBe(200);
+    const after = await team.readOnly.call('GET', '/api/v1/projects/web');
+    expect(keysOf(after.json<Project>().environments)).toEqual([
+      'development',
+      'staging',
+      'production',
+      'live',
+      'eu',
+      'qa',
+    ]);
+  });
+});
+
 describe('GET /api/v1/environments/{projectKey}/{environmentKey}', () => {
   it('returns the environment with its keys by key or by id', async () => {
-    const production = project.environments[0]!;
+    const production = started('production');
     const byKey = await team.productionEditor.call('GET', '/api/v1/environments/web/production');
     expect(byKey.statusCode).toBe(200);
     expect(byKey.json<Environment>()).toEqual(production);
@@ -294,7 +358,7 @@ describe('DELETE /api/v1/environments/{id}', () => {
     const res = await team.admin.call('DELETE', `/api/v1/environments/${created.id}`);
     expect(res.statusCode).toBe(204);
     const after = await team.admin.call('GET', '/api/v1/projects/web');
-    expect(after.json<Project>().environments.map((e) => e.key)).toEqual(['production', 'development']);
+    expect(after.json<Project>().environments.map((e) => e.key)).toEqual(['development', 'production']);
     expect((await team.admin.call('GET', '/api/v1/environments/web/staging')).statusCode).toBe(404);
     const [row] = await h.database.db.select().from(environments).where(eq(environments.id, created.id));
     expect(row).toMatchObject({ archived: true, serverApiKey: created.apiKey });
@@ -305,9 +369,9 @@ describe('DELETE /api/v1/environments/{id}', () => {
   });
 
   it('refuses to delete the last environment of a project', async () => {
-    const [production, development] = project.environments;
-    expect((await team.admin.call('DELETE', `/api/v1/environments/${development!.id}`)).statusCode).toBe(204);
-    const res = await team.admin.call('DELETE', `/api/v1/environments/${production!.id}`);
+    const [production, development] = [started('production'), started('development')];
+    expect((await team.admin.call('DELETE', `/api/v1/environments/${development.id}`)).statusCode).toBe(204);
+    const res = await team.admin.call('DELETE', `/api/v1/environments/${production.id}`);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ title: 'You must have at least one environment.' });
   });
@@ -324,7 +388,7 @@ describe('DELETE /api/v1/environments/{id}', () => {
 
 describe('POST /api/v1/environments/{id}/keys/{kind}/rotate', () => {
   it('replaces the server key only, and the old key is no longer the environment’s', async () => {
-    const production = project.environments[0]!;
+    const production = started('production');
     const res = await team.admin.call('POST', `/api/v1/environments/${production.id}/keys/server/rotate`);
     expect(res.statusCode).toBe(200);
     const rotated = res.json<Environment>();
@@ -343,14 +407,14 @@ describe('POST /api/v1/environments/{id}/keys/{kind}/rotate', () => {
   });
 
   it('replaces the JS client key', async () => {
-    const production = project.environments[0]!;
+    const production = started('production');
     const res = await team.admin.call('POST', `/api/v1/environments/${production.id}/keys/js/rotate`);
     expect(res.json<Environment>().jsApiKey).not.toBe(production.jsApiKey);
     expect(res.json<Environment>().apiKey).toBe(production.apiKey);
   });
 
   it('is for organisation admins of the same organisation only', async () => {
-    const production = project.environments[0]!;
+    const production = started('production');
     for (const member of [team.productionEditor, team.editor, team.readOnly, team.outsider]) {
       const res = await member.call('POST', `/api/v1/environments/${production.id}/keys/server/rotate`);
       expect(res.statusCode).toBe(member === team.outsider ? 404 : 403);
@@ -360,7 +424,7 @@ describe('POST /api/v1/environments/{id}/keys/{kind}/rotate', () => {
   });
 
   it('rejects an unknown key kind', async () => {
-    const production = project.environments[0]!;
+    const production = started('production');
     const res = await team.admin.call('POST', `/api/v1/environments/${production.id}/keys/admin/rotate`);
     expect(res.statusCode).toBe(400);
   });
@@ -402,7 +466,7 @@ describe('server SDK keys by role', () => {
           .json<Project>()
           .environments.map((e) => [e.key, e]),
       );
-      expect([...real.keys()]).toEqual(['production', 'development', 'live']);
+      expect([...real.keys()]).toEqual(['development', 'production', 'live']);
       for (const environment of real.values()) expect(environment.apiKey).toMatch(SERVER_SDK_KEY_PATTERN);
       const call = team[role as keyof typeof VISIBLE].call;
 
@@ -445,8 +509,8 @@ describe('sdkCanCreateFeatures', () => {
 
   it('is off for production environments and on for others unless asked otherwise', async () => {
     expect(project.environments.map((e) => [e.key, e.sdkCanCreateFeatures])).toEqual([
-      ['production', false],
       ['development', true],
+      ['production', false],
     ]);
     expect((await createEnvironment()).sdkCanCreateFeatures).toBe(true);
     expect(

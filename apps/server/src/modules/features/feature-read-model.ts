@@ -1,5 +1,11 @@
-import type { Feature, FeatureListQuery, HomeFeatureFilter } from '@vexil/core';
-import type { Database, Executor } from '../../db/client';
+import {
+  defaultSortDirection,
+  type Feature,
+  type FeatureListQuery,
+  type HomeFeaturePage,
+  type HomeFeaturesQuery,
+} from '@vexil/core';
+import { readTogether, type Database, type Executor } from '../../db/client';
 import { NotFoundError } from '../../errors';
 import { groupBy } from '../../lib/collections';
 import type { Principal } from '../auth/auth.service';
@@ -9,7 +15,7 @@ import type { TeamService } from '../team/team.service';
 import * as repo from './features.repository';
 import type { FeatureWithProject } from './features.types';
 
-/** How many features a search or a home list returns at most. */
+/** How many features a search returns at most. */
 export const FEATURE_SEARCH_LIMIT = 100;
 /** How many features a project search (link page, pickers) returns at most. */
 export const PROJECT_FEATURE_SEARCH_LIMIT = 50;
@@ -37,16 +43,17 @@ export function createFeatureReadModel(deps: {
   ): Promise<Feature[]> {
     const organisationId = principal.organisationId;
     const ids = rows.map((r) => r.feature.id);
-    const [variantRows, links, goalRows, maintainers, bookmarked] = await Promise.all([
-      repo.variantsOf(executor, organisationId, ids),
-      repo.issueLinksOf(executor, organisationId, ids),
-      repo.goalKeysOf(executor, organisationId, ids),
-      team.summariesOf(
-        executor,
-        organisationId,
-        rows.flatMap((r) => (r.feature.maintainerId ? [r.feature.maintainerId] : [])),
-      ),
-      repo.bookmarkedIds(executor, principal.userId, ids),
+    const [variantRows, links, goalRows, maintainers, bookmarked] = await readTogether(executor, [
+      () => repo.variantsOf(executor, organisationId, ids),
+      () => repo.issueLinksOf(executor, organisationId, ids),
+      () => repo.goalKeysOf(executor, organisationId, ids),
+      () =>
+        team.summariesOf(
+          executor,
+          organisationId,
+          rows.flatMap((r) => (r.feature.maintainerId ? [r.feature.maintainerId] : [])),
+        ),
+      () => repo.bookmarkedIds(executor, principal.userId, ids),
     ]);
     const variantsByFeature = groupBy(variantRows, (v) => v.featureId);
     const controlViews = await controls.viewsOf(
@@ -113,16 +120,30 @@ export function createFeatureReadModel(deps: {
       return toFeatures(db, principal, rows);
     },
 
-    /** The home page lists (docs/product.md §2): recent, bookmarked, maintaining. */
-    async home(principal: Principal, filter: HomeFeatureFilter): Promise<Feature[]> {
-      const rows = await repo.homeList(
-        db,
-        principal.organisationId,
-        principal.userId,
-        filter,
-        FEATURE_SEARCH_LIMIT,
-      );
-      return toFeatures(db, principal, rows);
+    /**
+     * One page of a home list (docs/product.md §2): recent, bookmarked or maintaining, filtered by the
+     * "Filter Features..." text and sorted by a column (last change, newest first, by default).
+     */
+    async home(principal: Principal, query: HomeFeaturesQuery): Promise<HomeFeaturePage> {
+      const { rows, total } = await repo.homeList(db, principal.organisationId, principal.userId, {
+        list: query.list,
+        text: query.query?.trim() || undefined,
+        sortBy: query.sortBy,
+        direction: query.sortDirection ?? defaultSortDirection(query.sortBy),
+        offset: query.page * query.pageSize,
+        limit: query.pageSize,
+      });
+      const content = await toFeatures(db, principal, rows);
+      return {
+        content: content.map((feature, index) => ({
+          ...feature,
+          lastChangedDate: rows[index]!.lastChanged.toISOString(),
+        })),
+        last: (query.page + 1) * query.pageSize >= total,
+        page: query.page,
+        pageSize: query.pageSize,
+        totalElements: total,
+      };
     },
 
     /** Features of one project matching typed text (link page, pickers). */

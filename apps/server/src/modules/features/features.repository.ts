@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import type { FeatureSortColumn, SortDirection } from '@vexil/core';
+import { readTogether, type Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import {
   bookmarks,
@@ -9,6 +10,7 @@ import {
   features,
   goals,
   projects,
+  users,
   variants,
   type NewFeatureRow,
   type NewVariantRow,
@@ -134,20 +136,22 @@ export async function page(
   limit: number,
 ): Promise<{ rows: FeatureWithProject[]; total: number }> {
   const where = and(liveFeatures(organisationId), eq(features.projectId, projectId), matching(text));
-  const [rows, [total]] = await Promise.all([
-    db
-      .select(featureWithProjectColumns)
-      .from(features)
-      .innerJoin(projects, eq(projects.id, features.projectId))
-      .where(where)
-      .orderBy(asc(features.name), asc(features.key))
-      .offset(offset)
-      .limit(limit),
-    db
-      .select({ total: count() })
-      .from(features)
-      .innerJoin(projects, eq(projects.id, features.projectId))
-      .where(where),
+  const [rows, [total]] = await readTogether(db, [
+    () =>
+      db
+        .select(featureWithProjectColumns)
+        .from(features)
+        .innerJoin(projects, eq(projects.id, features.projectId))
+        .where(where)
+        .orderBy(asc(features.name), asc(features.key))
+        .offset(offset)
+        .limit(limit),
+    () =>
+      db
+        .select({ total: count() })
+        .from(features)
+        .innerJoin(projects, eq(projects.id, features.projectId))
+        .where(where),
   ]);
   return { rows, total: total?.total ?? 0 };
 }
@@ -158,37 +162,88 @@ export type HomeList = 'recent' | 'bookmarked' | 'maintaining';
  * When a feature last changed: its settings (its own `updated_at`, the version settings writes are
  * checked against) or any of its controls, whichever is later.
  */
-const lastChanged = sql`greatest(${features.updatedAt}, (select max(${featureControls.updatedAt}) from ${featureControls} where ${featureControls.featureId} = ${features.id}))`;
+const lastChanged = sql<Date>`greatest(${features.updatedAt}, (select max(${featureControls.updatedAt}) from ${featureControls} where ${featureControls.featureId} = ${features.id}))`;
 
-/** The home page lists: recently changed, bookmarked by the user, maintained by the user. */
+/** The maintainer's name as the dashboard shows it (core's displayName: full name, else e-mail); null without one. */
+const maintainerName = sql<
+  string | null
+>`(select coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email}) from ${users} where ${users.id} = ${features.maintainerId})`;
+
+/** The SQL each home-table column sorts by. */
+const homeSortColumns: Record<FeatureSortColumn, SQL> = {
+  lastChanged,
+  key: sql`${features.key}`,
+  name: sql`${features.name}`,
+  description: sql`${features.description}`,
+  project: sql`${projects.name}`,
+  maintainer: maintainerName,
+};
+
+export type HomeListOptions = {
+  list: HomeList;
+  text: string | undefined;
+  sortBy: FeatureSortColumn;
+  direction: SortDirection;
+  offset: number;
+  limit: number;
+};
+
+/**
+ * One page of a home list (recently changed, bookmarked by the user, maintained by the user) with its
+ * total, each row with when it last changed. Blank cells (no description, no maintainer) sort last
+ * either way, and ties fall back to name then key so that pages never overlap.
+ */
 export async function homeList(
   db: Executor,
   organisationId: string,
   userId: string,
-  list: HomeList,
-  limit: number,
-): Promise<FeatureWithProject[]> {
-  const base = db
-    .select(featureWithProjectColumns)
-    .from(features)
-    .innerJoin(projects, eq(projects.id, features.projectId));
-  if (list === 'bookmarked') {
-    return base
-      .innerJoin(bookmarks, and(eq(bookmarks.featureId, features.id), eq(bookmarks.userId, userId)))
-      .where(liveFeatures(organisationId))
-      .orderBy(desc(bookmarks.createdAt))
-      .limit(limit);
-  }
-  if (list === 'maintaining') {
-    return base
-      .where(and(liveFeatures(organisationId), eq(features.maintainerId, userId)))
-      .orderBy(desc(lastChanged), asc(features.key))
-      .limit(limit);
-  }
-  return base.where(liveFeatures(organisationId)).orderBy(desc(lastChanged), asc(features.key)).limit(limit);
+  options: HomeListOptions,
+): Promise<{ rows: (FeatureWithProject & { lastChanged: Date })[]; total: number }> {
+  const where = and(
+    liveFeatures(organisationId),
+    matching(options.text),
+    options.list === 'maintaining' ? eq(features.maintainerId, userId) : undefined,
+    options.list === 'bookmarked'
+      ? sql`exists (select 1 from ${bookmarks} where ${bookmarks.featureId} = ${features.id} and ${bookmarks.userId} = ${userId})`
+      : undefined,
+  );
+  const column = homeSortColumns[options.sortBy];
+  const order = options.direction === 'asc' ? asc : desc;
+  const blankLast =
+    options.sortBy === 'description' || options.sortBy === 'maintainer'
+      ? [sql`coalesce(${column}, '') = ''`]
+      : [];
+  const [rows, [total]] = await readTogether(db, [
+    () =>
+      db
+        .select({ ...featureWithProjectColumns, lastChanged: lastChanged.mapWith(features.updatedAt) })
+        .from(features)
+        .innerJoin(projects, eq(projects.id, features.projectId))
+        .where(where)
+        .orderBy(...blankLast, order(column), asc(features.name), asc(features.key), asc(features.id))
+        .offset(options.offset)
+        .limit(options.limit),
+    () =>
+      db
+        .select({ total: count() })
+        .from(features)
+        .innerJoin(projects, eq(projects.id, features.projectId))
+        .where(where),
+  ]);
+  return { rows, total: total?.total ?? 0 };
 }
 
-/** Keys of the project's live features (uniqueness of a new key). */
+/** Whether one of the project's live features has this key (a new feature may not). */
+export async function hasLiveKey(db: Executor, projectId: string, key: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: features.id })
+    .from(features)
+    .where(and(eq(features.projectId, projectId), eq(features.key, key), eq(features.archived, false)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Keys of the project's live features (the free key offered for a taken one). */
 export async function liveKeys(db: Executor, projectId: string): Promise<string[]> {
   const rows = await db
     .select({ key: features.key })

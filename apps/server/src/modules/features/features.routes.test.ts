@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DENIAL_MESSAGES, type Environment, type Feature, type Project } from '@vexil/core';
+import {
+  DENIAL_MESSAGES,
+  type Environment,
+  type Feature,
+  type HomeFeaturePage,
+  type Project,
+} from '@vexil/core';
 import { subscriptions } from '../../db/schema/index';
 import { auditTrail, createTeam, subscribe, type Caller, type Team } from '../../../test/api';
 import { createHarness, type Harness } from '../../../test/helpers';
@@ -7,6 +13,8 @@ import { createHarness, type Harness } from '../../../test/helpers';
 let h: Harness;
 let team: Team;
 let project: Project;
+
+type HomePage = HomeFeaturePage;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -84,12 +92,43 @@ describe('POST /api/v1/projects/{projectKey}/features', () => {
     expect(item!.title).toBe('Feature New checkout created in Web shop');
   });
 
-  it('normalises the key and makes it unique in the project with a trailing number', async () => {
+  it('normalises the key', async () => {
     expect((await createFeature({ name: 'Checkout', key: 'Check Out!' })).key).toBe('check-out');
-    expect((await createFeature({ name: 'Checkout', key: 'check-out' })).key).toBe('check-out1');
-    expect((await createFeature({ name: 'Checkout', key: 'check-out' })).key).toBe('check-out2');
-    expect((await createFeature({ name: 'V', key: 'api-v1' })).key).toBe('api-v1');
-    expect((await createFeature({ name: 'V', key: 'api-v1' })).key).toBe('api-v2');
+    expect((await createFeature({ name: 'Bad', key: 'Bad Key With Spaces!!' })).key).toBe(
+      'bad-key-with-spaces',
+    );
+  });
+
+  it('refuses a key the project already has instead of creating another key', async () => {
+    await createFeature({ name: 'Card freeze', key: 'card-freeze' });
+    const res = await team.admin.call('POST', '/api/v1/projects/web/features', {
+      name: 'Card freeze',
+      key: 'Card freeze',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      title: 'A feature with the key "card-freeze" already exists in this project.',
+      errors: [
+        { field: 'key', message: 'A feature with the key "card-freeze" already exists in this project.' },
+      ],
+      code: 'invalid',
+    });
+    const list = await team.admin.call('GET', '/api/v1/projects/web/features?query=card');
+    expect(list.json<Feature[]>().map((feature) => feature.key)).toEqual(['card-freeze']);
+    // The same key in another project is another feature.
+    await team.admin.call('POST', '/api/v1/projects/', { name: 'Mobile', key: 'mob' });
+    const other = await team.admin.call('POST', '/api/v1/projects/mob/features', {
+      name: 'Card freeze',
+      key: 'card-freeze',
+    });
+    expect(other.statusCode).toBe(201);
+  });
+
+  it('takes the key of a deleted feature again', async () => {
+    const gone = await createFeature({ name: 'Old banner', key: 'old-banner' });
+    const deleted = await team.admin.call('DELETE', `/api/v1/project/web/features/${gone.id}/`);
+    expect(deleted.statusCode).toBe(204);
+    expect((await createFeature({ name: 'Old banner', key: 'old-banner' })).key).toBe('old-banner');
   });
 
   it('normalises issue keys and tags', async () => {
@@ -385,6 +424,73 @@ describe('PUT /api/v1/projects/{projectKey}/features', () => {
   });
 });
 
+describe('GET /api/v1/projects/{projectKey}/feature-key', () => {
+  const check = (key: string, call: Caller = team.admin.call, projectKey = 'web') =>
+    call('GET', `/api/v1/projects/${projectKey}/feature-key?key=${encodeURIComponent(key)}`);
+
+  it('answers the normalised key, whether the project has it and the first free key made from it', async () => {
+    await createFeature({ name: 'Card freeze', key: 'card-freeze' });
+    await createFeature({ name: 'Card freeze', key: 'card-freeze1' });
+    const taken = await check('Card freeze');
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json()).toEqual({ key: 'card-freeze', taken: true, freeKey: 'card-freeze2' });
+    expect((await check('Bad Key With Spaces!!')).json()).toEqual({
+      key: 'bad-key-with-spaces',
+      taken: false,
+      freeKey: 'bad-key-with-spaces',
+    });
+    // What it offers is what the create call then accepts, as is.
+    expect((await createFeature({ name: 'Card freeze', key: 'card-freeze2' })).key).toBe('card-freeze2');
+    expect((await check('card-freeze2')).json()).toMatchObject({ taken: true, freeKey: 'card-freeze3' });
+  });
+
+  it('does not count deleted features', async () => {
+    const gone = await createFeature({ name: 'Old banner', key: 'old-banner' });
+    await team.admin.call('DELETE', `/api/v1/project/web/features/${gone.id}/`);
+    expect((await check('old-banner')).json()).toEqual({
+      key: 'old-banner',
+      taken: false,
+      freeKey: 'old-banner',
+    });
+  });
+
+  it('asks for a key', async () => {
+    const res = await check('!!');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ errors: [{ field: 'querystring.key', message: 'Key is required' }] });
+  });
+
+  it('needs create permission: editors may, read-only users may not', async () => {
+    await createFeature({ name: 'Card freeze', key: 'card-freeze' });
+    expect((await check('card-freeze', team.editor.call)).json()).toMatchObject({ taken: true });
+    const readOnly = await check('card-freeze', team.readOnly.call);
+    expect(readOnly.statusCode).toBe(403);
+    expect(readOnly.json()).toMatchObject({ title: DENIAL_MESSAGES.featureCreate, code: 'forbidden' });
+    expect((await team.readOnly.call('GET', '/api/v1/projects/web/features')).statusCode).toBe(200);
+  });
+
+  it("answers only about the caller's organisation", async () => {
+    await createFeature({ name: 'Card freeze', key: 'card-freeze' });
+    // Another organisation does not see this one's project…
+    const outsider = await check('card-freeze', team.outsider.call);
+    expect(outsider.statusCode).toBe(404);
+    expect(outsider.body).not.toContain('card-freeze');
+    // …and its own project with the same key knows nothing of this one's features.
+    const own = await team.outsider.call('POST', '/api/v1/projects/', { name: 'Web', key: 'web' });
+    expect(own.statusCode).toBe(201);
+    expect((await check('card-freeze', team.outsider.call)).json()).toEqual({
+      key: 'card-freeze',
+      taken: false,
+      freeKey: 'card-freeze',
+    });
+  });
+
+  it('needs a session', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/v1/projects/web/feature-key?key=a' });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
 describe('DELETE /api/v1/project/{projectKey}/features/{featureId}/', () => {
   it('lets a production editor delete; the feature leaves every list', async () => {
     const feature = await createFeature({ name: 'Checkout', key: 'checkout' });
@@ -437,7 +543,7 @@ describe('feature lists', () => {
     await createFeature({ name: 'B', key: 'b' }, team.editor.call);
     await team.admin.call('PUT', '/api/v1/projects/web/features', settings(a, { description: 'touched' }));
     const list = async (call: Caller, name: string) =>
-      (await call('GET', `/api/v1/features/home?list=${name}`)).json<Feature[]>().map((f) => f.key);
+      (await call('GET', `/api/v1/features/home?list=${name}`)).json<HomePage>().content.map((f) => f.key);
     expect(await list(team.readOnly.call, 'recent')).toEqual(['a', 'b']);
     expect(await list(team.admin.call, 'maintaining')).toEqual(['a']);
     expect(await list(team.editor.call, 'maintaining')).toEqual(['b']);
@@ -448,6 +554,106 @@ describe('feature lists', () => {
     expect(seen.json<Feature>().bookmarked).toBe(true);
     await team.editor.call('PUT', `/api/v1/features/${a.id}/bookmark/false`);
     expect(await list(team.editor.call, 'bookmarked')).toEqual([]);
+    expect((await team.outsider.call('GET', '/api/v1/features/home')).json<HomePage>()).toMatchObject({
+      content: [],
+      totalElements: 0,
+    });
+  });
+
+  it('home lists: a control change counts as a change, and each row says when it last changed', async () => {
+    const a = await createFeature({ name: 'A', key: 'a' });
+    const b = await createFeature({ name: 'B', key: 'b' });
+    const before = (await team.readOnly.call('GET', '/api/v1/features/home')).json<HomePage>();
+    expect(before.content.map((f) => f.key)).toEqual(['b', 'a']);
+    const control = a.controls.development!;
+    const toggled = await team.admin.call('PUT', `/api/v1/feature-controls/${control.id}/enabled`, {
+      enabled: true,
+      lastModifiedDate: control.lastModifiedDate,
+    });
+    expect(toggled.statusCode, toggled.body).toBe(200);
+    const after = (await team.readOnly.call('GET', '/api/v1/features/home')).json<HomePage>();
+    expect(after.content.map((f) => f.key)).toEqual(['a', 'b']);
+    const [first, second] = after.content;
+    expect(Date.parse(first!.lastChangedDate)).toBeGreaterThan(Date.parse(second!.lastChangedDate));
+    // The settings' own version is untouched by a control change (ADR 0013).
+    expect(first!.lastModifiedDate).toBe(a.lastModifiedDate);
+    expect(Date.parse(second!.lastChangedDate)).toBeGreaterThanOrEqual(Date.parse(b.lastModifiedDate));
+  });
+
+  it('home lists: pages of 50 with the total, sorted and filtered on the server', async () => {
+    for (let i = 0; i < 120; i++)
+      await createFeature({
+        name: `F ${String(i).padStart(3, '0')}`,
+        key: `f${i}`,
+        ...(i % 2 === 0 ? { description: `even ${i}` } : {}),
+      });
+    const get = async (query: string) =>
+      (await team.readOnly.call('GET', `/api/v1/features/home?${query}`)).json<HomePage>();
+    const first = await get('');
+    expect(first).toMatchObject({ page: 0, pageSize: 50, last: false, totalElements: 120 });
+    expect(first.content).toHaveLength(50);
+    expect(first.content[0]!.name).toBe('F 119');
+    const third = await get('page=2');
+    expect(third).toMatchObject({ page: 2, last: true, totalElements: 120 });
+    expect(third.content.map((f) => f.name)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `F ${String(19 - i).padStart(3, '0')}`),
+    );
+    expect((await get('sortBy=name')).content.slice(0, 2).map((f) => f.name)).toEqual(['F 000', 'F 001']);
+    expect(
+      (await get('sortBy=name&sortDirection=desc&page=1')).content.slice(0, 2).map((f) => f.name),
+    ).toEqual(['F 069', 'F 068']);
+    expect((await get('sortBy=lastChanged&sortDirection=asc')).content[0]!.name).toBe('F 000');
+    // Blank descriptions go last whichever way the column is sorted.
+    const byDescription = await get('sortBy=description&sortDirection=desc&page=1');
+    expect(byDescription.content.at(-1)!.description).toBe('');
+    expect(byDescription.content[0]!.description).not.toBe('');
+    const found = await get('query=F%2011&sortBy=name');
+    expect(found.totalElements).toBe(10);
+    expect(found.content.map((f) => f.name)).toEqual(Array.from({ length: 10 }, (_, i) => `F 11${i}`));
+    expect((await get('query=even%2011')).content.map((f) => f.name)).toEqual([
+      'F 118',
+      'F 116',
+      'F 114',
+      'F 112',
+      'F 110',
+    ]);
+  });
+
+  it('home lists: sort by maintainer name, features without one last either way', async () => {
+    const a = await createFeature({ name: 'A', key: 'a' });
+    await createFeature({ name: 'B', key: 'b' }, team.editor.call);
+    await team.admin.call('PUT', '/api/v1/projects/web/features', settings(a, { maintainerId: null }));
+    await createFeature({ name: 'C', key: 'c' });
+    const sorted = async (direction: 'asc' | 'desc') =>
+      (await team.readOnly.call('GET', `/api/v1/features/home?sortBy=maintainer&sortDirection=${direction}`))
+        .json<HomePage>()
+        .content.map((f) => [f.maintainer?.name ?? '', f.name]);
+    for (const direction of ['asc', 'desc'] as const) {
+      const rows = await sorted(direction);
+      const sign = direction === 'asc' ? 1 : -1;
+      expect(rows.at(-1), direction).toEqual(['', 'A']);
+      expect(rows.slice(0, 2), direction).toEqual(
+        [...rows.slice(0, 2)].sort(
+          ([m1, n1], [m2, n2]) => sign * m1!.localeCompare(m2!) || n1!.localeCompare(n2!),
+        ),
+      );
+    }
+  });
+
+  it('home lists: refuses a bad query with 400 and needs a session', async () => {
+    for (const query of [
+      'list=all',
+      'page=-1',
+      'page=x',
+      'pageSize=51',
+      'sortBy=colour',
+      'sortDirection=up',
+    ]) {
+      const res = await team.readOnly.call('GET', `/api/v1/features/home?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json<{ title: string }>().title, query).toEqual(expect.any(String));
+    }
+    expect((await h.app.inject({ method: 'GET', url: '/api/v1/features/home' })).statusCode).toBe(401);
   });
 
   it('pages an environment’s features 50, 100 or 500 at a time with that environment’s control only', async () => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  HOME_FEATURE_FILTERS,
   bookmarkParams,
   environmentParams,
   errorBodySchema,
@@ -10,6 +9,8 @@ import {
   featureParams,
   featureSchema,
   featuresQuery,
+  homeFeaturePageSchema,
+  homeFeaturesQuery,
   idSchema,
   linkFeatureInput,
   pageOf,
@@ -22,6 +23,9 @@ import type { FeaturesService } from './features.service';
 
 const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const features = z.array(featureSchema);
+/** The key a create form would send, normalised as the create call normalises it. */
+const featureKeyQuery = z.object({ key: featureInput.shape.key });
+const featureKeyCheck = z.object({ key: z.string(), taken: z.boolean(), freeKey: z.string() });
 
 export function featuresRoutes(deps: {
   features: FeaturesService;
@@ -47,12 +51,13 @@ export function featuresRoutes(deps: {
       {
         schema: {
           tags: ['features'],
-          summary: 'Home page lists: recently changed, bookmarked by me, maintained by me (100 at most)',
-          querystring: z.object({ list: z.enum(HOME_FEATURE_FILTERS).default('recent') }),
-          response: { 200: features, ...errors },
+          summary:
+            'One page (at most 50) of a home list: recently changed, bookmarked by me or maintained by me, filtered by text and sorted by a column (last change, newest first, by default), with the total',
+          querystring: homeFeaturesQuery,
+          response: { 200: homeFeaturePageSchema, ...errors },
         },
       },
-      async (request) => read.home(principalOf(request), request.query.list),
+      async (request) => read.home(principalOf(request), request.query),
     );
 
     app.get(
@@ -68,6 +73,21 @@ export function featuresRoutes(deps: {
       },
       async (request) =>
         read.searchInProject(principalOf(request), request.params.projectKey, request.query.query),
+    );
+
+    app.get(
+      '/api/v1/projects/:projectKey/feature-key',
+      {
+        schema: {
+          tags: ['features'],
+          summary:
+            'Whether a new feature may have this key (normalised) in the project, and the first free key made from it',
+          params: projectKeyParam,
+          querystring: featureKeyQuery,
+          response: { 200: featureKeyCheck, ...errors },
+        },
+      },
+      async (request) => service.checkKey(principalOf(request), request.params.projectKey, request.query.key),
     );
 
     app.get(

@@ -15,6 +15,7 @@ import type { TeamService } from '../team/team.service';
 import { featureCreated, featureDeleted, featureLinked, featureUpdated } from './feature-audit';
 import type { FeatureReadModel } from './feature-read-model';
 import * as repo from './features.repository';
+import type { FeatureKeyCheck } from './features.types';
 
 /**
  * A feature's variants as every environment's SDK payload carries them (see `buildControls` in
@@ -26,6 +27,15 @@ function servedVariants(list: readonly { key: string; name: string; value?: unkn
 }
 
 export type FeaturesService = ReturnType<typeof createFeaturesService>;
+
+/**
+ * A new feature's key is refused when the project has it: the dashboard shows the key it will create,
+ * made unique as the user types (docs/product.md §5 "Feature"), so a silent suffix here would create a
+ * key nobody saw.
+ */
+function keyTakenError(key: string) {
+  return new ValidationError('key', `A feature with the key "${key}" already exists in this project.`);
+}
 
 /**
  * Feature writes: create, settings, delete (archive), issue links and bookmarks. Each write is one
@@ -56,82 +66,91 @@ export function createFeaturesService(deps: {
   }
 
   return {
-    /** POST /api/v1/projects/{projectKey}/features: a new key is made unique within the project. */
+    /**
+     * GET /api/v1/projects/{projectKey}/feature-key?key=: whether a new feature could have this key
+     * (normalised), and the first free key made from it, for the key field of the create forms.
+     */
+    async checkKey(principal: Principal, projectKey: string, key: string): Promise<FeatureKeyCheck> {
+      assertAllowed(principal, 'create', { type: 'feature' });
+      const project = await scope.project(principal.organisationId, projectKey);
+      const existing = await repo.liveKeys(db, project.id);
+      return { key, taken: existing.includes(key), freeKey: uniqueFeatureKey(key, existing) };
+    },
+
+    /** POST /api/v1/projects/{projectKey}/features: a key the project already has is refused. */
     async create(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
       assertAllowed(principal, 'create', { type: 'feature' });
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new feature has no id: use PUT to update.');
       const organisationId = principal.organisationId;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const { feature, environmentIds } = await db.transaction(async (tx) => {
-            await lockOrganisation(tx, organisationId);
-            await billing.assertActive(organisationId, tx);
-            const project = await scope.project(organisationId, projectKey, tx);
-            await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
-            await billing.assertWithinLimit(tx, organisationId, 'maxFeatures', () =>
-              repo.countLive(tx, organisationId),
-            );
-            const key = uniqueFeatureKey(input.key, await repo.liveKeys(tx, project.id));
-            const at = now();
-            const row = await repo.insert(tx, {
-              organisationId,
-              projectId: project.id,
-              name: input.name,
-              key,
-              description: input.description,
-              permanent: input.permanent,
-              tags: input.tags,
-              maintainerId: input.maintainerId ?? principal.userId,
-              createdById: principal.userId,
-              createdAt: at,
-              updatedAt: at,
-            });
-            await repo.insertVariants(
-              tx,
-              input.variants.map((variant, position) => ({
-                organisationId,
-                featureId: row.id,
-                key: variant.key,
-                name: variant.name,
-                description: variant.description,
-                value: variant.value ?? null,
-                position,
-              })),
-            );
-            await repo.addIssueLinks(tx, organisationId, row.id, input.jiraIssueKeys);
-            await repo.setGoals(tx, organisationId, project.id, row.id, input.goals);
-            const environmentIds = await controls.createForFeature(tx, {
-              organisationId,
-              projectId: project.id,
-              featureId: row.id,
-              variantKeys: input.variants.map((v) => v.key),
-            });
-            await audit.record(tx, principal, {
-              action: 'create',
-              resourceType: 'feature',
-              resourceId: row.id,
-              projectKey: project.key,
-              featureKey: row.key,
-              ...featureCreated(
-                principal.email,
-                row,
-                project,
-                input.variants.map((v) => v.key),
-              ),
-            });
-            return {
-              feature: await read.one(tx, principal, { feature: row, project }),
-              environmentIds,
-            };
+      try {
+        const { feature, environmentIds } = await db.transaction(async (tx) => {
+          await lockOrganisation(tx, organisationId);
+          await billing.assertActive(organisationId, tx);
+          const project = await scope.project(organisationId, projectKey, tx);
+          await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
+          await billing.assertWithinLimit(tx, organisationId, 'maxFeatures', () =>
+            repo.countLive(tx, organisationId),
+          );
+          if (await repo.hasLiveKey(tx, project.id, input.key)) throw keyTakenError(input.key);
+          const at = now();
+          const row = await repo.insert(tx, {
+            organisationId,
+            projectId: project.id,
+            name: input.name,
+            key: input.key,
+            description: input.description,
+            permanent: input.permanent,
+            tags: input.tags,
+            maintainerId: input.maintainerId ?? principal.userId,
+            createdById: principal.userId,
+            createdAt: at,
+            updatedAt: at,
           });
-          publishProject(organisationId, environmentIds);
-          return feature;
-        } catch (error) {
-          // Another request took the same key between our read and insert: pick the next free one.
-          if (isUniqueViolation(error, 'features_project_key_unique') && attempt < 3) continue;
-          throw error;
-        }
+          await repo.insertVariants(
+            tx,
+            input.variants.map((variant, position) => ({
+              organisationId,
+              featureId: row.id,
+              key: variant.key,
+              name: variant.name,
+              description: variant.description,
+              value: variant.value ?? null,
+              position,
+            })),
+          );
+          await repo.addIssueLinks(tx, organisationId, row.id, input.jiraIssueKeys);
+          await repo.setGoals(tx, organisationId, project.id, row.id, input.goals);
+          const environmentIds = await controls.createForFeature(tx, {
+            organisationId,
+            projectId: project.id,
+            featureId: row.id,
+            variantKeys: input.variants.map((v) => v.key),
+          });
+          await audit.record(tx, principal, {
+            action: 'create',
+            resourceType: 'feature',
+            resourceId: row.id,
+            projectKey: project.key,
+            featureKey: row.key,
+            ...featureCreated(
+              principal.email,
+              row,
+              project,
+              input.variants.map((v) => v.key),
+            ),
+          });
+          return {
+            feature: await read.one(tx, principal, { feature: row, project }),
+            environmentIds,
+          };
+        });
+        publishProject(organisationId, environmentIds);
+        return feature;
+      } catch (error) {
+        // Another request took the same key between our read and insert.
+        if (isUniqueViolation(error, 'features_project_key_unique')) throw keyTakenError(input.key);
+        throw error;
       }
     },
 

@@ -31,3 +31,9 @@ export type IssueLinkRecord = Omit<JiraIssue, 'url'> & { featureId: string; url:
 
 /** A goal of a feature, by key. */
 export type FeatureGoal = { featureId: string; key: string };
+
+/**
+ * The answer of GET /api/v1/projects/{projectKey}/feature-key: the key asked about (normalised), whether
+ * a live feature of the project has it, and the first free key made from it (the key itself when free).
+ */
+export type FeatureKeyCheck = { key: string; taken: boolean; freeKey: string };

@@ -28,8 +28,8 @@ describe('POST /api/v1/projects/', () => {
     const project = await createProject('Web shop', 'web');
     expect(project).toMatchObject({ name: 'Web shop', key: 'web', url: '', tags: [], targets: [] });
     expect(project.environments.map((e) => [e.name, e.key, e.production, e.projectKey])).toEqual([
-      ['Production', 'production', true, 'web'],
       ['Development', 'development', false, 'web'],
+      ['Production', 'production', true, 'web'],
     ]);
     const keys = project.environments.flatMap((e) => [e.apiKey, e.jsApiKey]);
     expect(new Set(keys).size).toBe(4);
