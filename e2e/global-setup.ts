@@ -3,18 +3,25 @@ import { startServer, type RunningServer } from './support/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Address of the server shared by the e2e specs (default configuration, demo organisation). */
-    baseURL: string;
+    /**
+     * Addresses of the servers the e2e specs share (default configuration, demo organisation), one for
+     * each worker that runs spec files side by side (see support/shared-server.ts).
+     */
+    sharedServers: string[];
   }
 }
 
-let server: RunningServer | undefined;
+let servers: RunningServer[] = [];
 
 export async function setup(project: TestProject): Promise<void> {
-  server = await startServer();
-  project.provide('baseURL', server.url);
+  const count = Math.max(1, Number(project.config.maxWorkers) || 1);
+  servers = await Promise.all(Array.from({ length: count }, () => startServer()));
+  project.provide(
+    'sharedServers',
+    servers.map((server) => server.url),
+  );
 }
 
 export async function teardown(): Promise<void> {
-  await server?.stop();
+  await Promise.all(servers.map((server) => server.stop()));
 }

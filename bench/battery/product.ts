@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onCpus } from './cpus';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const READY_TIMEOUT_MS = 90_000;
@@ -68,7 +69,12 @@ export class Product {
     const inherited = { ...process.env };
     delete inherited.DATABASE_URL;
     delete inherited.DATA_DIR;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    const [command, args] = onCpus('answers', process.execPath, [
+      '--import',
+      'tsx',
+      'apps/server/src/main.ts',
+    ]);
+    const child = spawn(command, args, {
       cwd: ROOT,
       env: {
         ...inherited,

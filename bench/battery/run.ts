@@ -4,13 +4,14 @@
  * on PGlite, prints one table with the figures and a pass/fail per row, and exits non-zero when a
  * row fails. Options: `--quick` (short phases, for development), `--db=pg|pglite`, `--pg=<admin
  * URL>` (default postgres://postgres@127.0.0.1:5432/postgres), `--product-log=<file>` (append the
- * product's output there), `--log-level=<pino level>` (the product's, default warn) and row ids
- * (`R1 S2` or `--rows=R1,S2`).
+ * product's output there), `--log-level=<pino level>` (the product's, default warn), `--no-pin`
+ * (leave the processes unpinned; see cpus.ts) and row ids (`R1 S2` or `--rows=R1,S2`).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Context } from './context';
+import { disablePinning, pinningDescription, pinSelfToLoadCpus } from './cpus';
 import { r3, r4 } from './faults.rows';
 import { r1, r2, r5 } from './load.rows';
 import { s3 } from './login.rows';
@@ -54,6 +55,7 @@ function parseArgs(argv: string[]) {
     pgUrl: value('pg') ?? DEFAULT_PG_ADMIN_URL,
     productLog: value('product-log'),
     logLevel: value('log-level'),
+    pin: !argv.includes('--no-pin'),
   };
 }
 
@@ -130,10 +132,12 @@ async function runOn(kind: DbKind, options: ReturnType<typeof parseArgs>): Promi
 }
 
 const options = parseArgs(process.argv.slice(2));
+if (options.pin) pinSelfToLoadCpus();
+else disablePinning();
 if (!existsSync(path.join(ROOT, 'apps/web/dist/index.html')))
   log('note: apps/web/dist is missing (run `npm run build`); the battery does not need the dashboard pages');
 log(
-  `battery${options.quick ? ' (--quick)' : ''}: rows ${options.rows.join(' ')} on ${options.dbs.join(' and ')}`,
+  `battery${options.quick ? ' (--quick)' : ''}: rows ${options.rows.join(' ')} on ${options.dbs.join(' and ')}; ${pinningDescription()}`,
 );
 const results: RowResult[] = [];
 for (const kind of options.dbs) results.push(...(await runOn(kind, options)));

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onCpus } from './cpus';
 import type { PollFigures, PollJob } from './poller';
 import type { Tenant } from './setup';
 
@@ -57,7 +58,8 @@ export async function sdkFetch(
     connections: 256,
     maxInFlight: 10_000,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', POLLER, JSON.stringify(job)], {
+  const [command, args] = onCpus('load', process.execPath, ['--import', 'tsx', POLLER, JSON.stringify(job)]);
+  const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const chunks: Buffer[] = [];
@@ -107,7 +109,8 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address()
 
 /** A bare Node HTTP server in a process of its own, answering the poll mix with `bytes` of body. */
 export async function startFloor(bytes: number): Promise<{ base: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['-e', FLOOR_SERVER], {
+  const [command, args] = onCpus('answers', process.execPath, ['-e', FLOOR_SERVER]);
+  const child = spawn(command, args, {
     env: { ...process.env, FLOOR_BYTES: String(bytes) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

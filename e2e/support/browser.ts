@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_DOMAIN } from './server';
+import { sharedServerURL } from './shared-server';
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
 
@@ -42,6 +43,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
+/** What the screen shows at `width` (not the whole page: what is in view is the point). */
+export async function viewShot(page: Page, name: string, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
 /**
  * One browser per spec file and a fresh profile per test: registers the hooks and exposes the
  * current page and context (read them inside tests, after the hooks ran).
@@ -56,7 +66,7 @@ export function useFreshPage(): { readonly page: Page; readonly context: Browser
     await browser.close();
   });
   beforeEach(async () => {
-    Object.assign(current, await openPage(browser, inject('baseURL')));
+    Object.assign(current, await openPage(browser, sharedServerURL()));
   });
   afterEach(async () => {
     await current.context.close();

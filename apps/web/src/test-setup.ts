@@ -42,6 +42,7 @@ if (!('fonts' in document)) {
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
+  localStorage.clear();
   document.cookie.split(';').forEach((cookie) => {
     const name = cookie.split('=')[0]?.trim();
     if (name) document.cookie = `${name}=; path=/; max-age=0`;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -278,4 +278,13 @@ export function renderWithModals(ui: ReactNode) {
     </Providers>,
   );
   return { ...result, queryClient };
+}
+
+/**
+ * The open menu of the top navigation. Those menus load their code on first use (app/shell/
+ * deferred-menu.tsx); in a test worker the first use also transforms that code, which can take
+ * longer than Testing Library's default second.
+ */
+export function findOpenMenu(): Promise<HTMLElement> {
+  return screen.findByRole('menu', {}, { timeout: 5_000 });
 }

@@ -1,0 +1,12 @@
+import { inject } from 'vitest';
+
+/**
+ * The address of the server this spec file shares with the files that ran before it in the same
+ * worker. Files that run at the same time are in different workers (Vitest numbers them from 1 in
+ * `VITEST_POOL_ID`), so they never share a server and cannot see each other's data.
+ */
+export function sharedServerURL(): string {
+  const servers = inject('sharedServers');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  return servers[(Math.max(1, worker) - 1) % servers.length]!;
+}
