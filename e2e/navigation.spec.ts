@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
+import { sharedServerURL } from './support/shared-server';
 
 let browser: Browser;
 let flagsOff: RunningServer;
@@ -27,13 +28,14 @@ async function menuItems(page: Page): Promise<string[]> {
 
 describe('top navigation', () => {
   it('shows Home and the environment items, and Profile in the menu, with the default flags', async () => {
-    const { context, page } = await openPage(browser, inject('baseURL'));
+    const { context, page } = await openPage(browser, sharedServerURL());
     await signIn(page);
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Home' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Features' }).count()).toBe(1);
-    expect(await page.getByRole('link', { name: /Docs/ }).getAttribute('href')).toBe('/api/docs');
+    expect(await page.getByRole('link', { name: 'Help', exact: true }).getAttribute('href')).toBe('/help');
+    expect(await page.getByRole('link', { name: /API reference/ }).getAttribute('href')).toBe('/api/docs');
     await screenshot(page, 'home-shell');
     expect(await menuItems(page)).toEqual(['Profile', 'Admin', 'Log Out']);
     await context.close();

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
 import { ADMIN_EMAIL } from './support/server';
+import { sharedServerURL } from './support/shared-server';
 
 let browser: Browser;
 
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 describe('profile', () => {
   it("shows the admin's full name and e-mail, reached from the profile menu", async () => {
-    const { context, page } = await openPage(browser, inject('baseURL'));
+    const { context, page } = await openPage(browser, sharedServerURL());
     await signIn(page);
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
 

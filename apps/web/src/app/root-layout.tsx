@@ -7,7 +7,8 @@ import { NOTIFICATION_LIMIT, NOTIFICATION_TIMEOUT_MS } from '../lib/notify';
 export function RootLayout() {
   return (
     <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
-      <Notifications position="top-right" autoClose={NOTIFICATION_TIMEOUT_MS} limit={NOTIFICATION_LIMIT} />
+      {/* Bottom-right, away from the top navigation's profile menu, which top-right toasts covered. */}
+      <Notifications position="bottom-right" autoClose={NOTIFICATION_TIMEOUT_MS} limit={NOTIFICATION_LIMIT} />
       <Outlet />
     </ModalsProvider>
   );

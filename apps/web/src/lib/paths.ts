@@ -50,3 +50,9 @@ export function loginPath(organisation?: string): string {
 export function adminPath(tab: string, projectKey?: string): string {
   return projectKey === undefined ? `/admin/${tab}` : `/admin/${tab}/${segment(projectKey)}`;
 }
+
+/** The Help page (docs/product.md §2 "Help page"). */
+export const HELP_PATH = '/help';
+
+/** The server's API reference (its OpenAPI pages), outside the dashboard's routes. */
+export const API_REFERENCE_PATH = '/api/docs';

@@ -33,6 +33,7 @@ const development = initialPayload().projects[0]!.environments[1]!;
 describe('/projects/:projectKey/environments/:environmentKey', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
+    localStorage.clear();
   });
 
   it('opens the feature list from the bare environment path', async () => {
@@ -73,14 +74,27 @@ describe('/projects/:projectKey/environments/:environmentKey', () => {
 describe('/projects/:projectKey/features/:featureKey', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
+    localStorage.clear();
   });
 
-  it('goes to the same feature under the first environment of the project', async () => {
+  it('goes to the same feature under a non-production environment when none was used in the project', async () => {
+    // The test payload lists Production first: the choice does not rest on the server's order alone.
     const { router } = render('/projects/web/features/checkout?tab=1');
+    await vi.waitFor(() =>
+      expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features/checkout'),
+    );
+    expect(router.state.location.search).toBe('?tab=1');
+  });
+
+  it('goes to the environment of the project the user last worked in', async () => {
+    const { router } = render('/projects/web/environments/production/features');
+    expect(await screen.findByText('Production environment of Web shop')).toBeTruthy();
+    await router.navigate('/projects/app/environments/staging/features');
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    await router.navigate('/projects/web/features/checkout');
     await vi.waitFor(() =>
       expect(router.state.location.pathname).toBe('/projects/web/environments/production/features/checkout'),
     );
-    expect(router.state.location.search).toBe('?tab=1');
   });
 
   it('shows Page not found for an unknown project', async () => {

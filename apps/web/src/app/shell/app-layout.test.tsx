@@ -12,6 +12,7 @@ import {
   renderRoute,
   stubApi,
   trialSubscription,
+  findOpenMenu,
 } from '../../test-utils';
 import { EnvironmentFeaturesPage } from '../routes/environment-features-page';
 import { HomePage } from '../routes/home-page';
@@ -35,10 +36,11 @@ async function mainNav() {
 
 async function openProfileMenu() {
   await userEvent.setup().click(screen.getByRole('button', { name: /Account menu for Demo Admin/ }));
-  return screen.findByRole('menu');
+  return findOpenMenu();
 }
 
-const base = '/projects/web/environments/production';
+// Nothing remembered yet: the current environment is the first project's non-production one.
+const base = '/projects/web/environments/dev';
 
 describe('top navigation', () => {
   afterEach(() => {
@@ -93,10 +95,27 @@ describe('top navigation', () => {
     ).toEqual(['Home']);
   });
 
-  it('links to the API docs', async () => {
+  it('links to Help, and to the API reference in a new tab', async () => {
     renderShell(initialPayload());
     await mainNav();
-    expect(screen.getByRole('link', { name: /Docs/ }).getAttribute('href')).toBe('/api/docs');
+    expect(screen.getByRole('link', { name: 'Help' }).getAttribute('href')).toBe('/help');
+    const reference = screen.getByRole('link', { name: /API reference/ });
+    expect(reference.getAttribute('href')).toBe('/api/docs');
+    expect(reference.getAttribute('target')).toBe('_blank');
+    expect(screen.queryByRole('link', { name: /Docs/ })).toBeNull();
+  });
+
+  it('offers Help and the API reference in the narrow screens’ drawer too', async () => {
+    renderShell(initialPayload());
+    await mainNav();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Open navigation' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByRole('link', { name: 'Help' }).getAttribute('href')).toBe('/help');
+    expect(
+      within(drawer)
+        .getByRole('link', { name: /API reference/ })
+        .getAttribute('href'),
+    ).toBe('/api/docs');
   });
 
   it('offers Profile, Admin and Log Out to an organisation admin', async () => {

@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InitialPayload } from '@vexil/core';
 import {
@@ -10,7 +10,9 @@ import {
   environmentRoute,
   renderRoute,
   stubApi,
+  findOpenMenu,
 } from '../../test-utils';
+import { rememberEnvironment } from '../../lib/current-environment';
 import { EnvironmentFeaturesPage } from '../routes/environment-features-page';
 import { HomePage } from '../routes/home-page';
 
@@ -40,22 +42,72 @@ const environmentButton = () => screen.findByRole('button', { name: /^Environmen
 
 async function openMenu() {
   await userEvent.setup().click(await environmentButton());
-  return screen.findByRole('menu');
+  return findOpenMenu();
 }
+
+const mainNav = () => screen.getByRole('navigation', { name: 'Main' });
 
 describe('environment dropdown', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
+    localStorage.clear();
   });
 
-  it('shows the first environment of the first project outside an environment', async () => {
+  it('shows a non-production environment of the first project when none was opened yet', async () => {
     render('/');
-    expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Production (Web shop)');
+    expect((await environmentButton()).getAttribute('aria-label')).toBe(
+      'Environment: Development (Web shop)',
+    );
   });
 
   it('shows the environment of the address', async () => {
     render('/projects/app/environments/staging/features');
     expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Staging (Mobile app)');
+  });
+
+  it('keeps the environment last opened on Home, where Features leads back to it', async () => {
+    const user = userEvent.setup();
+    const { router } = render('/projects/app/environments/staging/features');
+    await screen.findByText('Staging environment of Mobile app');
+    await user.click(within(mainNav()).getByRole('link', { name: 'Home' }));
+    await screen.findByRole('heading', { name: 'Home' });
+    expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Staging (Mobile app)');
+    await user.click(within(mainNav()).getByRole('link', { name: 'Features' }));
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/projects/app/environments/staging/features');
+  });
+
+  it("restores the user's environment after a reload or a new sign-in, but not another user's", async () => {
+    const payload = twoProjects();
+    const staging = payload.projects[1]!;
+    rememberEnvironment(
+      { organisationId: payload.organisation.id, userId: payload.principalUser.id },
+      staging.id,
+      staging.environments[0]!.id,
+    );
+    render('/', payload);
+    expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Staging (Mobile app)');
+
+    cleanup();
+    vi.unstubAllGlobals();
+    const someoneElse = {
+      ...payload,
+      principalUser: { ...payload.principalUser, id: '00000000-0000-4000-8000-000000000999' },
+    };
+    render('/', someoneElse);
+    expect((await environmentButton()).getAttribute('aria-label')).toBe(
+      'Environment: Development (Web shop)',
+    );
+  });
+
+  it('falls back to a non-production environment when the remembered one was deleted', async () => {
+    const payload = twoProjects();
+    const owner = { organisationId: payload.organisation.id, userId: payload.principalUser.id };
+    rememberEnvironment(owner, payload.projects[1]!.id, 'deleted-environment');
+    render('/', payload);
+    expect((await environmentButton()).getAttribute('aria-label')).toBe(
+      'Environment: Development (Web shop)',
+    );
   });
 
   it('lists the environments grouped by project, with their keys and a laptop for local ones', async () => {
@@ -79,7 +131,8 @@ describe('environment dropdown', () => {
     expect(within(development).getByRole('img', { name: 'Local environment' })).toBeTruthy();
     const production = within(web).getByRole('menuitem', { name: /Production/ });
     expect(within(production).queryByRole('img', { name: 'Local environment' })).toBeNull();
-    expect(production.getAttribute('aria-current')).toBe('true');
+    expect(development.getAttribute('aria-current')).toBe('true');
+    expect(production.getAttribute('aria-current')).toBeNull();
   });
 
   it("opens the chosen environment's feature list", async () => {
@@ -96,7 +149,7 @@ describe('environment dropdown', () => {
     const user = userEvent.setup();
     (await environmentButton()).focus();
     await user.keyboard('{Enter}');
-    await screen.findByRole('menu');
+    await findOpenMenu();
     await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');
     expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/projects/app/environments/staging/features');
@@ -107,10 +160,10 @@ describe('environment dropdown', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Open navigation' }));
     const drawer = await screen.findByRole('dialog');
-    await user.click(within(drawer).getByRole('button', { name: 'Environment: Production (Web shop)' }));
-    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: /Development/ }));
-    expect(await screen.findByText('Development environment of Web shop')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features');
+    await user.click(within(drawer).getByRole('button', { name: 'Environment: Development (Web shop)' }));
+    await user.click(within(await findOpenMenu()).getByRole('menuitem', { name: /Production/ }));
+    expect(await screen.findByText('Production environment of Web shop')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/projects/web/environments/production/features');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 

@@ -18,8 +18,9 @@ const environmentMenu = menuLoader(() =>
 
 /**
  * docs/product.md §2 "Top navigation": the environment dropdown. Shows the current environment (the one in the
- * address, else the first of the first project) and lists every environment grouped by project; choosing
- * one opens its feature list. Renders nothing while there is no environment.
+ * address, else the one last worked in: see lib/current-environment) and lists every environment grouped by
+ * project, in the server's order (non-production first); choosing one opens its feature list. Renders
+ * nothing while there is no environment.
  */
 export function EnvironmentMenu({ fullWidth = false, onChoose }: EnvironmentMenuProps) {
   const current = useCurrentEnvironment();

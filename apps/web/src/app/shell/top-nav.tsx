@@ -1,17 +1,29 @@
 import { Fragment } from 'react';
-import { Anchor, Burger, Container, Drawer, Group, NavLink as MantineNavLink, Stack } from '@mantine/core';
+import {
+  Anchor,
+  Box,
+  Burger,
+  Container,
+  Drawer,
+  Group,
+  NavLink as MantineNavLink,
+  Stack,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBook, IconExternalLink } from '@tabler/icons-react';
+import { IconApi, IconExternalLink, IconHelp } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/logo';
+import { API_REFERENCE_PATH, HELP_PATH } from '../../lib/paths';
 import { EnvironmentSlot } from './environment-slot';
 import { useNavItems } from './nav-items';
 import { ProfileMenu } from './profile-menu';
 import classes from './shell.module.css';
 
-export const DOCS_URL = '/api/docs';
-
-/** docs/product.md §2 "Top navigation": the logo, the gated items, the docs link and the profile menu. */
+/**
+ * docs/product.md §2 "Top navigation": the logo, the gated items, Help, the API reference and the profile
+ * menu. The API reference stays one click away from every page; its label gives way to its icon where the
+ * bar is narrow.
+ */
 export function TopNav() {
   const items = useNavItems();
   const { pathname } = useLocation();
@@ -50,17 +62,33 @@ export function TopNav() {
             </Group>
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <Box visibleFrom="sm">
+              <Link
+                to={HELP_PATH}
+                className={classes.navLink}
+                aria-current={pathname === HELP_PATH ? 'page' : undefined}
+              >
+                <Group gap={6} wrap="nowrap" component="span">
+                  <IconHelp size={16} aria-hidden="true" />
+                  Help
+                </Group>
+              </Link>
+            </Box>
             <Anchor
-              href={DOCS_URL}
+              href={API_REFERENCE_PATH}
               target="_blank"
               rel="noopener"
               className={classes.navLink}
               visibleFrom="sm"
               underline="never"
+              aria-label="API reference (opens in a new tab)"
+              title="API reference"
             >
               <Group gap={6} wrap="nowrap" component="span">
-                <IconBook size={16} aria-hidden="true" />
-                Docs
+                <IconApi size={16} aria-hidden="true" />
+                <Box component="span" visibleFrom="lg">
+                  API reference
+                </Box>
                 <IconExternalLink size={12} aria-hidden="true" />
               </Group>
             </Anchor>
@@ -89,12 +117,20 @@ export function TopNav() {
             />
           ))}
           <MantineNavLink
+            component={Link}
+            to={HELP_PATH}
+            label="Help"
+            leftSection={<IconHelp size={18} aria-hidden="true" />}
+            active={pathname === HELP_PATH}
+            onClick={drawer.close}
+          />
+          <MantineNavLink
             component="a"
-            href={DOCS_URL}
+            href={API_REFERENCE_PATH}
             target="_blank"
             rel="noopener"
-            label="Docs"
-            leftSection={<IconBook size={18} aria-hidden="true" />}
+            label="API reference"
+            leftSection={<IconApi size={18} aria-hidden="true" />}
             rightSection={<IconExternalLink size={14} aria-hidden="true" />}
           />
         </Stack>

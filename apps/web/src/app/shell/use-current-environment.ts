@@ -1,32 +1,28 @@
 import { useMatch } from 'react-router';
 import { useSession } from '../../lib/session';
-import type { InitialPayload } from '@vexil/core';
+import {
+  chooseCurrentEnvironment,
+  useRememberedEnvironments,
+  type EnvironmentChoice,
+} from '../../lib/current-environment';
+import { findEnvironment, findProject } from '../environment-scope';
 
-type Project = InitialPayload['projects'][number];
-type Environment = Project['environments'][number];
-
-export type CurrentEnvironment = { project: Project; environment: Environment };
+export type CurrentEnvironment = EnvironmentChoice;
 
 /**
  * The environment the environment-scoped navigation points at: the one in the address when the user is
- * inside an environment, otherwise the first environment of the first project. Null without one.
+ * inside an environment, otherwise the one they last worked in (see lib/current-environment). Null
+ * without one.
  */
 export function useCurrentEnvironment(): CurrentEnvironment | null {
   const { projects } = useSession();
+  const { remembered } = useRememberedEnvironments();
   const match = useMatch('/projects/:projectKey/environments/:environmentKey/*');
 
-  let project = projects[0];
-  let environment = project?.environments[0];
   if (match) {
-    const inPath = projects.find((p) => p.key === match.params.projectKey);
-    const environmentInPath = inPath?.environments.find(
-      (e) => e.key === match.params.environmentKey || e.id === match.params.environmentKey,
-    );
-    if (inPath && environmentInPath) {
-      project = inPath;
-      environment = environmentInPath;
-    }
+    const project = findProject(projects, match.params.projectKey ?? '');
+    const environment = project && findEnvironment(project, match.params.environmentKey ?? '');
+    if (project && environment) return { project, environment };
   }
-  if (!project || !environment) return null;
-  return { project, environment };
+  return chooseCurrentEnvironment(projects, remembered);
 }

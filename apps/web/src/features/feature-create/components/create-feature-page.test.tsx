@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import type { Feature, InitialPayload } from '@vexil/core';
+import { normaliseFeatureKey, uniqueFeatureKey, type Feature, type InitialPayload } from '@vexil/core';
 import {
   initialPayload,
   jsonResponse,
@@ -43,7 +43,18 @@ function feature(overrides: Partial<Feature> & Pick<Feature, 'key' | 'name'>): F
 
 const mobile = projectFixture('mob', 'Mobile app', [{ key: 'beta', name: 'Beta' }]);
 
-/** The API of the page: the session, the project search and each project's features ("checkout" is taken in web). */
+/** The keys each project's features have: "checkout" is taken in web. */
+const TAKEN: Record<string, string[]> = { web: ['checkout'], mob: [] };
+
+/** Answers GET /api/v1/projects/{projectKey}/feature-key as the server does, against `taken`. */
+function keyCheck(taken: string[]): Handlers[string] {
+  return ({ url }) => {
+    const key = normaliseFeatureKey(url.searchParams.get('key') ?? '');
+    return jsonResponse(200, { key, taken: taken.includes(key), freeKey: uniqueFeatureKey(key, taken) });
+  };
+}
+
+/** The API of the page: the session, the project search and each project's key check. */
 function serve(options: { payload?: InitialPayload; handlers?: Handlers } = {}) {
   const payload = options.payload ?? initialPayload({ projects: [...initialPayload().projects, mobile] });
   return stubApi({
@@ -57,9 +68,8 @@ function serve(options: { payload?: InitialPayload; handlers?: Handlers } = {}) 
           .map(withSdkKeys),
       );
     },
-    'GET /api/v1/projects/web/features': () =>
-      jsonResponse(200, [feature({ key: 'checkout', name: 'Checkout' })]),
-    'GET /api/v1/projects/mob/features': () => jsonResponse(200, []),
+    'GET /api/v1/projects/web/feature-key': keyCheck(TAKEN.web!),
+    'GET /api/v1/projects/mob/feature-key': keyCheck(TAKEN.mob!),
     ...options.handlers,
   });
 }
@@ -110,7 +120,50 @@ describe('Create feature page', () => {
     expect(project.value).toBe('Web shop');
     await user.type(name, 'Checkout');
     await waitFor(() => expect(key.value).toBe('checkout1'));
-    expect(calls.some((call) => call.path === '/api/v1/projects/web/features?query=checkout')).toBe(true);
+    expect(calls.some((call) => call.path === '/api/v1/projects/web/feature-key?key=checkout')).toBe(true);
+  });
+
+  it('normalises a typed key as it is typed, keeping a separator for the next word', async () => {
+    serve();
+    const { user, key } = await openPage('/features/create?project=mob');
+    await user.type(key, 'Bad Key');
+    expect(key.value).toBe('bad-key');
+    await user.type(key, ' With Spaces!!');
+    expect(key.value).toBe('bad-key-with-spaces-');
+    await user.tab();
+    expect(key.value).toBe('bad-key-with-spaces');
+  });
+
+  it('says when a typed key is taken, offers the free one and creates nothing until it changes', async () => {
+    const calls = serve();
+    const { user, name, key, submit } = await openPage();
+    await user.type(name, 'Card');
+    await user.clear(key);
+    await user.type(key, 'checkout');
+    const message = await screen.findByText(
+      /A feature with the key "checkout" already exists in this project\./,
+    );
+    expect(message).toBeTruthy();
+    await user.click(submit);
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Use checkout1' }));
+    expect(key.value).toBe('checkout1');
+    await waitFor(() => expect(screen.queryByText(/already exists/)).toBeNull());
+  });
+
+  it('does not create a key that was taken since it was shown: it shows the next free key instead', async () => {
+    const taken = ['checkout'];
+    const calls = serve({ handlers: { 'GET /api/v1/projects/web/feature-key': keyCheck(taken) } });
+    const { user, name, key, submit } = await openPage();
+    await user.type(name, 'Checkout');
+    await waitFor(() => expect(key.value).toBe('checkout1'));
+    taken.push('checkout1');
+    await user.click(submit);
+    await waitFor(() => expect(key.value).toBe('checkout2'));
+    expect(
+      screen.getByText('A feature with the key "checkout1" already exists in this project.'),
+    ).toBeTruthy();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
   it('picks the project from the server as the user types', async () => {
@@ -142,13 +195,13 @@ describe('Create feature page', () => {
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
-  it('creates the feature, says so and opens it in the first environment under the returned key', async () => {
+  it('creates the feature with the key shown, says so and opens it outside production when no environment of the project was used before', async () => {
     const calls = serve({
       handlers: {
         'POST /api/v1/projects/web/features': ({ body }) =>
           jsonResponse(
             201,
-            feature({ ...(body as { name: string }), key: 'checkout2', jiraIssueKeys: ['ABC-123'] }),
+            feature({ ...(body as { name: string; key: string }), jiraIssueKeys: ['ABC-123'] }),
           ),
       },
     });
@@ -161,7 +214,7 @@ describe('Create feature page', () => {
 
     expect(await screen.findByText('Checkout saved.')).toBeTruthy();
     await waitFor(() =>
-      expect(router.state.location.pathname).toBe('/projects/web/environments/production/features/checkout2'),
+      expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features/checkout1'),
     );
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       name: 'Checkout',

@@ -1,18 +1,15 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   createFeatureForm,
   denialOf,
   normaliseFeatureKey,
   normaliseIssueKey,
-  uniqueFeatureKey,
   type CreateFeatureForm,
   type Feature,
-  type ProjectSummary,
 } from '@vexil/core';
 import { CONNECTION_FAILED_MESSAGE } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
@@ -24,25 +21,18 @@ import {
   PermissionNotice,
 } from '../../../components/form-failure';
 import { useCreateFeature } from '../../../entities/features/api/save-feature';
-import { useProjectFeatures } from '../../../entities/features/api/get-project-features';
-import { featureDetailPath, projectFeaturePath } from '../../../lib/paths';
-import { ProjectPicker, SEARCH_DEBOUNCE_MS } from './project-picker';
+import {
+  featureKeyAsTyped,
+  keyTakenMessage,
+  useKeyField,
+  useNewFeatureKey,
+} from '../../../entities/features/api/check-feature-key';
+import { projectFeaturePath } from '../../../lib/paths';
+import { KeyTakenError } from '../../../components/key-taken-error';
+import { ProjectPicker } from './project-picker';
 
 /** What the page adds to core's refusal, for users who may not create features (docs/product.md §6). */
 export const EDITOR_RIGHTS_HINT = 'Ask an organisation admin for editor rights.';
-
-/**
- * Where a new or linked feature opens: its page in the project's first environment, or the project
- * feature address (which redirects there) when the session does not know the project yet.
- */
-export function featurePagePath(
-  projects: readonly ProjectSummary[],
-  feature: Pick<Feature, 'projectKey' | 'key'>,
-) {
-  const environment = projects.find((project) => project.key === feature.projectKey)?.environments[0];
-  if (!environment) return projectFeaturePath(feature.projectKey, feature.key);
-  return featureDetailPath(feature.projectKey, environment.key, feature.key);
-}
 
 // Server field names that belong to one of the form's fields.
 /** The server's field names, as this form calls them. */
@@ -55,13 +45,12 @@ const SERVER_FIELDS: Readonly<Record<string, keyof CreateFeatureForm>> = {
   'jiraIssueKeys.0': 'jiraIssueKey',
 };
 
-const NO_KEYS: string[] = [];
-
 /**
  * /features/create (docs/product.md §2 "Create feature page", §5): project (async picker, `?project=` preselects it),
  * name, a key that follows the name until edited and is made unique in the project, and an optional issue
- * key (`?issueKey=` prefills it). Success: "{name} saved." and the new feature in the project's first
- * environment.
+ * key (`?issueKey=` prefills it). The key shown is the key created: a typed key is normalised as typed
+ * and a taken one is refused, never changed behind the user's back. Success: "{name} saved." and the
+ * new feature in the environment of its project the user last worked in (see lib/current-environment).
  */
 export function CreateFeaturePage() {
   const { principalUser, projects } = useSession();
@@ -77,7 +66,9 @@ export function CreateFeaturePage() {
   const {
     control,
     handleSubmit,
+    getValues,
     setError,
+    setFocus,
     setValue,
     formState: { isSubmitting, isSubmitted },
   } = useForm({
@@ -95,23 +86,19 @@ export function CreateFeaturePage() {
   // The key follows the name (docs/product.md §5), suffixed when the chosen project already has it.
   const name = useWatch({ control, name: 'name' });
   const projectKey = useWatch({ control, name: 'projectKey' });
-  const baseKey = normaliseFeatureKey(name ?? '');
-  const [debouncedBase] = useDebouncedValue(baseKey, SEARCH_DEBOUNCE_MS);
-  const lookUp = !keyEdited && Boolean(projectKey) && debouncedBase !== '';
-  const existing = useProjectFeatures(lookUp ? (projectKey ?? null) : null, debouncedBase);
-  const takenKeys = useMemo(
-    () => (lookUp ? (existing.data?.map((feature) => feature.key) ?? NO_KEYS) : NO_KEYS),
-    [lookUp, existing.data],
-  );
-  useEffect(() => {
-    if (keyEdited) return;
-    setValue('key', baseKey === '' ? '' : uniqueFeatureKey(baseKey, takenKeys), {
-      shouldValidate: isSubmitted,
-    });
-  }, [baseKey, takenKeys, keyEdited, isSubmitted, setValue]);
+  const key = useWatch({ control, name: 'key' });
+  const keyField = useKeyField({ getValues, setValue, setError, setFocus }, isSubmitted);
+  const { taken, mayCreate } = useNewFeatureKey({
+    projectKey: projectKey || null,
+    name: name ?? '',
+    key: key ?? '',
+    keyEdited,
+    field: keyField,
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
+    if (!(await mayCreate(values.projectKey, values.key))) return;
     let saved: Feature;
     try {
       saved = await create.mutateAsync({
@@ -126,7 +113,8 @@ export function CreateFeaturePage() {
       return;
     }
     notifySuccess(`${saved.name} saved.`);
-    await navigate(featurePagePath(projects, saved));
+    // The project feature address opens it in the environment the user last worked in there.
+    await navigate(projectFeaturePath(saved.projectKey, saved.key));
   });
 
   const disabled = !allowed;
@@ -185,12 +173,22 @@ export function CreateFeaturePage() {
                     description="What your code asks the SDK for. It follows the name until you edit it."
                     required
                     disabled={disabled}
-                    error={fieldState.error?.message}
+                    error={
+                      taken ? (
+                        <KeyTakenError
+                          message={keyTakenMessage(taken.key)}
+                          freeKey={taken.freeKey}
+                          onUse={keyField.set}
+                        />
+                      ) : (
+                        fieldState.error?.message
+                      )
+                    }
                     styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                     {...field}
                     onChange={(event) => {
                       setKeyEdited(true);
-                      field.onChange(event.currentTarget.value);
+                      field.onChange(featureKeyAsTyped(event.currentTarget.value));
                     }}
                     onBlur={() => {
                       field.onChange(normaliseFeatureKey(field.value));

@@ -177,9 +177,9 @@ describe('Link feature page', () => {
     await user.click(submit);
 
     expect(await screen.findByText('Checkout is linked to ABC-123.')).toBeTruthy();
-    // /projects/web/features/checkout opens the feature in the first environment.
+    // /projects/web/features/checkout opens the feature in a non-production environment.
     await waitFor(() =>
-      expect(router.state.location.pathname).toBe('/projects/web/environments/production/features/checkout'),
+      expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features/checkout'),
     );
     expect(calls.find((call) => call.method === 'PUT')).toMatchObject({
       path: '/api/v1/features/link',
