@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { sharedServerURL } from './support/shared-server';
 
 /*
  * Two windows of the same admin edit one feature's targeting: the second save, based on what the
@@ -25,7 +26,7 @@ afterAll(async () => {
 
 /** A fresh profile, signed in as the demo admin. */
 async function signedInWindow(): Promise<Page> {
-  const { context, page } = await openPage(browser, inject('baseURL'));
+  const { context, page } = await openPage(browser, sharedServerURL());
   contexts.push(context);
   await signIn(page);
   await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();

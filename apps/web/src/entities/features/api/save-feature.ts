@@ -15,9 +15,9 @@ export type CreateFeatureInput = {
 };
 
 /**
- * POST /api/v1/projects/{projectKey}/features → 201 Feature with an off control in every environment.
- * The server may change the key to keep it unique (e.g. "checkout1"): use the returned key. The page
- * shows failures in its form, so no generic toasts.
+ * POST /api/v1/projects/{projectKey}/features → 201 Feature with an off control in every environment,
+ * with the key sent; a key the project has is refused (400 on `key`). The page shows failures in its
+ * form, so no generic toasts.
  */
 export function createFeature({ projectKey, ...body }: CreateFeatureInput): Promise<Feature> {
   return apiClient.post(featuresPath(projectKey), body, { schema: featureSchema, notifyErrors: false });

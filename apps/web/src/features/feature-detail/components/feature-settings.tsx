@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
@@ -27,6 +27,7 @@ import { PermissionNotice, ReloadAction, useStaleReload } from '../../../compone
 import { DeleteFeatureButton } from './delete-feature-button';
 import { IssueKeysField, MaintainerField, TagsField } from './settings-fields';
 import { settingsSchema, valuesFromFeature, type SettingsValues } from './settings-values';
+import { UNSAVED_EDITS_ATTRIBUTE } from './unsaved-edits';
 import { VariantsEditor } from './variants-editor';
 
 /** The server's reason for a failed save, for the toast and the form. */
@@ -66,6 +67,8 @@ export type FeatureSettingsProps = { feature: Feature; environmentKey: string };
  * A save refused because someone saved the settings since the form loaded (409 `stale_write`) offers
  * Reload, which loads the stored settings in place of the edit.
  * Without update permission the form is read-only. Deleting the feature sits below.
+ * The form stays mounted while other tabs show: edits wait there, and until there are some it follows
+ * the feature as it is loaded again.
  */
 export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProps) {
   const { principalUser, projects } = useSession();
@@ -80,16 +83,27 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
   const reloadFeature = useReloadFeature();
   const [failure, setFailure] = useState<{ name: string; reason: string; stale: boolean } | null>(null);
   const stale = useStaleReload();
+  const form = useForm<SettingsValues, unknown, FeatureInput>({
+    resolver: zodResolver(settingsSchema),
+    defaultValues: valuesFromFeature(feature),
+  });
   const {
     control,
     handleSubmit,
     reset,
     setError,
     formState: { errors, isDirty },
-  } = useForm<SettingsValues, unknown, FeatureInput>({
-    resolver: zodResolver(settingsSchema),
-    defaultValues: valuesFromFeature(feature),
-  });
+  } = form;
+
+  // The feature loaded again (saved from here or elsewhere) replaces the form unless it has edits;
+  // edits stay based on the version they started from, so that saving them cannot silently undo
+  // another save.
+  const formFeature = useRef(feature);
+  useEffect(() => {
+    if (formFeature.current === feature) return;
+    formFeature.current = feature;
+    if (!form.formState.isDirty) form.reset(valuesFromFeature(feature));
+  }, [feature, form]);
 
   async function confirmAndSave(values: FeatureInput) {
     const confirmed = await confirm({
@@ -137,7 +151,12 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
   return (
     <Stack gap="xl" maw={920}>
       <Card withBorder radius="md" padding="lg">
-        <form onSubmit={onSubmit} noValidate aria-label="Feature Settings">
+        <form
+          onSubmit={onSubmit}
+          noValidate
+          aria-label="Feature Settings"
+          {...(isDirty && !readOnly ? { [UNSAVED_EDITS_ATTRIBUTE]: 'the settings' } : {})}
+        >
           <Stack gap="md">
             <div>
               <Title order={2} fz="xl">

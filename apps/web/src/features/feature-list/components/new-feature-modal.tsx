@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
@@ -9,7 +9,14 @@ import { closeModal, showModal } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import { featureInput, normaliseFeatureKey, type Feature } from '@vexil/core';
 import { useSaveFeature } from '../../../entities/features/api/save-feature';
+import {
+  featureKeyAsTyped,
+  keyTakenMessage,
+  useKeyField,
+  useNewFeatureKey,
+} from '../../../entities/features/api/check-feature-key';
 import { applyFieldErrors, formFailureMessage } from '../../../components/form-failure';
+import { KeyTakenError } from '../../../components/key-taken-error';
 import { adminPath } from '../../../lib/paths';
 
 /** Name, key and description; everything else takes featureInput's defaults (variants On and Off). */
@@ -18,13 +25,14 @@ const FIELDS = ['name', 'key', 'description'] as const;
 
 export type NewFeatureFormProps = {
   projectKey: string;
-  /** Called with the created feature (whose key the server may have made unique), after the toast. */
+  /** Called with the created feature, after the toast. */
   onCreated: (feature: Feature) => void;
 };
 
 /**
- * docs/product.md §2 "Feature list" New Feature, §5 "Feature": name and key required; the key is derived from the
- * name while untouched and normalised; the server makes it unique in the project.
+ * docs/product.md §2 "Feature list" New Feature, §5 "Feature": name and key required; the key follows the name,
+ * made unique in the project, until the user types one; a typed key is normalised as typed. What the Key
+ * field shows is the key created: a taken key is refused, never changed behind the user's back.
  */
 export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
   const save = useSaveFeature();
@@ -35,16 +43,23 @@ export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
     control,
     register,
     handleSubmit,
+    getValues,
     setError,
+    setFocus,
     setValue,
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm({
     resolver: zodResolver(newFeatureForm),
     defaultValues: { name: '', key: '', description: '' },
   });
+  const name = useWatch({ control, name: 'name' });
+  const key = useWatch({ control, name: 'key' });
+  const keyField = useKeyField({ getValues, setValue, setError, setFocus }, isSubmitted);
+  const { taken, mayCreate } = useNewFeatureKey({ projectKey, name, key, keyEdited, field: keyField });
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
+    if (!(await mayCreate(projectKey, values.key))) return;
     let created: Feature;
     try {
       created = await save.mutateAsync({ projectKey, feature: featureInput.parse(values) });
@@ -90,11 +105,6 @@ export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
               required
               error={fieldState.error?.message}
               {...field}
-              onChange={(event) => {
-                const name = event.currentTarget.value;
-                field.onChange(name);
-                if (!keyEdited) setValue('key', normaliseFeatureKey(name), { shouldValidate: isSubmitted });
-              }}
             />
           )}
         />
@@ -106,14 +116,23 @@ export function NewFeatureForm({ projectKey, onCreated }: NewFeatureFormProps) {
               label="Key"
               description="What SDKs ask for. It follows the name until you edit it, and cannot change later."
               required
-              error={fieldState.error?.message}
+              error={
+                taken ? (
+                  <KeyTakenError
+                    message={keyTakenMessage(taken.key)}
+                    freeKey={taken.freeKey}
+                    onUse={keyField.set}
+                  />
+                ) : (
+                  fieldState.error?.message
+                )
+              }
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               {...field}
               onChange={(event) => {
                 setKeyEdited(true);
-                field.onChange(event.currentTarget.value);
+                field.onChange(featureKeyAsTyped(event.currentTarget.value));
               }}
-              // Cleaned on leaving the field: cleaning as typed would swallow a dash before the next word.
               onBlur={() => {
                 field.onChange(normaliseFeatureKey(field.value));
                 field.onBlur();

@@ -26,6 +26,12 @@ export function ConditionRow({ env, condition, number, canRemove, onChange, onRe
   // Until a target is chosen only the target asks for attention; the other inputs are disabled.
   const error = (part: 'target' | 'operator' | 'values') =>
     part === 'target' || chosen ? env.errors.get(fieldKey.condition(condition.id, part)) : undefined;
+  const touch = (part: 'target' | 'operator' | 'values', by: 'change' | 'blur' = 'blur') =>
+    env.touch(fieldKey.condition(condition.id, part), by);
+  const change = (part: 'target' | 'operator' | 'values', next: ConditionDraft) => {
+    touch(part, 'change');
+    onChange(next);
+  };
   return (
     <Group role="group" aria-label={`Condition ${number}`} align="flex-start" gap="xs" wrap="nowrap">
       <SimpleGrid
@@ -40,10 +46,12 @@ export function ConditionRow({ env, condition, number, canRemove, onChange, onRe
           error={error('target')}
           onCreate={env.onCreateTarget}
           onChange={(target, created) =>
-            onChange(
+            change(
+              'target',
               withTarget(condition, target, (key) => (created && key === target ? created : env.typeOf(key))),
             )
           }
+          onBlur={() => touch('target')}
         />
         <Select
           label="Operator"
@@ -55,7 +63,10 @@ export function ConditionRow({ env, condition, number, canRemove, onChange, onRe
             label: operatorText(operator, type),
           }))}
           value={condition.operator}
-          onChange={(operator) => operator && onChange(withOperator(condition, operator as Operator))}
+          onChange={(operator) =>
+            operator && change('operator', withOperator(condition, operator as Operator))
+          }
+          onBlur={() => touch('operator')}
           error={error('operator')}
         />
         <ConditionValueInput
@@ -67,7 +78,8 @@ export function ConditionRow({ env, condition, number, canRemove, onChange, onRe
           segments={env.segments}
           disabled={!chosen}
           error={error('values')}
-          onChange={(values) => onChange({ ...condition, values })}
+          onChange={(values) => change('values', { ...condition, values })}
+          onBlur={() => touch('values')}
         />
       </SimpleGrid>
       <Box pt={25}>

@@ -17,12 +17,21 @@ export type ConditionValueInputProps = {
   error?: string | undefined;
   disabled?: boolean;
   onChange: (values: ConditionValue[]) => void;
+  onBlur?: () => void;
 };
 
 const asText = (value: ConditionValue | undefined) => (value === undefined ? '' : String(value));
 
 /** Several text values, with suggestions from the values rules use and SDK users sent. */
-function ValuesInput({ projectKey, target, values, error, disabled, onChange }: ConditionValueInputProps) {
+function ValuesInput({
+  projectKey,
+  target,
+  values,
+  error,
+  disabled,
+  onChange,
+  onBlur,
+}: ConditionValueInputProps) {
   const [search, setSearch] = useState('');
   const suggestions = useTargetValues(projectKey, target, search, !disabled);
   return (
@@ -36,6 +45,7 @@ function ValuesInput({ projectKey, target, values, error, disabled, onChange }: 
       searchValue={search}
       onSearchChange={setSearch}
       onChange={onChange}
+      onBlur={onBlur}
       splitChars={[',']}
       clearable
       disabled={disabled}
@@ -46,7 +56,7 @@ function ValuesInput({ projectKey, target, values, error, disabled, onChange }: 
 }
 
 /** The environment's segments by name; a key no segment has any more stays visible so it can be removed. */
-function SegmentsInput({ values, segments, error, disabled, onChange }: ConditionValueInputProps) {
+function SegmentsInput({ values, segments, error, disabled, onChange, onBlur }: ConditionValueInputProps) {
   const keys = values.map(asText);
   const data = [
     ...segments.map((segment) => ({ value: segment.key, label: segment.name })),
@@ -61,6 +71,7 @@ function SegmentsInput({ values, segments, error, disabled, onChange }: Conditio
       data={data}
       value={keys}
       onChange={onChange}
+      onBlur={onBlur}
       searchable
       hidePickedOptions
       nothingFoundMessage={
@@ -77,7 +88,7 @@ function SegmentsInput({ values, segments, error, disabled, onChange }: Conditio
  * `in`/`notIn`, a regular expression for `matches`, a number, an ISO date, or segments.
  */
 export function ConditionValueInput(props: ConditionValueInputProps) {
-  const { type, operator, values, error, disabled, onChange } = props;
+  const { type, operator, values, error, disabled, onChange, onBlur } = props;
   const first = values[0];
   if (type === 'segment') return <SegmentsInput {...props} />;
   if (type === 'number') {
@@ -88,6 +99,7 @@ export function ConditionValueInput(props: ConditionValueInputProps) {
         value={typeof first === 'number' ? first : asText(first)}
         onChange={(value) => onChange(value === '' ? [] : [value])}
         decimalSeparator="."
+        onBlur={onBlur}
         disabled={disabled}
         error={error}
       />
@@ -103,6 +115,7 @@ export function ConditionValueInput(props: ConditionValueInputProps) {
         onChange={(value) => onChange(value ? [value.slice(0, 10)] : [])}
         leftSection={<IconCalendar size={16} aria-hidden />}
         clearable
+        onBlur={onBlur}
         disabled={disabled}
         error={error}
       />
@@ -118,6 +131,7 @@ export function ConditionValueInput(props: ConditionValueInputProps) {
       inputWrapperOrder={['label', 'input', 'description', 'error']}
       value={asText(first)}
       onChange={(event) => onChange([event.currentTarget.value])}
+      onBlur={onBlur}
       disabled={disabled}
       error={error}
       styles={pattern ? { input: { fontFamily: 'var(--mantine-font-family-monospace)' } } : undefined}

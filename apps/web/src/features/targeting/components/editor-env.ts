@@ -8,7 +8,10 @@ export type EditorEnv = {
   segments: readonly Segment[];
   variants: readonly Pick<Variant, 'key' | 'name'>[];
   typeOf: (target: string) => TargetType;
+  /** The errors to show: a field the user added is not marked until it is touched or a save is tried. */
   errors: FieldErrors;
+  /** The user changed or left the field `key` (fieldKey): its error, if any, shows from now on. */
+  touch: (key: string, by: 'change' | 'blur') => void;
   /** Opens the New target modal; null when the user may not create targets. */
   onCreateTarget: ((name: string) => Promise<Target | null>) | null;
 };

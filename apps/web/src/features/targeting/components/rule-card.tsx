@@ -49,7 +49,15 @@ export function RuleCard({ env, rule, index, count, noEffect, onChange, onMove, 
   };
   const ruleError = env.errors.get(fieldKey.rule(rule.id));
   return (
-    <Card withBorder radius="md" padding="md" role="group" aria-labelledby={titleId}>
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      role="group"
+      aria-labelledby={titleId}
+      data-rule-id={rule.id}
+      className={classes.ruleCard}
+    >
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
-import { rebalanceSplits, type Variant } from '@vexil/core';
+import { clampSplit, setSplit, type Variant } from '@vexil/core';
 import { withSplit, type ServeDraft } from './targeting-draft';
 
 type SplitInputProps = {
@@ -10,7 +10,10 @@ type SplitInputProps = {
   onChange: (value: number) => void;
 };
 
-/** A percentage that may be empty while it is typed; it follows the rule's split otherwise. */
+/**
+ * A percentage that may be empty (or a lone minus) while it is typed; it follows the rule's split
+ * otherwise. What is typed out of range is clamped as it is typed: 150 shows 100, -5 shows 0.
+ */
 function SplitInput({ label, value, disabled, onChange }: SplitInputProps) {
   const [text, setText] = useState<number | string>(value);
   const [shown, setShown] = useState(value);
@@ -24,19 +27,26 @@ function SplitInput({ label, value, disabled, onChange }: SplitInputProps) {
       value={text}
       min={0}
       max={100}
-      clampBehavior="strict"
+      clampBehavior="none"
       allowDecimal={false}
-      allowNegative={false}
       suffix=" %"
       disabled={disabled}
       onChange={(next) => {
-        setText(next);
-        if (typeof next === 'number') onChange(next);
+        if (typeof next !== 'number') {
+          setText(next);
+          return;
+        }
+        const clamped = clampSplit(next);
+        setText(clamped);
+        onChange(clamped);
       }}
       onBlur={() => setText(value)}
     />
   );
 }
+
+const shareOf = (serve: ServeDraft, variantKey: string) =>
+  serve.splits.find((split) => split.variantKey === variantKey)?.split;
 
 export type ServeEditorProps = {
   serve: ServeDraft;
@@ -49,10 +59,24 @@ export type ServeEditorProps = {
 
 /**
  * What a rule serves: one variant to everyone it matches, or a split in whole percentages that always
- * adds up to 100 (editing one share rebalances the others, docs/product.md §5 "Splits").
+ * adds up to 100 (docs/product.md §5 "Splits"). Editing one share rebalances the shares the user has not
+ * set since the split was shown: a share they typed stays as typed while another makes room.
  */
 export function ServeEditor({ serve, variants, label, error, onChange }: ServeEditorProps) {
   const keys = variants.map((variant) => variant.key);
+  // The variants whose share the user set, the earliest first. A share that had to give way to a
+  // later one is no longer as the user set it, and leaves the list.
+  const [userSet, setUserSet] = useState<string[]>([]);
+  const setShare = (index: number, value: number) => {
+    const key = serve.splits[index]?.variantKey;
+    if (key === undefined) return;
+    const splits = setSplit(serve.splits, index, value, userSet);
+    const kept = userSet.filter(
+      (set) => set !== key && splits.find((s) => s.variantKey === set)?.split === shareOf(serve, set),
+    );
+    setUserSet([...kept, key]);
+    onChange({ ...serve, splits });
+  };
   const nameOf = (key: string) => variants.find((variant) => variant.key === key)?.name ?? key;
   const total = serve.splits.reduce((sum, split) => sum + split.split, 0);
   return (
@@ -64,7 +88,10 @@ export function ServeEditor({ serve, variants, label, error, onChange }: ServeEd
         <Switch
           label="Split"
           checked={serve.split}
-          onChange={(event) => onChange(withSplit(serve, event.currentTarget.checked, keys))}
+          onChange={(event) => {
+            setUserSet([]);
+            onChange(withSplit(serve, event.currentTarget.checked, keys));
+          }}
           disabled={variants.length < 2}
         />
       </Group>
@@ -76,9 +103,7 @@ export function ServeEditor({ serve, variants, label, error, onChange }: ServeEd
                 key={split.variantKey}
                 label={nameOf(split.variantKey)}
                 value={split.split}
-                onChange={(value) =>
-                  onChange({ ...serve, splits: rebalanceSplits(serve.splits, index, value) })
-                }
+                onChange={(value) => setShare(index, value)}
               />
             ))}
           </SimpleGrid>

@@ -26,6 +26,7 @@ export type TargetPickerProps = {
   onCreate: ((name: string) => Promise<Target | null>) | null;
   /** `type` is given for a target just created, which the project's list may not hold yet. */
   onChange: (targetKey: string, type?: TargetType) => void;
+  onBlur?: () => void;
 };
 
 function optionsOf(
@@ -72,15 +73,19 @@ const keepCreate: OptionsFilter = (input) => {
  * The target of a condition: the project's targets, the attributes every SDK adds, and "Create a new
  * target…", which opens the New target modal (pre-filled with what was typed) and selects the result.
  */
-export function TargetPicker({ value, targets, error, onCreate, onChange }: TargetPickerProps) {
+export function TargetPicker({ value, targets, error, onCreate, onChange, onBlur }: TargetPickerProps) {
   const [search, setSearch] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  // Controlled, so that choosing "Create a new target…" closes the list for certain: it must not
+  // stay open under (or, once the modal closes, over) the New target modal and the other fields.
+  const [opened, setOpened] = useState(false);
   const data = optionsOf(targets, value, onCreate !== null);
   const selected = data.flatMap((group) => group.items).find((item) => item.value === value);
 
   const create = async () => {
     if (!onCreate) return;
     const typed = search !== null && search !== selected?.label ? search : '';
+    setOpened(false);
     setCreating(true);
     try {
       const created = await onCreate(typed);
@@ -96,12 +101,21 @@ export function TargetPicker({ value, targets, error, onCreate, onChange }: Targ
       label="Target"
       placeholder="Choose an attribute"
       searchable
+      // Focus alone (a new rule focuses its target) leaves the list closed over the rule; a click,
+      // typing or the arrow keys open it.
+      openOnFocus={false}
       allowDeselect={false}
       data={data}
       value={value === '' ? null : value}
       searchValue={search ?? selected?.label ?? ''}
       onSearchChange={setSearch}
-      onDropdownClose={() => setSearch(null)}
+      dropdownOpened={opened && !creating}
+      onDropdownOpen={() => setOpened(true)}
+      onDropdownClose={() => {
+        setOpened(false);
+        setSearch(null);
+      }}
+      onBlur={onBlur}
       filter={keepCreate}
       disabled={creating}
       error={error}

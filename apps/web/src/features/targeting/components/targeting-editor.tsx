@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { hasErrorCode, isApiError } from '../../../lib/api-client';
@@ -25,7 +25,14 @@ import type { EditorEnv } from './editor-env';
 import { FallbackCard, RuleCard } from './rule-card';
 import { SaveBar, SaveFailureAlert, type Failure } from './save-bar';
 import { RulePreview } from './rule-preview';
-import { draftFromControl, draftSignature, moveRule, newRule, type TargetingDraft } from './targeting-draft';
+import {
+  draftFromControl,
+  draftSignature,
+  moveRule,
+  newRule,
+  type ConditionDraft,
+  type TargetingDraft,
+} from './targeting-draft';
 import { TargetingStatusCard } from './targeting-status-card';
 import classes from './targeting.module.css';
 import { errorsByKey, fieldKey, placeOfPath, validateDraft } from './targeting-validation';
@@ -46,12 +53,34 @@ function withoutErrorsOf(errors: Map<string, string>, ruleIds: string[], conditi
   return next;
 }
 
+/** The keys of the fields of `conditions`, added to `keys`. */
+function withFieldsOf(keys: ReadonlySet<string>, conditions: readonly ConditionDraft[]): ReadonlySet<string> {
+  const next = new Set(keys);
+  for (const { id } of conditions) {
+    for (const part of ['target', 'operator', 'values'] as const) next.add(fieldKey.condition(id, part));
+  }
+  return next;
+}
+
+/** What to bring into view once the next render is on screen. */
+type Reveal = { rule: string; field: string } | 'firstError';
+
+/** Scrolls `element` into view below the sticky navigation and above the save bar, unless it is there. */
+function scrollToView(element: HTMLElement): void {
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // A card taller than the screen shows its top, where its first field is.
+  const tall = element.getBoundingClientRect().height > window.innerHeight - 160;
+  element.scrollIntoView({ block: tall ? 'start' : 'nearest', behavior: still ? 'auto' : 'smooth' });
+}
+
 /**
  * docs/product.md §2 Targeting tab: the switch, the off variant, the ordered rules and the ELSE rule of one
  * environment, checked as the server checks them (docs/product.md §5), saved after a confirmation in production
  * (docs/product.md §8 toasts; a failure marks the form and puts field errors on their fields), with a preview.
  * A save names the version of the control the edit started from; when someone saved it since, the
  * server refuses (409 `stale_write`) and the form offers to reload (docs/adr/0013-concurrent-edits.md).
+ * A condition the user adds is not marked in error before they touch it or try to save; a new rule is
+ * scrolled into view with its first field focused.
  */
 export function TargetingEditor({ feature, control, environment }: TargetingEditorProps) {
   const { principalUser } = useSession();
@@ -69,17 +98,31 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   const [basedOn, setBasedOn] = useState(control.lastModifiedDate);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [serverErrors, setServerErrors] = useState<Map<string, string>>(new Map());
+  // Fields of conditions added in this edit that the user has not changed or left yet: an empty new
+  // condition is not an error until then, or until a save is tried.
+  const [untouched, setUntouched] = useState<ReadonlySet<string>>(new Set());
+  // Counts the times edits started afresh: what the ELSE rule's split editor remembers of the user's
+  // shares belongs to one edit (the targeted rules get new ids, and new editors, anyway).
+  const [edition, setEdition] = useState(0);
   const stale = useStaleReload();
+  const root = useRef<HTMLDivElement>(null);
+  const reveal = useRef<Reveal | null>(null);
+  // The field the editor focused itself: leaving it before doing anything there is not touching it.
+  const autoFocused = useRef<string | null>(null);
 
+  // The variants the draft was made for: they change when the Settings tab saves new ones while
+  // this editor waits, hidden, for the user to come back.
+  const [draftKeys, setDraftKeys] = useState<readonly string[]>(variantKeys);
   const savedSignature = useMemo(
-    () => draftSignature(draftFromControl(saved, variantKeys)),
-    [saved, variantKeys],
+    () => draftSignature(draftFromControl(saved, draftKeys)),
+    [saved, draftKeys],
   );
   const dirty = draftSignature(draft) !== savedSignature;
   // A control saved elsewhere (or this save coming back) replaces the draft unless it has edits; edits
   // stay based on the version they started from, so that saving them cannot silently undo the other save.
-  if (control !== saved) {
+  if (control !== saved || variantKeys.join('\n') !== draftKeys.join('\n')) {
     setSaved(control);
+    setDraftKeys(variantKeys);
     const incoming = draftFromControl(control, variantKeys);
     const same = draftSignature(incoming) === draftSignature(draft);
     if (!dirty || same) {
@@ -102,8 +145,18 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     });
   }, [draft, targets, segments, segmentsQuery.data, control.id, feature.key, variantKeys]);
 
-  const errors = new Map(validation.errors);
+  const errors = new Map<string, string>();
+  for (const [key, message] of validation.errors) if (!untouched.has(key)) errors.set(key, message);
   for (const [key, message] of serverErrors) if (!errors.has(key)) errors.set(key, message);
+  const touch = (key: string, by: 'change' | 'blur') => {
+    if (by === 'blur' && autoFocused.current === key) {
+      autoFocused.current = null;
+      return;
+    }
+    if (by === 'change' && autoFocused.current === key) autoFocused.current = null;
+    if (!untouched.has(key)) return;
+    setUntouched((keys) => new Set([...keys].filter((other) => other !== key)));
+  };
   const typeOf = (target: string) =>
     targetTypeOf(target, { targetTypes: Object.fromEntries(targets.map((t) => [t.key, t.type])) });
   const env: EditorEnv = {
@@ -113,6 +166,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     variants: feature.variants,
     typeOf,
     errors,
+    touch,
     onCreateTarget: can(principalUser, 'create', { type: 'target' })
       ? (name) =>
           openCreateTargetModal({
@@ -136,10 +190,13 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   /** Shows `next` as saved and edits start from it again; unsaved edits are dropped. */
   const startFrom = (next: FeatureControl, keys: readonly string[]) => {
     setSaved(next);
+    setDraftKeys(keys);
     setDraft(draftFromControl(next, keys));
     setBasedOn(next.lastModifiedDate);
     setFailure(null);
     setServerErrors(new Map());
+    setUntouched(new Set());
+    setEdition((count) => count + 1);
   };
 
   const reset = () => startFrom(control, variantKeys);
@@ -160,7 +217,13 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
 
   const submit = async () => {
     const input = validation.input;
-    if (!input || save.isPending) return;
+    if (save.isPending) return;
+    if (!input) {
+      // Errors waiting for their fields to be touched show now, and the first is brought into view.
+      setUntouched(new Set());
+      reveal.current = 'firstError';
+      return;
+    }
     if (isProductionEnvironment(environment)) {
       const confirmed = await confirm({
         title: 'Production environment',
@@ -196,7 +259,32 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     notifySuccess(`${feature.name} targeting for ${environment.name} saved.`);
   };
 
-  const invalid = validation.input === null;
+  const addRule = () => {
+    const rule = newRule(draft, variantKeys);
+    edit({ ...draft, rules: [...draft.rules, rule] });
+    setUntouched((keys) => withFieldsOf(keys, rule.conditions));
+    reveal.current = { rule: rule.id, field: fieldKey.condition(rule.conditions[0]!.id, 'target') };
+  };
+
+  // After the render that added a rule (or tried to save with errors), bring it into view and focus it.
+  useEffect(() => {
+    const what = reveal.current;
+    const editor = root.current;
+    if (what === null || editor === null) return;
+    reveal.current = null;
+    const field =
+      what === 'firstError'
+        ? editor.querySelector<HTMLElement>('[aria-invalid="true"]')
+        : editor.querySelector(`[data-rule-id="${what.rule}"]`)?.querySelector<HTMLElement>('input');
+    if (!field) return;
+    scrollToView(field.closest<HTMLElement>('[data-rule-id]') ?? field);
+    if (what !== 'firstError') autoFocused.current = what.field;
+    field.focus({ preventScroll: true });
+  });
+
+  // Invalid as far as the user can see: a save with errors still hidden shows them instead of saving.
+  const invalid =
+    validation.input === null && [...validation.errors.keys()].some((key) => !untouched.has(key));
   if (targetsQuery.isPending) {
     return (
       <Stack gap="md" aria-busy="true" aria-label="Loading the targeting">
@@ -207,7 +295,13 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   }
 
   return (
-    <Grid gap="lg">
+    <Grid
+      gap="lg"
+      ref={root}
+      // The feature page asks before it is left with edits that are not saved: it finds them by this
+      // attribute (the page and this editor are separate features), which says what they change.
+      data-unsaved-edits={dirty ? `the targeting for ${environment.name}` : undefined}
+    >
       <Grid.Col span={{ base: 12, lg: 8 }}>
         <Stack gap="md">
           {failure ? (
@@ -250,12 +344,14 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
               index={index}
               count={draft.rules.length}
               noEffect={validation.noEffect.has(rule.id)}
-              onChange={(next) =>
+              onChange={(next) => {
                 edit(
                   { ...draft, rules: draft.rules.map((item) => (item.id === rule.id ? next : item)) },
                   { rules: [rule.id], conditions: rule.conditions.map((c) => c.id) },
-                )
-              }
+                );
+                const added = next.conditions.filter((c) => !rule.conditions.some((old) => old.id === c.id));
+                if (added.length > 0) setUntouched((keys) => withFieldsOf(keys, added));
+              }}
               onMove={(delta) => edit({ ...draft, rules: moveRule(draft.rules, rule.id, delta) })}
               onRemove={() =>
                 edit(
@@ -266,15 +362,12 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
             />
           ))}
           <Group>
-            <Button
-              variant="light"
-              leftSection={<IconPlus size={16} aria-hidden />}
-              onClick={() => edit({ ...draft, rules: [...draft.rules, newRule(draft, variantKeys)] })}
-            >
+            <Button variant="light" leftSection={<IconPlus size={16} aria-hidden />} onClick={addRule}>
               Add rule
             </Button>
           </Group>
           <FallbackCard
+            key={edition}
             env={env}
             serve={draft.fallback}
             onChange={(fallback) => edit({ ...draft, fallback }, { rules: ['fallback'] })}

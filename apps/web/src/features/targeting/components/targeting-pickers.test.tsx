@@ -29,12 +29,15 @@ describe('Target and segment pickers', { timeout: 20_000 }, () => {
     await user.click(await screen.findByRole('option', { name: 'Create a new target…' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'New target' });
+    // The target list closed when the modal opened; it must not stay over the modal or the fields.
+    expect(screen.queryByRole('listbox')).toBeNull();
     expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveProperty('value', 'Basket total');
     expect(within(dialog).getByRole('textbox', { name: /^Key/ })).toHaveProperty('value', 'basketTotal');
     await choose(user, within(dialog).getByRole('combobox', { name: /^Type/ }), 'Number');
     await user.click(within(dialog).getByRole('button', { name: 'Create target' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryByRole('listbox')).toBeNull();
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       key: 'basketTotal',
       name: 'Basket total',

@@ -177,9 +177,17 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
     await user.type(on, '30');
     expect((off as HTMLInputElement).value).toBe('70 %');
     expect(within(otherwise).getByText('Total: 100 %')).toBeTruthy();
+    // Out of range is clamped as it is typed, not refused.
     await user.clear(on);
-    await user.type(on, '250');
-    expect((on as HTMLInputElement).value).toBe('25 %');
+    await user.type(on, '150');
+    expect((on as HTMLInputElement).value).toBe('100 %');
+    expect((off as HTMLInputElement).value).toBe('0 %');
+    await user.clear(on);
+    await user.type(on, '-5');
+    expect((on as HTMLInputElement).value).toBe('0 %');
+    expect((off as HTMLInputElement).value).toBe('100 %');
+    await user.clear(on);
+    await user.type(on, '25');
     expect((off as HTMLInputElement).value).toBe('75 %');
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -194,5 +202,28 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
         ],
       },
     ]);
+  });
+
+  it('keeps the shares the user set and rebalances only the others, with three variants', async () => {
+    const variants = [
+      { key: 'red', name: 'Red', description: '' },
+      { key: 'green', name: 'Green', description: '' },
+      { key: 'blue', name: 'Blue', description: '' },
+    ];
+    const { user } = await renderTargeting(undefined, { feature: featureFixture({ variants }) });
+    await addRuleButton();
+    const otherwise = ruleCard('Otherwise (everyone else)');
+    await user.click(within(otherwise).getByRole('switch', { name: 'Split' }));
+    const share = (name: string) => within(otherwise).getByRole('textbox', { name }) as HTMLInputElement;
+    const shares = () => ['Red', 'Green', 'Blue'].map((name) => share(name).value);
+    expect(shares()).toEqual(['34 %', '33 %', '33 %']);
+
+    await user.clear(share('Red'));
+    await user.type(share('Red'), '20');
+    expect(shares()).toEqual(['20 %', '40 %', '40 %']);
+    await user.clear(share('Green'));
+    await user.type(share('Green'), '60');
+    expect(shares()).toEqual(['20 %', '60 %', '20 %']);
+    expect(within(otherwise).getByText('Total: 100 %')).toBeTruthy();
   });
 });

@@ -28,12 +28,19 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     vi.unstubAllGlobals();
   });
 
-  it('shows "Value is required" for an empty value and keeps Save disabled until it is given', async () => {
+  it('marks a new rule only once its fields are touched, then keeps Save disabled until the value is given', async () => {
     const { user } = await renderTargeting();
     await user.click(await addRuleButton());
     const rule = ruleCard('Rule 1');
-    expect(within(rule).getByText('Required')).toBeTruthy();
+    // Nothing typed yet is nothing wrong yet.
+    expect(within(rule).queryByText('Required')).toBeNull();
+    expect(screen.queryByText('Fix the highlighted fields to save.')).toBeNull();
+    expect(screen.getByText('You have unsaved changes.')).toBeTruthy();
+
     await fillCondition(user, rule, 1, { target: /^Email/, operator: 'equals' });
+    expect(within(rule).queryByText('Value is required')).toBeNull();
+    await user.click(valueInput(conditionRow(rule, 1)));
+    await user.tab();
     expect(within(conditionRow(rule, 1)).getByText('Value is required')).toBeTruthy();
     expect(saveButton().disabled).toBe(true);
     expect(screen.getByText('Fix the highlighted fields to save.')).toBeTruthy();
@@ -41,6 +48,39 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     await user.type(valueInput(conditionRow(rule, 1)), 'ada@example.com');
     expect(within(rule).queryByText('Value is required')).toBeNull();
     expect(saveButton().disabled).toBe(false);
+  });
+
+  it('shows the errors of untouched new fields on Save, focuses the first and sends nothing', async () => {
+    const { user, calls } = await renderTargeting();
+    await user.click(await addRuleButton());
+    const rule = ruleCard('Rule 1');
+    const target = within(conditionRow(rule, 1)).getByRole('combobox', { name: 'Target' });
+    // The new rule's first field has the focus; leaving it untouched marks nothing.
+    await waitFor(() => expect(document.activeElement).toBe(target));
+    await user.click(
+      screen.getByText('Rules are checked top to bottom; the first rule whose conditions all match decides.'),
+    );
+    expect(within(rule).queryByText('Required')).toBeNull();
+
+    await user.click(saveButton());
+    expect(within(conditionRow(rule, 1)).getByText('Required')).toBeTruthy();
+    expect(screen.getByText('Fix the highlighted fields to save.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(target));
+    expect(puts(calls)).toEqual([]);
+  });
+
+  it('does not mark a condition added to a rule before it is touched', async () => {
+    const { user } = await renderTargeting();
+    await user.click(await addRuleButton());
+    const rule = ruleCard('Rule 1');
+    await fillCondition(user, rule, 1, { target: /^Email/, operator: 'equals', value: 'ada@example.com' });
+    await user.click(within(rule).getByRole('button', { name: 'Add condition' }));
+    expect(within(conditionRow(rule, 2)).queryByText('Required')).toBeNull();
+    expect(saveButton().disabled).toBe(false);
+    await choose(user, within(conditionRow(rule, 2)).getByRole('combobox', { name: 'Target' }), /^Age/);
+    await user.click(valueInput(conditionRow(rule, 2)));
+    await user.tab();
+    expect(within(conditionRow(rule, 2)).getByText('Value is required')).toBeTruthy();
   });
 
   it('checks values as the server does: a pattern must be a valid regular expression', async () => {
@@ -179,6 +219,24 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     await user.click(saveButton());
     expect(await screen.findByText('New checkout targeting for Development saved.')).toBeTruthy();
     expect(lastPut(calls)).toMatchObject({ enabled: false, lastModifiedDate: theirs.lastModifiedDate });
+  });
+
+  it('stays saved when the feature gains a variant while the editor is open', async () => {
+    const { calls, queryClient, server, user } = await renderTargeting();
+    await addRuleButton();
+    expect(screen.getByText('Everything is saved.')).toBeTruthy();
+    // Saved from the Settings tab: the targeting itself is the same.
+    const gold = { key: 'gold', name: 'Gold', description: '' };
+    server.feature = { ...server.feature, variants: [...server.feature.variants, gold] };
+    const gets = calls.filter((call) => call.method === 'GET').length;
+    await queryClient.invalidateQueries({ queryKey: ['features'] });
+    await waitFor(() => expect(calls.filter((call) => call.method === 'GET').length).toBeGreaterThan(gets));
+
+    const otherwise = ruleCard('Otherwise (everyone else)');
+    await user.click(within(otherwise).getByRole('switch', { name: 'Split' }));
+    expect(within(otherwise).getByRole('textbox', { name: 'Gold' })).toBeTruthy();
+    await user.click(within(otherwise).getByRole('switch', { name: 'Split' }));
+    expect(screen.getByText('Everything is saved.')).toBeTruthy();
   });
 
   it('asks to confirm in production, and Cancel sends nothing', async () => {
