@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
 import { addDemoUser, startServer, subscribeDemo, type RunningServer } from './support/server';
+import { sharedServerURL } from './support/shared-server';
 
 const SERVER_KEY = /^sdk-srv-env-[0-9a-f]{32}$/;
 const JS_KEY = /^sdk-js-env-[0-9a-f]{32}$/;
@@ -42,7 +43,7 @@ function environmentRow(page: Page, name: string) {
 
 describe('project admin', () => {
   it('creates a project, adds, copies, renames and deletes an environment, and keeps the last one', async () => {
-    const { context, page } = await adminPage(inject('baseURL'));
+    const { context, page } = await adminPage(sharedServerURL());
     await page.goto('/admin');
     await page.waitForURL('**/admin/projects');
     await page.getByRole('tab', { name: 'Projects' }).waitFor();
@@ -121,18 +122,18 @@ describe('project admin', () => {
       await environmentRow(page, name).waitFor({ state: 'detached' });
     }
     await page.getByText('Environment deleted.').first().waitFor();
-    await environmentRow(page, 'Production').getByRole('button', { name: 'Delete Production' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete Environment' })
-      .getByRole('button', { name: /Delete/ })
-      .click();
-    await page.getByText('You must have at least one environment.').waitFor();
-    await environmentRow(page, 'Production').waitFor();
+    // The last one cannot go: its Delete is disabled (admin-deletes.spec.ts covers its reason).
+    expect(
+      await environmentRow(page, 'Production')
+        .getByRole('button', { name: 'Delete Production' })
+        .isDisabled(),
+    ).toBe(true);
 
     // The new project is in the top navigation's environment menu; delete it, which says it is irreversible.
     await page.getByRole('button', { name: 'Delete Project' }).click();
     const confirmDelete = page.getByRole('dialog', { name: 'Delete Project' });
     await confirmDelete.getByText('cannot be undone').waitFor();
+    await confirmDelete.getByRole('textbox', { name: 'Type the project key ma to confirm' }).fill('ma');
     await confirmDelete.getByRole('button', { name: 'Delete Project' }).click();
     await page.waitForURL('**/admin/projects');
     await page.getByRole('heading', { name: 'Sample Project', level: 2 }).waitFor();
@@ -154,7 +155,7 @@ describe('project admin', () => {
   });
 
   it('switches environment from the top navigation and shows the production banner', async () => {
-    const { context, page } = await adminPage(inject('baseURL'));
+    const { context, page } = await adminPage(sharedServerURL());
     await page.getByRole('button', { name: /^Environment: / }).click();
     await page
       .getByRole('group', { name: 'Sample Project' })

@@ -8,7 +8,8 @@ import { Tooltip } from '@mantine/core';
 export function DisabledReason({ denial, children }: { denial: string | null; children: ReactNode }) {
   if (denial === null) return children;
   return (
-    <Tooltip label={denial} withArrow multiline maw={280}>
+    // Focus too (Mantine's tooltip follows hover only by default): the reason must reach keyboard users.
+    <Tooltip label={denial} withArrow multiline maw={280} events={{ hover: true, focus: true, touch: true }}>
       <span tabIndex={0} aria-label={denial} style={{ display: 'inline-block' }}>
         {children}
       </span>

@@ -7,6 +7,7 @@ import { useSession } from '../../../lib/session';
 import { denialOf, type Feature } from '@vexil/core';
 import { useDeleteFeature } from '../../../entities/features/api/delete-feature';
 import { featureListPath } from '../../../lib/paths';
+import { LEAVE_WITHOUT_ASKING } from './unsaved-edits';
 
 /**
  * docs/product.md §6: deleting a feature needs a production editor. Others see the button disabled with the reason;
@@ -38,7 +39,8 @@ export function DeleteFeatureButton({
       return; // The generic error toast has said why (docs/product.md §8).
     }
     notifySuccess(`${feature.name} has been deleted`);
-    await navigate(featureListPath(feature.projectKey, environmentKey));
+    // Edits of a deleted feature can no longer be saved: the page is left without asking about them.
+    await navigate(featureListPath(feature.projectKey, environmentKey), { state: LEAVE_WITHOUT_ASKING });
   }
 
   const button = (

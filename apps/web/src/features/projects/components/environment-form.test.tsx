@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse } from '../../../test-utils';
-import type { Environment } from '@vexil/core';
+import { COLOR_MESSAGE, type Environment } from '@vexil/core';
 import {
   networkFailure,
   resetOverlays,
@@ -133,6 +133,54 @@ describe('Create/Update Environment', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
     expect(await within(dialog).findByText('Must be a valid http(s) URL.')).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('says a colour is not valid when the field is left, keeps it as typed and saves nothing', async () => {
+    const { calls } = serve();
+    const { user, dialog } = await openNewEnvironment();
+    await user.type(field(dialog, /^Name/), 'Blue');
+    const colour = field(dialog, /^Colour/);
+    await user.clear(colour);
+    await user.type(colour, 'blue');
+    await user.click(field(dialog, /^URL/));
+    expect(await within(dialog).findByText(COLOR_MESSAGE)).toBeTruthy();
+    expect(colour.value).toBe('blue');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+    expect(within(dialog).getByText(COLOR_MESSAGE)).toBeTruthy();
+    expect(field(dialog, /^Colour/).value).toBe('blue');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.clear(colour);
+    await user.type(colour, '#2f9e44');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+    expect(await screen.findByText('Environment saved.')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ color: '#2f9e44' });
+  });
+
+  it('opens the colour picker in place and closes it on Escape, a swatch or a click elsewhere', async () => {
+    serve();
+    const { user, dialog } = await openNewEnvironment();
+    const toggle = within(dialog).getByRole('button', { name: 'Colour picker' });
+    const hue = () => within(dialog).queryByRole('slider', { name: 'Hue' });
+    expect(hue()).toBeNull();
+    await user.click(field(dialog, /^Colour/));
+    expect(hue()).toBeTruthy();
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    // Escape closes the picker, not the modal.
+    await user.keyboard('{Escape}');
+    expect(hue()).toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Create Environment' })).toBeTruthy();
+
+    await user.click(toggle);
+    expect(hue()).toBeTruthy();
+    await user.click(field(dialog, /^Name/));
+    expect(hue()).toBeNull();
+
+    await user.click(toggle);
+    const swatches = within(dialog).getAllByRole('button', { name: '#2f9e44' });
+    await user.click(swatches[0]!);
+    expect(hue()).toBeNull();
+    expect(field(dialog, /^Colour/).value).toBe('#2f9e44');
   });
 
   it('updates an environment with its key read-only', async () => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { Button, Checkbox, ColorInput, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
 import { closeModal, showModal } from '../../../lib/modals';
 import { notifySuccess } from '../../../lib/notify';
 import {
@@ -23,6 +23,7 @@ import {
   ReloadAction,
   useStaleReload,
 } from '../../../components/form-failure';
+import { ColorField } from './color-field';
 import { CONNECTIVITY_MESSAGE } from './connectivity';
 
 /** Colours offered next to the colour picker; the first is the default (docs/product.md §9). */
@@ -82,6 +83,7 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
     reset,
     setError,
     setValue,
+    trigger,
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm({
     resolver: zodResolver(environmentInput),
@@ -183,19 +185,20 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
           control={control}
           name="color"
           render={({ field, fieldState }) => (
-            <ColorInput
+            <ColorField
               label="Colour"
               description="Marks the environment in menus and lists."
-              required
-              format="hex"
               swatches={SWATCHES}
-              swatchesPerRow={8}
               error={fieldState.error?.message}
               value={field.value ?? ''}
               onChange={field.onChange}
-              onBlur={field.onBlur}
+              onBlur={() => {
+                field.onBlur();
+                // A colour that is not valid is said at once, not only when saving (docs/product.md §5).
+                void trigger('color');
+              }}
               name={field.name}
-              ref={field.ref}
+              inputRef={field.ref}
             />
           )}
         />

@@ -8,7 +8,7 @@ import {
   trialSubscription,
   withSdkKeys,
 } from '../../../test-utils';
-import { FREE_PLAN_LIMITS, LAST_ENVIRONMENT_MESSAGE } from '@vexil/core';
+import { FREE_PLAN_LIMITS, LAST_ENVIRONMENT_MESSAGE, LAST_PROJECT_MESSAGE } from '@vexil/core';
 import { resetOverlays, serveProjects, renderProjectAdmin } from '../projects-test-server';
 
 const web = projectFixture('web', 'Web shop', [
@@ -158,23 +158,34 @@ describe('Project admin', () => {
       expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
     });
 
-    it("shows the server's reason when the last environment cannot go", async () => {
+    it('disables Delete of the last environment and says why on focus, without asking the server', async () => {
       const only = projectFixture('solo', 'Solo', [{ key: 'production', name: 'Production' }]);
-      const id = only.environments[0]!.id;
-      serveProjects({
-        payload: initialPayload({ projects: [only] }),
-        projects: [withSdkKeys(only)],
-        handlers: {
-          [`DELETE /api/v1/environments/${id}`]: () => jsonResponse(400, { title: LAST_ENVIRONMENT_MESSAGE }),
-        },
+      const { calls } = serveProjects({
+        payload: initialPayload({ projects: [only, web] }),
+        projects: [withSdkKeys(only), withSdkKeys(web)],
       });
       renderProjectAdmin('/admin/projects/solo');
       await screen.findByRole('heading', { name: 'Solo' });
-      const user = userEvent.setup();
-      await user.click(screen.getByRole('button', { name: 'Delete Production' }));
-      await user.click(await screen.findByRole('button', { name: 'Delete Environment' }));
-      expect(await screen.findByText('You must have at least one environment.')).toBeTruthy();
-      expect(screen.queryByText('Environment deleted.')).toBeNull();
+      const remove = screen.getByRole('button', { name: 'Delete Production' });
+      expect(remove.hasAttribute('disabled')).toBe(true);
+      const reason = screen.getByLabelText(LAST_ENVIRONMENT_MESSAGE);
+      expect(reason.contains(remove)).toBe(true);
+      reason.focus();
+      expect(await screen.findByRole('tooltip')).toHaveProperty('textContent', LAST_ENVIRONMENT_MESSAGE);
+      expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    });
+
+    it('disables Delete Project for the last project, with the reason', async () => {
+      serveProjects({ payload: initialPayload({ projects: [web] }), projects: [withSdkKeys(web)] });
+      renderProjectAdmin('/admin/projects/web');
+      await screen.findByRole('heading', { name: 'Web shop' });
+      const remove = screen.getByRole('button', { name: 'Delete Project' });
+      expect(remove.hasAttribute('disabled')).toBe(true);
+      const reason = screen.getByLabelText(LAST_PROJECT_MESSAGE);
+      reason.focus();
+      expect(await screen.findByRole('tooltip')).toHaveProperty('textContent', LAST_PROJECT_MESSAGE);
+      // Environments of a project with several can still go.
+      expect(screen.getByRole('button', { name: 'Delete Development' }).hasAttribute('disabled')).toBe(false);
     });
 
     it('deletes a project after an irreversible-action warning and shows the next one', async () => {
@@ -194,7 +205,15 @@ describe('Project admin', () => {
       await user.click(screen.getByRole('button', { name: 'Delete Project' }));
       const dialog = await screen.findByRole('dialog', { name: 'Delete Project' });
       expect(within(dialog).getByText(/cannot be undone/)).toBeTruthy();
-      await user.click(within(dialog).getByRole('button', { name: 'Delete Project' }));
+      const confirmButton = within(dialog).getByRole('button', { name: 'Delete Project' });
+      const typed = within(dialog).getByRole('textbox', { name: 'Type the project key ma to confirm' });
+      expect(confirmButton.hasAttribute('disabled')).toBe(true);
+      await user.type(typed, 'MA');
+      expect(confirmButton.hasAttribute('disabled')).toBe(true);
+      await user.clear(typed);
+      await user.type(typed, 'ma');
+      expect(confirmButton.hasAttribute('disabled')).toBe(false);
+      await user.click(confirmButton);
       expect(await screen.findByText('Project deleted.')).toBeTruthy();
       expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
       expect(pathOf(router)).toBe('/admin/projects');

@@ -1,11 +1,12 @@
 import { Button, Code, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { confirm } from '../../../lib/modals';
+import { DisabledReason } from '../../../components/disabled-reason';
 import { notifySuccess } from '../../../lib/notify';
-import type { Project } from '@vexil/core';
+import { LAST_PROJECT_MESSAGE, type Project } from '@vexil/core';
 import { useDeleteProject } from '../../../entities/projects/api/delete-project';
 import type { ProjectPlanLimits } from '../hooks/use-plan-limits';
+import { confirmDeleteProject } from './delete-project-dialog';
 import { PlanLimitNotice } from './plan-limit-notice';
 import { openProjectForm } from './project-form';
 import { adminPath } from '../../../lib/paths';
@@ -26,19 +27,16 @@ export function ProjectHeader({ project, projects, limits }: ProjectHeaderProps)
   const navigate = useNavigate();
   const deleteProject = useDeleteProject();
   const existingKeys = projects.map((p) => p.key);
+  // The server refuses to delete the last project (docs/product.md §5): say so before anyone tries.
+  const deleteDenial = projects.length <= 1 ? LAST_PROJECT_MESSAGE : null;
 
   const onDelete = async () => {
-    const confirmed = await confirm({
-      title: 'Delete Project',
-      message: `Delete the project "${project.name}"? This deletes its environments and features and cannot be undone.`,
-      confirmLabel: 'Delete Project',
-      danger: true,
-    });
+    const confirmed = await confirmDeleteProject(project);
     if (!confirmed) return;
     try {
       await deleteProject.mutateAsync(project.key);
     } catch {
-      // The generic toast shows the server's reason (e.g. "You must have at least one project.").
+      // The generic toast shows the server's reason (e.g. another admin deleted the others meanwhile).
       return;
     }
     notifySuccess('Project deleted.');
@@ -49,7 +47,10 @@ export function ProjectHeader({ project, projects, limits }: ProjectHeaderProps)
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" gap="md">
         <Stack gap={4}>
-          <Title order={2}>{project.name}</Title>
+          {/* The name is the user's: one without spaces wraps rather than widening the page. */}
+          <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+            {project.name}
+          </Title>
           <Group gap={6}>
             <Text size="sm" c="dimmed">
               Key
@@ -86,15 +87,18 @@ export function ProjectHeader({ project, projects, limits }: ProjectHeaderProps)
         >
           Update Project
         </Button>
-        <Button
-          variant="light"
-          color="red"
-          leftSection={<IconTrash size={16} aria-hidden="true" />}
-          loading={deleteProject.isPending}
-          onClick={() => void onDelete()}
-        >
-          Delete Project
-        </Button>
+        <DisabledReason denial={deleteDenial}>
+          <Button
+            variant="light"
+            color="red"
+            leftSection={<IconTrash size={16} aria-hidden="true" />}
+            disabled={deleteDenial !== null}
+            loading={deleteProject.isPending}
+            onClick={() => void onDelete()}
+          >
+            Delete Project
+          </Button>
+        </DisabledReason>
       </Group>
       {limits.projectLimitMessage ? (
         <PlanLimitNotice id={PROJECT_LIMIT_ID} message={limits.projectLimitMessage} />
