@@ -1,35 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  DEMO_DOMAIN,
-  addDemoUser,
-  startServer,
-  type RunningServer,
-} from './support/server';
-
-type Api = <T>(method: string, path: string, body?: unknown) => Promise<T>;
-
-/** Calls the API from Node with the admin's bearer token. */
-async function adminApi(base: string): Promise<Api> {
-  const login = await fetch(`${base}/api/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: ADMIN_EMAIL, password: ADMIN_PASSWORD, domain: DEMO_DOMAIN }),
-  });
-  const token = ((await login.json()) as { id_token: string }).id_token;
-  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-}
+import { ADMIN_EMAIL, addDemoUser, startServer, type RunningServer } from './support/server';
+import { sharedServerURL } from './support/shared-server';
+import { adminApi, type Api } from './support/api';
 
 const createFeature = (api: Api, feature: Record<string, string>, project = 'sp') =>
   api('POST', `/api/v1/projects/${project}/features`, feature);
@@ -52,7 +26,7 @@ beforeAll(async () => {
       },
     ),
   ]);
-  shared = await adminApi(inject('baseURL'));
+  shared = await adminApi(sharedServerURL());
   const api = await adminApi(second.url);
   await api('POST', '/api/v1/projects', { name: 'Paging', key: 'pg' });
   for (let batch = 0; batch < 12; batch++) {
@@ -69,7 +43,7 @@ afterAll(async () => {
 });
 
 /** A fresh profile, signed in, that may use the clipboard; closed when the test ends. */
-async function signedIn(base = inject('baseURL'), email = ADMIN_EMAIL): Promise<Page> {
+async function signedIn(base = sharedServerURL(), email = ADMIN_EMAIL): Promise<Page> {
   const { context, page } = await openPage(browser, base);
   onTestFinished(() => context.close());
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -139,7 +113,7 @@ describe('creating features', () => {
 });
 
 describe('home features', () => {
-  it('filters (description too), sorts by key both ways, bookmarks and copies a key', async () => {
+  it('filters (description too), shows the newest change first, sorts by key both ways, bookmarks and copies a key', async () => {
     const fruits = [
       { name: 'Pear picker', key: 'fruit-c', description: 'Picks from the E2E orchard' },
       { name: 'Apple press', key: 'fruit-a', description: 'Presses e2e orchard apples' },
@@ -149,7 +123,8 @@ describe('home features', () => {
     const page = await signedIn();
 
     await page.getByLabel('Filter Features...').fill('e2E OrcHard');
-    await expect.poll(() => homeKeys(page)).toEqual(['fruit-a', 'fruit-c', 'fruit-b']); // by name
+    // Newest change first: created pear (c), apple (a), then quince (b).
+    await expect.poll(() => homeKeys(page)).toEqual(['fruit-b', 'fruit-a', 'fruit-c']);
     const keyHeader = homeTable(page).getByRole('columnheader', { name: 'Key' });
     await keyHeader.getByRole('button').click();
     await expect.poll(() => homeKeys(page)).toEqual(['fruit-a', 'fruit-b', 'fruit-c']);
@@ -173,7 +148,8 @@ describe('home features', () => {
     expect(await bookmarked.getAttribute('aria-pressed')).toBe('true');
     await page.getByLabel('Filter Features...').fill('');
     await page.getByText('Bookmarked', { exact: true }).click();
-    await page.waitForURL('**/?filter=bookmarked');
+    // The list is in the address, beside the sort chosen above.
+    await page.waitForURL((url) => url.searchParams.get('filter') === 'bookmarked');
     await expect.poll(() => homeKeys(page)).toEqual(['fruit-b']);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { notifications } from '@mantine/notifications';
+import { notifications, notificationsStore } from '@mantine/notifications';
 import {
   NOTIFICATION_LIMIT,
   NOTIFICATION_TIMEOUT_MS,
@@ -28,5 +28,17 @@ describe('notify', () => {
       ['Nope', 'red', 5000],
       ['Check this', 'yellow', false],
     ]);
+  });
+
+  it('shows an identical message once while it is on screen', () => {
+    notifications.clean();
+    notifyError('We could not contact the server, please try again.');
+    notifyError('We could not contact the server, please try again.');
+    notifyWarning('We could not contact the server, please try again.');
+    expect(notificationsStore.getState().notifications.map((n) => [n.color, n.message])).toEqual([
+      ['red', 'We could not contact the server, please try again.'],
+      ['yellow', 'We could not contact the server, please try again.'],
+    ]);
+    notifications.clean();
   });
 });

@@ -10,8 +10,14 @@ type NotifyOptions = {
   persistent?: boolean;
 };
 
+/**
+ * An identical notification already on screen (or queued) is not shown a second time: several calls
+ * failing together for the same reason, e.g. a lost connection, say it once. The id is what makes
+ * notifications identical; Mantine ignores a notification whose id is already shown.
+ */
 function show(color: string, message: string, options: NotifyOptions = {}): string {
   return notifications.show({
+    id: `${color}\u0000${options.title ?? ''}\u0000${message}`,
     message,
     title: options.title,
     color,

@@ -5,8 +5,23 @@ import { invalidateFeatures } from '../../features/api/features-cache';
 import { isFeaturePage, type FeaturePage } from '../../features/api/get-environment-features';
 import { targetKeys } from '../../targets/api/query-keys';
 
-/** What the environment feature lists held before an optimistic change, to put back on failure. */
+/** What the feature lists and pages held before an optimistic change, to put back on failure. */
 export type ControlSnapshot = [QueryKey, unknown][];
+
+/** The caches that show controls: every environment's feature list and every feature's page. */
+const CONTROL_CACHES = [featureKeys.environments(), featureKeys.details()];
+
+/** The feature with the control `id` changed by `change`; the same feature when it does not hold it. */
+function featureWithControl(
+  feature: Feature,
+  id: string,
+  change: (control: FeatureControl) => FeatureControl,
+): Feature {
+  const entry = Object.entries(feature.controls).find(([, control]) => control.id === id);
+  if (!entry) return feature;
+  const [environmentKey, control] = entry;
+  return { ...feature, controls: { ...feature.controls, [environmentKey]: change(control) } };
+}
 
 /** The page with the control `id` changed by `change`; the same page when it does not hold it. */
 function withControl(
@@ -14,18 +29,18 @@ function withControl(
   id: string,
   change: (control: FeatureControl) => FeatureControl,
 ): FeaturePage {
-  let changed = false;
-  const content = page.content.map((feature): Feature => {
-    const entry = Object.entries(feature.controls).find(([, control]) => control.id === id);
-    if (!entry) return feature;
-    changed = true;
-    const [environmentKey, control] = entry;
-    return { ...feature, controls: { ...feature.controls, [environmentKey]: change(control) } };
-  });
-  return changed ? { ...page, content } : page;
+  const content = page.content.map((feature) => featureWithControl(feature, id, change));
+  return content.some((feature, index) => feature !== page.content[index]) ? { ...page, content } : page;
 }
 
-/** Applies `change` to the control `id` in every cached environment feature page. */
+function isFeature(data: unknown): data is Feature {
+  return typeof data === 'object' && data !== null && typeof (data as Feature).controls === 'object';
+}
+
+/**
+ * Applies `change` to the control `id` in every cached environment feature page and feature detail, so
+ * that the list, the feature page's header and its Overview show the switch where the user left it.
+ */
 export function changeCachedControl(
   queryClient: QueryClient,
   id: string,
@@ -34,18 +49,21 @@ export function changeCachedControl(
   queryClient.setQueriesData({ queryKey: featureKeys.environments() }, (data: unknown) =>
     isFeaturePage(data) ? withControl(data, id, change) : data,
   );
+  queryClient.setQueriesData({ queryKey: featureKeys.details() }, (data: unknown) =>
+    isFeature(data) ? featureWithControl(data, id, change) : data,
+  );
 }
 
 /**
- * Stops the environment feature lists' fetches (an answer from before the change must not overwrite
- * it) and returns what they hold, before an optimistic change.
+ * Stops the fetches of the caches that show controls (an answer from before the change must not
+ * overwrite it) and returns what they hold, before an optimistic change.
  */
 export async function snapshotControls(queryClient: QueryClient): Promise<ControlSnapshot> {
-  await queryClient.cancelQueries({ queryKey: featureKeys.environments() });
-  return queryClient.getQueriesData({ queryKey: featureKeys.environments() });
+  await Promise.all(CONTROL_CACHES.map((queryKey) => queryClient.cancelQueries({ queryKey })));
+  return CONTROL_CACHES.flatMap((queryKey) => queryClient.getQueriesData({ queryKey }));
 }
 
-/** Puts the environment feature lists back as they were before an optimistic change. */
+/** Puts the feature lists and pages back as they were before an optimistic change. */
 export function restoreControls(queryClient: QueryClient, snapshot: ControlSnapshot | undefined): void {
   for (const [queryKey, data] of snapshot ?? []) queryClient.setQueryData(queryKey, data);
 }

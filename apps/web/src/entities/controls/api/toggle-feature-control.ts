@@ -31,9 +31,9 @@ export function toggleFeatureControl({
 }
 
 /**
- * Flips a switch optimistically: cached feature lists show it at once, go back to what they showed when
- * the call fails, take the server's control when it succeeds; either way every features query then
- * refreshes, so after a refusal the switch shows what is stored.
+ * Flips a switch optimistically: cached feature lists and feature pages show it at once, go back to what
+ * they showed when the call fails, take the server's control when it succeeds; either way every features
+ * query then refreshes, so after a refusal the switch shows what is stored.
  */
 export function useToggleFeatureControl() {
   const queryClient = useQueryClient();

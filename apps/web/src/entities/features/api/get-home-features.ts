@@ -1,26 +1,55 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiClient } from '../../../lib/api-client';
-import { featureSchema, type Feature, type HomeFeatureFilter } from '@vexil/core';
-import { featureKeys } from './query-keys';
+import {
+  homeFeaturePageSchema,
+  type FeatureSortColumn,
+  type HomeFeatureFilter,
+  type HomeFeaturePage,
+  type SortDirection,
+} from '@vexil/core';
+import { featureKeys, type HomeFeaturesPageKey } from './query-keys';
 
-const featureListSchema = z.array(featureSchema);
+export type HomeFeaturesRequest = HomeFeaturesPageKey & {
+  list: HomeFeatureFilter;
+  sortBy: FeatureSortColumn;
+  sortDirection: SortDirection;
+};
 
 /**
- * GET /api/v1/features/home?list=recent|bookmarked|maintaining: the home page lists (docs/product.md §2), at most
- * 100 features; `recent` is the most recently changed first.
+ * GET /api/v1/features/home: one page (50) of a home list (docs/product.md §2), filtered and sorted on
+ * the server. Generic toasts are off: the list shows its own failure, with a Retry button, in place of
+ * the table, and a toast saying the same thing again would be the second of two identical messages.
  */
-export function getHomeFeatures(list: HomeFeatureFilter, signal?: AbortSignal): Promise<Feature[]> {
-  return apiClient.get('/api/v1/features/home', { schema: featureListSchema, query: { list }, signal });
+export function getHomeFeatures(
+  request: HomeFeaturesRequest,
+  signal?: AbortSignal,
+): Promise<HomeFeaturePage> {
+  return apiClient.get('/api/v1/features/home', {
+    schema: homeFeaturePageSchema,
+    query: {
+      list: request.list,
+      query: request.query.trim() || undefined,
+      page: request.page,
+      sortBy: request.sortBy,
+      sortDirection: request.sortDirection,
+    },
+    notifyErrors: false,
+    signal,
+  });
 }
 
-export const homeFeaturesQueryOptions = (list: HomeFeatureFilter) =>
+export const homeFeaturesQueryOptions = (request: HomeFeaturesRequest) =>
   queryOptions({
-    queryKey: featureKeys.homeList(list),
-    queryFn: ({ signal }) => getHomeFeatures(list, signal),
+    queryKey: featureKeys.homeList(request.list, {
+      query: request.query.trim(),
+      page: request.page,
+      sortBy: request.sortBy,
+      sortDirection: request.sortDirection,
+    }),
+    queryFn: ({ signal }) => getHomeFeatures(request, signal),
   });
 
-/** The list keeps showing while another one loads, so switching filters does not flash a skeleton. */
-export function useHomeFeatures(list: HomeFeatureFilter) {
-  return useQuery({ ...homeFeaturesQueryOptions(list), placeholderData: keepPreviousData });
+/** The page keeps showing while another one loads, so paging or sorting does not flash a skeleton. */
+export function useHomeFeatures(request: HomeFeaturesRequest) {
+  return useQuery({ ...homeFeaturesQueryOptions(request), placeholderData: keepPreviousData });
 }

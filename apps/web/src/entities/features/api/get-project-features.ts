@@ -8,8 +8,7 @@ const featureListSchema = z.array(featureSchema);
 
 /**
  * GET /api/v1/projects/{projectKey}/features?query=text: the project's features whose name, key or
- * description contains the text, at most 50 (the link page's feature search, and the keys a new feature's
- * key must not repeat).
+ * description contains the text, at most 50 (the link page's feature search).
  */
 export function getProjectFeatures(projectKey: string, query = '', signal?: AbortSignal): Promise<Feature[]> {
   return apiClient.get(`/api/v1/projects/${encodeURIComponent(projectKey)}/features`, {

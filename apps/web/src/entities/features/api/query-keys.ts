@@ -1,6 +1,12 @@
-import type { HomeFeatureFilter } from '@vexil/core';
+import type { FeatureSortColumn, HomeFeatureFilter, SortDirection } from '@vexil/core';
 
 export type EnvironmentFeaturesPageKey = { query: string; page: number; pageSize: number };
+export type HomeFeaturesPageKey = {
+  query: string;
+  page: number;
+  sortBy?: FeatureSortColumn;
+  sortDirection?: SortDirection;
+};
 
 /**
  * The features domain's cache keys. Every features query starts with `all`, so that one invalidation
@@ -15,14 +21,20 @@ export const featureKeys = {
   environments: () => [...featureKeys.all, 'env'] as const,
   environmentPage: (projectKey: string, environmentKey: string, page: EnvironmentFeaturesPageKey) =>
     [...featureKeys.environment(projectKey, environmentKey), 'page', page] as const,
+  /** Every feature's detail, for writes that change controls wherever they show. */
+  details: () => [...featureKeys.all, 'detail'] as const,
   /** One feature with a control for every environment of its project. */
   detail: (projectKey: string, featureKey: string) =>
     [...featureKeys.all, 'detail', projectKey, featureKey] as const,
   /** Every list of the home page. */
   home: () => [...featureKeys.all, 'home'] as const,
-  homeList: (list: HomeFeatureFilter) => [...featureKeys.home(), list] as const,
+  /** Every page of one home list. */
+  homeList: (list: HomeFeatureFilter, page?: HomeFeaturesPageKey) =>
+    page ? ([...featureKeys.home(), list, page] as const) : ([...featureKeys.home(), list] as const),
   /** A project's features whose name, key or description contains `query`. */
   project: (projectKey: string, query: string) => [...featureKeys.all, 'project', projectKey, query] as const,
+  /** Whether a project has a feature key; a feature write makes the answer stale. */
+  keyCheck: (projectKey: string, key: string) => [...featureKeys.all, 'key', projectKey, key] as const,
   /** The tags used in a project matching `query`. */
   tags: (projectKey: string, query: string) => [...featureKeys.all, 'tags', projectKey, query] as const,
 };

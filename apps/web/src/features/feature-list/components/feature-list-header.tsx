@@ -59,7 +59,8 @@ export function FeatureListHeader({
               withShadow={false}
               aria-hidden="true"
             />
-            <Text c="dimmed">
+            {/* Names are the user's: one without spaces wraps rather than widening the page. */}
+            <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
               {environment.name} environment of {projectName}
             </Text>
           </Group>

@@ -13,7 +13,9 @@ import { FeatureList } from './feature-list';
 import {
   defaultVariants,
   describeRules,
+  normaliseFeatureKey,
   targetingStatusOf,
+  uniqueFeatureKey,
   type Feature,
   type FeatureControl,
   type FeatureControlInput,
@@ -24,7 +26,7 @@ import {
 /*
  * Stands in for the features API in the feature list's tests: the initial payload (project "web" with
  * environments "production" and "dev"), the paged list, control saves and switches, the environment's
- * keys and new features, all over one in-memory list of features.
+ * keys, the key check and new features, all over one in-memory list of features.
  */
 
 export type ApiHandler = Parameters<typeof stubApi>[0][string];
@@ -131,6 +133,13 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
     });
   };
 
+  // Whether a new feature may have a key, against the features served.
+  const keyCheck: ApiHandler = ({ url }) => {
+    const key = normaliseFeatureKey(url.searchParams.get('key') ?? '');
+    const taken = state.features.map((feature) => feature.key);
+    return jsonResponse(200, { key, taken: taken.includes(key), freeKey: uniqueFeatureKey(key, taken) });
+  };
+
   /** Stores the control `id` changed by `change`, as the server answers it. */
   const changeControl = (id: string, change: (control: FeatureControl) => Partial<FeatureControl>) => {
     for (const feature of state.features) {
@@ -175,6 +184,7 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
       ]),
     ),
     'PUT /api/v1/feature-controls/': saveControl,
+    'GET /api/v1/projects/web/feature-key': keyCheck,
     ...toggles,
     ...options.handlers,
   });

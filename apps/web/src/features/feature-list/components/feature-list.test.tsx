@@ -73,6 +73,36 @@ describe('Feature list', () => {
     expect(await screen.findByRole('tooltip', { name: '100% On' })).toBeTruthy();
   });
 
+  it('shows each feature as a card on a phone, with the same link, switch and status', async () => {
+    // A window narrower than the `sm` breakpoint: only max-width queries match.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+    serveFeatures({ features: [checkout] });
+    open();
+
+    await screen.findByRole('link', { name: 'Checkout' });
+    const list = screen.getByRole('list', { name: 'Features in Development' });
+    expect(screen.queryByRole('table', { name: /^Features in/ })).toBeNull();
+    const [card] = within(list).getAllByRole('listitem');
+    const content = within(card!);
+    expect(content.getByRole('link', { name: 'Checkout' }).getAttribute('href')).toBe(`${LIST}/checkout`);
+    expect(
+      (content.getByRole('switch', { name: 'Checkout on in Development' }) as HTMLInputElement).checked,
+    ).toBe(true);
+    expect(content.getByText('checkout')).toBeTruthy();
+    expect(content.getByText('The new one-page checkout')).toBeTruthy();
+    expect(content.getByText('Everyone gets On.')).toBeTruthy();
+    expect(content.getByRole('img', { name: 'Targeting: 100% On' })).toBeTruthy();
+  });
+
   it('shows skeleton rows while loading and a retry when loading fails', async () => {
     let fail = true;
     serveFeatures({
@@ -183,16 +213,15 @@ describe('Feature list', () => {
     expect(await screen.findByRole('dialog', { name: 'New feature' })).toBeTruthy();
   });
 
-  it('creates a feature whose key follows its name, then goes to it', async () => {
+  it('creates a feature whose key follows its name, made unique in the project, then goes to it', async () => {
     const { calls } = serveFeatures({
       features: [checkout],
       handlers: {
         'POST /api/v1/projects/web/features': ({ body }) => {
           const input = body as { name: string; key: string; description: string };
-          // The server makes the key unique: the page must use the key it returns.
           return jsonResponse(
             201,
-            featureFixture(2, { name: input.name, key: `${input.key}1`, description: input.description }),
+            featureFixture(2, { name: input.name, key: input.key, description: input.description }),
           );
         },
       },
@@ -202,24 +231,49 @@ describe('Feature list', () => {
 
     await user.click(screen.getByRole('button', { name: 'New Feature' }));
     const dialog = await screen.findByRole('dialog', { name: 'New feature' });
-    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Dark Mode!');
-    expect((within(dialog).getByRole('textbox', { name: /^Key/ }) as HTMLInputElement).value).toBe(
-      'dark-mode',
-    );
-    await user.type(within(dialog).getByRole('textbox', { name: /^Description/ }), 'A darker theme');
+    const key = within(dialog).getByRole('textbox', { name: /^Key/ }) as HTMLInputElement;
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Checkout!');
+    expect(key.value).toBe('checkout');
+    // "checkout" is taken: the key shown becomes the one that will be created.
+    await waitFor(() => expect(key.value).toBe('checkout1'));
+    await user.type(within(dialog).getByRole('textbox', { name: /^Description/ }), 'A second one');
     await user.click(within(dialog).getByRole('button', { name: 'Create Feature' }));
 
-    expect(await screen.findByText('Dark Mode! saved.')).toBeTruthy();
-    await waitFor(() => expect(router.state.location.pathname).toBe(`${LIST}/dark-mode1`));
+    expect(await screen.findByText('Checkout! saved.')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${LIST}/checkout1`));
     expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
-      name: 'Dark Mode!',
-      key: 'dark-mode',
-      description: 'A darker theme',
+      name: 'Checkout!',
+      key: 'checkout1',
+      description: 'A second one',
       variants: [
         { key: 'on', name: 'On' },
         { key: 'off', name: 'Off' },
       ],
     });
+  });
+
+  it('shows a typed key normalised as it is typed, and refuses a taken one before sending it', async () => {
+    const { calls } = serveFeatures({ features: [checkout] });
+    const { user } = open();
+    await user.click(await screen.findByRole('button', { name: 'New Feature' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New feature' });
+    const key = within(dialog).getByRole('textbox', { name: /^Key/ }) as HTMLInputElement;
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Anything');
+    await user.clear(key);
+    await user.type(key, 'Bad Key With Spaces!!');
+    expect(key.value).toBe('bad-key-with-spaces-');
+    await user.tab();
+    expect(key.value).toBe('bad-key-with-spaces');
+
+    await user.clear(key);
+    await user.type(key, 'Checkout');
+    expect(
+      await within(dialog).findByText(/A feature with the key "checkout" already exists in this project\./),
+    ).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Create Feature' }));
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Use checkout1' }));
+    expect(key.value).toBe('checkout1');
   });
 
   it('requires a name and a key for a new feature', async () => {

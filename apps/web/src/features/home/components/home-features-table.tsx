@@ -19,21 +19,32 @@ import {
   IconStarFilled,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import type { Feature, FeatureFiltersForm } from '@vexil/core';
+import dayjs from 'dayjs';
+import relativeTime from 'dayjs/plugin/relativeTime.js';
+import {
+  defaultSortDirection,
+  type FeatureSortColumn,
+  type HomeFeature,
+  type SortDirection,
+} from '@vexil/core';
 import {
   COPIED_MESSAGE,
   COPY_TOOLTIP_CLOSE_DELAY_MS,
   COPY_TOOLTIP_OPEN_DELAY_MS,
 } from '../../../components/copy-tooltip';
+import { TruncatedText } from '../../../components/truncated-text';
+import { formatDate } from '../../../lib/format';
 import { projectFeaturePath } from '../../../lib/paths';
 import classes from './home-features.module.css';
 
-export type SortColumn = FeatureFiltersForm['sortBy'];
-export type SortDirection = FeatureFiltersForm['sortDirection'];
+dayjs.extend(relativeTime);
+
+export type SortColumn = FeatureSortColumn;
+export type { SortDirection };
 export type Sort = { by: SortColumn; direction: SortDirection };
 
-/** docs/product.md §9: the home table starts sorted by name, ascending. */
-export const DEFAULT_SORT: Sort = { by: 'name', direction: 'asc' };
+/** docs/product.md §9: the home table starts with the last changed feature first. */
+export const DEFAULT_SORT: Sort = { by: 'lastChanged', direction: defaultSortDirection('lastChanged') };
 
 const COLUMNS: { column: SortColumn; label: string }[] = [
   { column: 'key', label: 'Key' },
@@ -41,45 +52,18 @@ const COLUMNS: { column: SortColumn; label: string }[] = [
   { column: 'description', label: 'Description' },
   { column: 'project', label: 'Project' },
   { column: 'maintainer', label: 'Maintainer' },
+  { column: 'lastChanged', label: 'Last changed' },
 ];
 
-const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
-
-const sortText: Record<SortColumn, (feature: Feature) => string> = {
-  key: (feature) => feature.key,
-  name: (feature) => feature.name,
-  description: (feature) => feature.description,
-  project: (feature) => feature.project.name,
-  maintainer: (feature) => feature.maintainer?.name ?? '',
-};
-
-/**
- * The features sorted by a column. Blank cells (no description, no maintainer) go last either way, and
- * ties keep a stable order by name then key.
- */
-export function sortFeatures(features: readonly Feature[], sort: Sort): Feature[] {
-  const text = sortText[sort.by];
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  return [...features].sort((a, b) => {
-    const left = text(a);
-    const right = text(b);
-    if ((left === '') !== (right === '')) return left === '' ? 1 : -1;
-    return (
-      sign * collator.compare(left, right) ||
-      collator.compare(a.name, b.name) ||
-      collator.compare(a.key, b.key)
-    );
-  });
-}
-
-/** The features whose name, key or description contains the text, in any case (docs/product.md §2). */
-export function filterFeatures(features: readonly Feature[], text: string): Feature[] {
-  const needle = text.trim().toLocaleLowerCase();
-  if (needle === '') return [...features];
-  return features.filter((feature) =>
-    [feature.name, feature.key, feature.description].some((value) =>
-      value.toLocaleLowerCase().includes(needle),
-    ),
+/** "3 minutes ago", with the full date (docs/product.md §9 format) on hover and for assistive technology. */
+function LastChanged({ date }: { date: string }) {
+  const full = formatDate(date);
+  return (
+    <Tooltip label={full} openDelay={COPY_TOOLTIP_OPEN_DELAY_MS} withArrow>
+      <Text component="time" dateTime={date} size="sm" className={classes.lastChanged}>
+        {dayjs(date).fromNow()}
+      </Text>
+    </Tooltip>
   );
 }
 
@@ -144,7 +128,13 @@ function CopyKey({ featureKey }: { featureKey: string }) {
   );
 }
 
-function BookmarkToggle({ feature, onToggle }: { feature: Feature; onToggle: (feature: Feature) => void }) {
+function BookmarkToggle({
+  feature,
+  onToggle,
+}: {
+  feature: HomeFeature;
+  onToggle: (feature: HomeFeature) => void;
+}) {
   const label = feature.bookmarked ? `Remove bookmark from ${feature.name}` : `Bookmark ${feature.name}`;
   return (
     <Tooltip
@@ -170,19 +160,22 @@ function BookmarkToggle({ feature, onToggle }: { feature: Feature; onToggle: (fe
 }
 
 export type HomeFeaturesTableProps = {
-  /** Null while the list loads: skeleton rows. */
-  features: readonly Feature[] | null;
+  /** One page of the list, sorted on the server; null while the list loads: skeleton rows. */
+  features: readonly HomeFeature[] | null;
   sort: Sort;
   onSort: (column: SortColumn) => void;
   /** Given when the bookmarked flag is on: a star per row. */
-  onToggleBookmark?: ((feature: Feature) => void) | undefined;
+  onToggleBookmark?: ((feature: HomeFeature) => void) | undefined;
   /** A new list is on its way: the rows dim. */
   stale?: boolean;
 };
 
 const SKELETON_ROWS = 5;
 
-/** docs/product.md §2 "Home page": Key (copies), Name (links), Description, Project, Maintainer; sortable headers. */
+/**
+ * docs/product.md §2 "Home page": Key (copies), Name (links), Description, Project, Maintainer and Last
+ * changed; sortable headers (the sorting itself is the server's).
+ */
 export function HomeFeaturesTable({
   features,
   sort,
@@ -192,7 +185,7 @@ export function HomeFeaturesTable({
 }: HomeFeaturesTableProps) {
   const columnCount = COLUMNS.length + (onToggleBookmark ? 1 : 0);
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <Table.ScrollContainer minWidth={880}>
       <Table
         // Fixed: the columns keep their widths whatever the rows hold (skeleton, "No results", data).
         layout="fixed"
@@ -246,27 +239,45 @@ export function HomeFeaturesTable({
                   <CopyKey featureKey={feature.key} />
                 </Table.Td>
                 <Table.Td>
-                  <Anchor
-                    component={Link}
-                    to={projectFeaturePath(feature.projectKey, feature.key)}
-                    fw={500}
-                    size="sm"
-                  >
-                    {feature.name}
-                  </Anchor>
+                  <TruncatedText
+                    text={feature.name}
+                    render={(target) => (
+                      <Anchor
+                        component={Link}
+                        to={projectFeaturePath(feature.projectKey, feature.key)}
+                        fw={500}
+                        size="sm"
+                        {...target}
+                      >
+                        {feature.name}
+                      </Anchor>
+                    )}
+                  />
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" c={feature.description ? undefined : 'dimmed'} lineClamp={2}>
+                  <Text
+                    size="sm"
+                    c={feature.description ? undefined : 'dimmed'}
+                    lineClamp={2}
+                    className={classes.wrapAnywhere}
+                  >
                     {feature.description}
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{feature.project.name}</Text>
+                  <TruncatedText text={feature.project.name} />
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" c={feature.maintainer ? undefined : 'dimmed'}>
-                    {feature.maintainer?.name ?? '—'}
-                  </Text>
+                  {feature.maintainer ? (
+                    <TruncatedText text={feature.maintainer.name} />
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      —
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <LastChanged date={feature.lastChangedDate} />
                 </Table.Td>
               </Table.Tr>
             ))

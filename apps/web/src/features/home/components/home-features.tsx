@@ -1,24 +1,32 @@
-import { useId, useMemo, useState } from 'react';
-import { Alert, Button, Group, SegmentedControl, Stack, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useEffect, useId, useState } from 'react';
+import { Group, Pagination, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
-import { HOME_FEATURE_FILTERS, type Feature, type HomeFeatureFilter } from '@vexil/core';
+import {
+  FEATURE_SORT_COLUMNS,
+  HOME_FEATURE_FILTERS,
+  HOME_FEATURES_PAGE_SIZE,
+  SORT_DIRECTIONS,
+  defaultSortDirection,
+  type HomeFeature,
+  type HomeFeatureFilter,
+} from '@vexil/core';
+import { LoadError } from '../../../components/load-error';
 import { isApiError } from '../../../lib/api-client';
 import { useFlag } from '../../../lib/flags';
 import { notifyError } from '../../../lib/notify';
 import { useBookmarkFeature } from '../../../entities/features/api/bookmark-feature';
 import { useHomeFeatures } from '../../../entities/features/api/get-home-features';
-import {
-  DEFAULT_SORT,
-  filterFeatures,
-  HomeFeaturesTable,
-  sortFeatures,
-  type Sort,
-  type SortColumn,
-} from './home-features-table';
+import { DEFAULT_SORT, HomeFeaturesTable, type Sort, type SortColumn } from './home-features-table';
 
 /** docs/product.md §8 "Bookmark failure", followed by the server's reason. */
 export const BOOKMARK_FAILED_MESSAGE = 'We encountered an error, the bookmark was not saved.';
+/** docs/product.md §2: what a failed load says, above the reason and a Retry button. */
+export const LOAD_FAILED_TITLE = 'We could not load the features.';
+
+/** The text filter asks the server once typing pauses. */
+const FILTER_DEBOUNCE_MS = 250;
 
 const FILTER_LABELS: Record<HomeFeatureFilter, string> = {
   recent: 'Recent',
@@ -26,8 +34,8 @@ const FILTER_LABELS: Record<HomeFeatureFilter, string> = {
   maintaining: 'Maintaining',
 };
 
-function isHomeFeatureFilter(value: string | null): value is HomeFeatureFilter {
-  return (HOME_FEATURE_FILTERS as readonly (string | null)[]).includes(value);
+function oneOf<T extends string>(values: readonly T[], value: string | null): value is T {
+  return (values as readonly (string | null)[]).includes(value);
 }
 
 function reasonOf(error: unknown): string {
@@ -36,9 +44,24 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * The home page's Features section (docs/product.md §2): Recent, Bookmarked (flag bookmarked) and Maintaining (flag
- * maintainer) lists chosen by `?filter=` (recent by default), a "Filter Features..." text filter over the
- * loaded list, and a table sorted by name until a header is clicked.
+ * The sort and the page (from 1) as the address says them, so that a reload or a shared link keeps
+ * them: `?sortBy=name&sortDirection=asc&page=2`. Anything unreadable is the default.
+ */
+function readView(params: URLSearchParams): { sort: Sort; page: number } {
+  const by = params.get('sortBy');
+  const direction = params.get('sortDirection');
+  const sort: Sort = oneOf(FEATURE_SORT_COLUMNS, by)
+    ? { by, direction: oneOf(SORT_DIRECTIONS, direction) ? direction : defaultSortDirection(by) }
+    : DEFAULT_SORT;
+  const page = Number(params.get('page') ?? '1');
+  return { sort, page: Number.isInteger(page) && page >= 1 ? page : 1 };
+}
+
+/**
+ * The home page's Features section (docs/product.md §2): Recent, Bookmarked (flag bookmarked) and
+ * Maintaining (flag maintainer) lists chosen by `?filter=` (recent by default), a "Filter Features..."
+ * text filter, and a table of 50 a page sorted by last change, newest first, until a header is clicked.
+ * Filtering, sorting and paging are the server's; the list, sort and page live in the address.
  */
 export function HomeFeatures() {
   const headingId = useId();
@@ -46,45 +69,72 @@ export function HomeFeatures() {
   const maintainerOn = useFlag('maintainer');
   const [searchParams, setSearchParams] = useSearchParams();
   const [text, setText] = useState('');
-  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+  const [query] = useDebouncedValue(text.trim(), FILTER_DEBOUNCE_MS);
 
   const filters = HOME_FEATURE_FILTERS.filter(
     (filter) => (filter !== 'bookmarked' || bookmarkedOn) && (filter !== 'maintaining' || maintainerOn),
   );
   const requested = searchParams.get('filter');
-  const filter: HomeFeatureFilter =
-    isHomeFeatureFilter(requested) && filters.includes(requested) ? requested : 'recent';
+  const filter: HomeFeatureFilter = oneOf(filters, requested) ? requested : 'recent';
+  const { sort, page } = readView(searchParams);
 
-  const list = useHomeFeatures(filter);
+  const list = useHomeFeatures({
+    list: filter,
+    query,
+    page: page - 1,
+    sortBy: sort.by,
+    sortDirection: sort.direction,
+  });
   const bookmark = useBookmarkFeature();
 
-  const rows = useMemo(
-    () => (list.data ? sortFeatures(filterFeatures(list.data, text), sort) : null),
-    [list.data, text, sort],
-  );
+  const total = list.data?.totalElements ?? 0;
+  const pages = Math.max(1, Math.ceil(total / HOME_FEATURES_PAGE_SIZE));
 
-  const chooseFilter = (next: string) => {
+  /** Changes the address; any change but the page itself goes back to the first page. */
+  const update = (change: (params: URLSearchParams) => void) =>
     setSearchParams(
       (params) => {
-        params.set('filter', next);
+        params.delete('page');
+        change(params);
         return params;
       },
       { replace: true },
     );
+
+  // A page past the end (the list shrank, or an old link): show the last page instead.
+  const pastTheEnd = !list.isPlaceholderData && list.data !== undefined && page > pages;
+  useEffect(() => {
+    if (pastTheEnd) update((params) => (pages > 1 ? params.set('page', String(pages)) : undefined));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the page turns out to be past the end
+  }, [pastTheEnd, pages]);
+
+  const chooseFilter = (next: string) => update((params) => params.set('filter', next));
+
+  const filterText = (next: string) => {
+    setText(next);
+    if (page !== 1) update(() => undefined);
   };
 
   const sortBy = (column: SortColumn) =>
-    setSort((current) =>
-      current.by === column
-        ? { by: column, direction: current.direction === 'asc' ? 'desc' : 'asc' }
-        : { by: column, direction: 'asc' },
-    );
+    update((params) => {
+      params.set('sortBy', column);
+      params.set(
+        'sortDirection',
+        sort.by === column ? (sort.direction === 'asc' ? 'desc' : 'asc') : defaultSortDirection(column),
+      );
+    });
 
-  const toggleBookmark = (feature: Feature) =>
+  const goTo = (next: number) =>
+    update((params) => (next > 1 ? params.set('page', String(next)) : undefined));
+
+  const toggleBookmark = (feature: HomeFeature) =>
     bookmark.mutate(
       { featureId: feature.id, bookmarked: !feature.bookmarked },
       { onError: (error) => notifyError(`${BOOKMARK_FAILED_MESSAGE} ${reasonOf(error)}`.trim()) },
     );
+
+  const first = (page - 1) * HOME_FEATURES_PAGE_SIZE + 1;
+  const shown = list.data?.content.length ?? 0;
 
   return (
     <section aria-labelledby={headingId}>
@@ -107,40 +157,52 @@ export function HomeFeatures() {
               placeholder="Filter Features..."
               leftSection={<IconSearch size={16} aria-hidden="true" />}
               value={text}
-              onChange={(event) => setText(event.currentTarget.value)}
+              onChange={(event) => filterText(event.currentTarget.value)}
               w={{ base: '100%', xs: 260 }}
             />
           </Group>
         </Group>
         {list.isError && !list.data ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle size={18} aria-hidden="true" />}
-            title="We could not load the features."
-            role="alert"
-          >
-            <Stack gap="sm" align="flex-start">
-              {reasonOf(list.error)}
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconRefresh size={14} aria-hidden="true" />}
-                loading={list.isFetching}
-                onClick={() => void list.refetch()}
-              >
-                Retry
-              </Button>
-            </Stack>
-          </Alert>
-        ) : (
-          <HomeFeaturesTable
-            features={rows}
-            sort={sort}
-            onSort={sortBy}
-            onToggleBookmark={bookmarkedOn ? toggleBookmark : undefined}
-            stale={list.isPlaceholderData}
+          <LoadError
+            title={LOAD_FAILED_TITLE}
+            error={list.error}
+            retrying={list.isFetching}
+            onRetry={() => void list.refetch()}
           />
+        ) : (
+          <>
+            <HomeFeaturesTable
+              features={list.data?.content ?? null}
+              sort={sort}
+              onSort={sortBy}
+              onToggleBookmark={bookmarkedOn ? toggleBookmark : undefined}
+              stale={list.isPlaceholderData}
+            />
+            {shown > 0 ? (
+              <Group justify="space-between" gap="sm">
+                <Text size="sm" c="dimmed" aria-live="polite">
+                  {first}–{first + shown - 1} of {total}
+                </Text>
+                {pages > 1 ? (
+                  <Pagination
+                    total={pages}
+                    value={Math.min(page, pages)}
+                    onChange={goTo}
+                    size="sm"
+                    siblings={1}
+                    boundaries={1}
+                    getControlProps={(control) => ({
+                      'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
+                    })}
+                    getItemProps={(item) => ({
+                      'aria-label': `Page ${item}`,
+                      'aria-current': item === page ? 'page' : undefined,
+                    })}
+                  />
+                ) : null}
+              </Group>
+            ) : null}
+          </>
         )}
       </Stack>
     </section>

@@ -160,7 +160,8 @@ export function SegmentsPage({ project, environment, user }: SegmentsPageProps) 
       <Group justify="space-between" align="flex-end" gap="md">
         <Stack gap={4}>
           <Title order={1}>Segments</Title>
-          <Text c="dimmed">
+          {/* Names are the user's: one without spaces wraps rather than widening the page. */}
+          <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             Segments for {project.name} / {environment.name} environment
           </Text>
         </Stack>

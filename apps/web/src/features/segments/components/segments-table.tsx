@@ -2,6 +2,7 @@ import { Button, Group, Skeleton, Stack, Table, Text, VisuallyHidden } from '@ma
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Segment } from '@vexil/core';
 import { DisabledReason } from '../../../components/disabled-reason';
+import { TruncatedText } from '../../../components/truncated-text';
 
 export type SegmentsTableProps = {
   /** null while the list first loads: skeleton rows stand in. */
@@ -61,13 +62,17 @@ function SegmentRow({
   return (
     <Table.Tr>
       <Table.Td>
-        <Text fw={500}>{segment.name}</Text>
-        <Text size="xs" c="dimmed" ff="monospace">
-          {segment.key}
-        </Text>
+        <Stack gap={0} align="flex-start">
+          <TruncatedText text={segment.name} size="md" fw={500} />
+          <TruncatedText text={segment.key} size="xs" c="dimmed" ff="monospace" />
+        </Stack>
       </Table.Td>
       <Table.Td>
-        <Text size="sm" c={segment.description ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-line' }}>
+        <Text
+          size="sm"
+          c={segment.description ? undefined : 'dimmed'}
+          style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}
+        >
           {segment.description || 'No description'}
         </Text>
       </Table.Td>
@@ -118,6 +123,8 @@ export function SegmentsTable({
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table
+        // Fixed: a long name or key is cut (with a tooltip) rather than pushing the buttons away.
+        layout="fixed"
         verticalSpacing="sm"
         highlightOnHover
         aria-label="Segments"
@@ -128,7 +135,7 @@ export function SegmentsTable({
           <Table.Tr>
             <Table.Th w="35%">Name</Table.Th>
             <Table.Th>Description</Table.Th>
-            <Table.Th w={190}>
+            <Table.Th w={220}>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>

@@ -212,7 +212,10 @@ export function UsersPage({ project, environment, user }: UsersPageProps) {
     <Stack gap="lg">
       <Stack gap={4}>
         <Title order={1}>Users</Title>
-        <Text c="dimmed">Users your applications evaluated features for in {environment.name}</Text>
+        {/* Names are the user's: one without spaces wraps rather than widening the page. */}
+        <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          Users your applications evaluated features for in {environment.name}
+        </Text>
       </Stack>
       <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} aria-hidden="true" />}>
         <Text size="sm">

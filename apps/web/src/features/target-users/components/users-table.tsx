@@ -6,6 +6,7 @@ import { formatDate } from '../../../lib/format';
 import type { ReportedUser } from '../../../entities/target-users/api/get-target-users';
 import { AttributeChips } from './attribute-chips';
 import { DisabledReason } from '../../../components/disabled-reason';
+import { TruncatedText } from '../../../components/truncated-text';
 
 dayjs.extend(relativeTime);
 
@@ -76,9 +77,7 @@ function UserRow({
   return (
     <Table.Tr>
       <Table.Td>
-        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-          {user.id}
-        </Text>
+        <TruncatedText text={user.id} ff="monospace" />
       </Table.Td>
       <Table.Td>
         <AttributeChips attributes={user.attributes} />
@@ -113,6 +112,8 @@ export function UsersTable({ users, deleteDenial, deletingId, onDelete, stale = 
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table
+        // Fixed: a long user id is cut (with a tooltip) rather than pushing the other columns away.
+        layout="fixed"
         verticalSpacing="sm"
         highlightOnHover
         aria-label="Target Users"
@@ -124,7 +125,7 @@ export function UsersTable({ users, deleteDenial, deletingId, onDelete, stale = 
             <Table.Th w="22%">User id</Table.Th>
             <Table.Th>Attributes</Table.Th>
             <Table.Th w={160}>Last seen</Table.Th>
-            <Table.Th w={110}>
+            <Table.Th w={130}>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
