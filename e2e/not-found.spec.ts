@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { sharedServerURL } from './support/shared-server';
 
 let browser: Browser;
 
@@ -13,7 +14,7 @@ afterAll(async () => {
 
 describe('page not found', () => {
   it('shows Page not found for an unknown address, with a Head home link', async () => {
-    const { context, page } = await openPage(browser, inject('baseURL'));
+    const { context, page } = await openPage(browser, sharedServerURL());
     await signIn(page);
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
 

@@ -3,9 +3,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { useFreshPage } from './support/browser';
-import { ADMIN_PASSWORD } from './support/server';
+
+import { sharedServerURL } from './support/shared-server';
+import { adminApi } from './support/api';
 
 const t = useFreshPage();
 // The UMD build, next to the package's main entry (its exports map does not name it).
@@ -14,27 +16,9 @@ const umd = path.join(
   'featureflow.umd.js',
 );
 
-async function adminApi(base: string) {
-  const login = await fetch(`${base}/api/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin@example.com', password: ADMIN_PASSWORD, domain: 'demo' }),
-  });
-  const token = ((await login.json()) as { id_token: string }).id_token;
-  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-}
-
 describe('featureflow-client 2.1.0 in Chromium', () => {
   it('evaluates a feature for its user and sends evaluate and goal events from another origin', async () => {
-    const base = inject('baseURL');
+    const base = sharedServerURL();
     const api = await adminApi(base);
     type Control = {
       id: string;

@@ -112,6 +112,7 @@ const authenticatedRoutes: RouteObject[] = [
   { index: true, lazy: screen(() => import('./routes/home-page'), 'HomePage') },
   { path: 'home', lazy: screen(() => import('./routes/home-page'), 'HomePage') },
   { path: 'profile', lazy: screen(() => import('./routes/profile-route'), 'ProfileRoute') },
+  { path: 'help', lazy: screen(() => import('./routes/help-route'), 'HelpRoute') },
   {
     path: 'test/401',
     lazy: screen(() => import('./routes/unauthorised-test-route'), 'UnauthorisedTestRoute'),

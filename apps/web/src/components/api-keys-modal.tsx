@@ -46,7 +46,8 @@ export const HIDDEN_SERVER_KEY_MESSAGE =
   'Hidden: only those who may change the flags of this environment (production editors and admins ' +
   'for a production environment) can see its server key.';
 
-function CopyKeyButton({ value, label, hidden }: { value: string; label: string; hidden: boolean }) {
+/** Copies an SDK key; disabled, with nothing to copy, for a server key the server sent masked. */
+export function CopyKeyButton({ value, label, hidden }: { value: string; label: string; hidden: boolean }) {
   if (hidden) {
     return (
       <ActionIcon variant="subtle" color="gray" disabled aria-label={`Copy ${label}`}>

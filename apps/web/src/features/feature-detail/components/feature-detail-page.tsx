@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Skeleton, Stack, Tabs } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { NotFound } from '../../../components/not-found';
@@ -17,6 +17,7 @@ import { FeatureHeader } from './feature-header';
 import { FeatureOverview } from './feature-overview';
 import { FeatureSettings } from './feature-settings';
 import { featureDetailPath } from '../../../lib/paths';
+import { useConfirmLeavingUnsaved } from './unsaved-edits';
 
 const TAB_LABELS: Record<FeatureDetailTab, string> = {
   overview: 'Overview',
@@ -25,9 +26,17 @@ const TAB_LABELS: Record<FeatureDetailTab, string> = {
   audit: 'Audit',
 };
 
+/**
+ * The tabs that hold edits: once opened they stay mounted (hidden while another tab shows), so that
+ * what was edited there is still there, unsaved, when the user comes back.
+ */
+const EDITING_TABS: readonly FeatureDetailTab[] = ['targeting', 'settings'];
+
+type EnvironmentSummary = ProjectSummary['environments'][number];
+
 export type FeatureDetailPageProps = {
   project: ProjectSummary;
-  environment: ProjectSummary['environments'][number];
+  environment: EnvironmentSummary;
   featureKey: string;
   /** The tab segment of the address, if any. */
   tab: string | undefined;
@@ -36,6 +45,11 @@ export type FeatureDetailPageProps = {
    * the feature has none here). The targeting editor is a feature of its own: the route puts it here.
    */
   targeting: (feature: Feature, control: FeatureControl | undefined) => ReactNode;
+  /**
+   * The on/off switch of `control`, the feature's control in `environment`, for the header and each row
+   * of the Overview. The switch is the feature list's: the route puts it here.
+   */
+  toggle: (feature: Feature, control: FeatureControl, environment: EnvironmentSummary) => ReactNode;
 };
 
 /** The tab an address names: `overview` when it names none (docs/product.md §9), `null` when it is not a tab. */
@@ -58,8 +72,9 @@ function FeatureDetailSkeleton() {
 
 /**
  * docs/product.md §2 Feature detail page, /projects/{p}/environments/{e}/features/{key}/{tab?}: breadcrumb, header
- * and the Overview, Targeting, Settings and Audit tabs, the tab in the address. An unknown feature or tab
- * is Page not found (docs/product.md §8).
+ * (with this environment's on/off switch) and the Overview, Targeting, Settings and Audit tabs, the tab in the address. An unknown feature or tab
+ * is Page not found (docs/product.md §8). Edits survive a switch to another tab; leaving the page with
+ * edits that are not saved asks first.
  */
 export function FeatureDetailPage({
   project,
@@ -67,10 +82,30 @@ export function FeatureDetailPage({
   featureKey,
   tab,
   targeting,
+  toggle,
 }: FeatureDetailPageProps) {
   const navigate = useNavigate();
   const feature = useFeature(project.key, featureKey);
   const current = tabFromUrl(tab);
+
+  // The editing tabs opened on this feature in this environment; another feature starts afresh.
+  const page = featureDetailPath(project.key, environment.key, featureKey);
+  const [opened, setOpened] = useState<{ page: string; tabs: ReadonlySet<FeatureDetailTab> }>({
+    page,
+    tabs: new Set(),
+  });
+  const openedTabs = opened.page === page ? opened.tabs : new Set<FeatureDetailTab>();
+  if (current !== null && EDITING_TABS.includes(current) && !openedTabs.has(current)) {
+    setOpened({ page, tabs: new Set([...openedTabs, current]) });
+  }
+  const shows = (name: FeatureDetailTab) => current === name || openedTabs.has(name);
+
+  const root = useRef<HTMLDivElement>(null);
+  const staysOnPage = useCallback(
+    (pathname: string) => pathname === page || pathname.startsWith(`${page}/`),
+    [page],
+  );
+  useConfirmLeavingUnsaved(root, staysOnPage);
 
   if (current === null) return <NotFound />;
   // docs/product.md §8: a feature that does not load is Page not found; so is one deleted since it was shown.
@@ -82,7 +117,7 @@ export function FeatureDetailPage({
   const control = data.controls[environment.key];
 
   return (
-    <Stack gap="lg">
+    <Stack gap="lg" ref={root}>
       <FeatureBreadcrumb
         project={project}
         environment={environment}
@@ -90,7 +125,12 @@ export function FeatureDetailPage({
         featureName={data.name}
         tab={current}
       />
-      <FeatureHeader feature={data} control={control} environmentName={environment.name} />
+      <FeatureHeader
+        feature={data}
+        control={control}
+        environmentName={environment.name}
+        toggle={control ? toggle(data, control, environment) : null}
+      />
       <Tabs
         value={current}
         onChange={(value) => {
@@ -110,11 +150,20 @@ export function FeatureDetailPage({
           ))}
         </Tabs.List>
         <Tabs.Panel value="overview">
-          <FeatureOverview feature={data} project={project} environment={environment} />
+          <FeatureOverview
+            feature={data}
+            project={project}
+            environment={environment}
+            toggle={(control, inEnvironment) => toggle(data, control, inEnvironment)}
+          />
         </Tabs.Panel>
-        <Tabs.Panel value="targeting">{targeting(data, control)}</Tabs.Panel>
-        <Tabs.Panel value="settings">
-          <FeatureSettings key={data.id} feature={data} environmentKey={environment.key} />
+        <Tabs.Panel value="targeting" keepMounted>
+          {shows('targeting') ? targeting(data, control) : null}
+        </Tabs.Panel>
+        <Tabs.Panel value="settings" keepMounted>
+          {shows('settings') ? (
+            <FeatureSettings key={data.id} feature={data} environmentKey={environment.key} />
+          ) : null}
         </Tabs.Panel>
         <Tabs.Panel value="audit">
           <FeatureAudit projectKey={project.key} featureKey={data.key} />

@@ -15,8 +15,9 @@ import { FeatureDetailPage } from './feature-detail-page';
 type Handlers = Parameters<typeof stubApi>[0];
 
 /**
- * The page as the app's route mounts it, with a stand-in for the Targeting tab: the targeting editor is
- * a feature of its own, which the app's route puts there (and whose tests render it).
+ * The page as the app's route mounts it, with stand-ins for the Targeting tab and the on/off switches: the
+ * targeting editor and the switch are features of their own, which the app's route puts there (and whose
+ * tests render them).
  */
 function DetailRoute() {
   const { featureKey = '', featureDetailPageTab } = useParams();
@@ -29,6 +30,15 @@ function DetailRoute() {
           featureKey={featureKey}
           tab={featureDetailPageTab}
           targeting={() => <Title order={2}>Targeting tab in {environment.name}</Title>}
+          toggle={(feature, control, inEnvironment) => (
+            <input
+              type="checkbox"
+              role="switch"
+              aria-label={`${feature.name} on in ${inEnvironment.name}`}
+              checked={control.enabled}
+              readOnly
+            />
+          )}
         />
       )}
     </InEnvironment>

@@ -51,7 +51,8 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
       <Text size="xs" c="dimmed" tt="uppercase" fw={600} component="dt">
         {label}
       </Text>
-      <Text size="sm" component="dd" m={0} truncate>
+      {/* Wraps rather than being cut: on a phone the columns are narrow and a date is worth reading whole. */}
+      <Text size="sm" component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
         {children}
       </Text>
     </Stack>
@@ -96,13 +97,15 @@ export type FeatureHeaderProps = {
   /** This environment's control; absent when the feature has none there. */
   control: FeatureControl | undefined;
   environmentName: string;
+  /** This environment's on/off switch, when the feature has a control here. */
+  toggle: ReactNode;
 };
 
 /**
- * docs/product.md §2 "Header": name, status in this environment, key with a copy button, description, issue links,
+ * docs/product.md §2 "Header": name, the on/off switch and status in this environment, key with a copy button, description, issue links,
  * tags and maintainer (each behind its flag), the dates and the bookmark toggle.
  */
-export function FeatureHeader({ feature, control, environmentName }: FeatureHeaderProps) {
+export function FeatureHeader({ feature, control, environmentName, toggle }: FeatureHeaderProps) {
   const showTags = useFlag('tags');
   const showMaintainer = useFlag('maintainer');
   const showBookmark = useFlag('bookmarked');
@@ -134,8 +137,16 @@ export function FeatureHeader({ feature, control, environmentName }: FeatureHead
           </Group>
         </Stack>
         {control ? (
-          <Group gap="sm" wrap="nowrap">
-            <Badge variant="filled" color={control.enabled ? 'teal' : 'gray'} size="lg">
+          <Group gap="sm" aria-label={`State in ${environmentName}`} role="group">
+            {toggle}
+            {/* Its whole word: a long name beside it must not squeeze it to "O…". */}
+            <Badge
+              variant="filled"
+              color={control.enabled ? 'teal' : 'gray'}
+              size="lg"
+              miw="max-content"
+              style={{ flexShrink: 0 }}
+            >
               {control.enabled ? 'On' : 'Off'}
             </Badge>
             <FeatureStatus control={control} environmentName={environmentName} />

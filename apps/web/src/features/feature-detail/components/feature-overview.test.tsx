@@ -9,7 +9,7 @@ import {
   resetOverlays,
 } from '../../../test-fixtures';
 import { renderFeatureDetail } from './feature-detail-test-utils';
-import { chartRows } from './impressions-chart';
+import { chartRows, tickStep } from './impressions-chart';
 
 describe('Overview tab', () => {
   afterEach(() => {
@@ -44,6 +44,21 @@ describe('Overview tab', () => {
     expect(within(development!).getByText('2 targeting rules, otherwise On.')).toBeTruthy();
     expect(within(development!).getByText('Active')).toBeTruthy();
     expect(within(development!).getByText((1234).toLocaleString())).toBeTruthy();
+  });
+
+  it("puts each environment's on/off switch in its row, and this environment's in the header", async () => {
+    const feature = featureFixture();
+    feature.controls.dev = controlFixture('dev', { enabled: true });
+    renderFeatureDetail(DETAIL, { feature });
+    const table = await screen.findByRole('table', { name: 'The feature in each environment' });
+    const [, production, development] = within(table).getAllByRole('row');
+    const switchIn = (row: HTMLElement, environment: string) =>
+      within(row).getByRole('switch', { name: `New checkout on in ${environment}` }) as HTMLInputElement;
+    expect(switchIn(production!, 'Production').checked).toBe(false);
+    expect(switchIn(development!, 'Development').checked).toBe(true);
+    const header = screen.getByRole('group', { name: 'State in Production' });
+    expect(switchIn(header, 'Production').checked).toBe(false);
+    expect(within(header).getByText('Off')).toBeTruthy();
   });
 
   it('shows an empty state instead of a flat chart when there were no impressions', async () => {
@@ -81,5 +96,31 @@ describe('chartRows', () => {
       { name: 'v0', label: 'On' },
       { name: 'v1', label: 'day' },
     ]);
+  });
+});
+
+describe('impressions chart colours and ticks', () => {
+  it('draws "on" green and "off" grey, whatever their names and order, and other variants in colours of their own', () => {
+    const impressions = impressionsFixture({ Gold: [1], Disabled: [2], Enabled: [3], Silver: [4] });
+    const { series } = chartRows(impressions, [
+      { key: 'gold', name: 'Gold' },
+      { key: 'off', name: 'Disabled' },
+      { key: 'on', name: 'Enabled' },
+      { key: 'silver', name: 'Silver' },
+    ]);
+    const colours = Object.fromEntries(series.map(({ label, color }) => [label, color]));
+    expect(colours.Enabled).toBe('green.6');
+    expect(colours.Disabled).toBe('gray.5');
+    expect(colours.Gold).not.toBe(colours.Silver);
+    for (const other of [colours.Gold, colours.Silver])
+      expect(other).not.toMatch(/^(green|gray|teal|lime)\./);
+  });
+
+  it('spaces the ticks evenly: every day when they fit, else every few days', () => {
+    expect(tickStep(2000, 30)).toBe(1);
+    expect(tickStep(1100, 30)).toBe(2);
+    expect(tickStep(260, 30)).toBe(8);
+    // Never fewer than one day apart, even on a chart too narrow for one label.
+    expect(tickStep(20, 30)).toBe(30);
   });
 });

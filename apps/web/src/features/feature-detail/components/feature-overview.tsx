@@ -1,6 +1,7 @@
-import { Anchor, Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import type { Feature, ProjectSummary } from '@vexil/core';
+import type { ReactNode } from 'react';
+import type { Feature, FeatureControl, ProjectSummary } from '@vexil/core';
 import { trafficLabel } from '../../../lib/control-labels';
 import { featureDetailPath } from '../../../lib/paths';
 import { ImpressionsChart } from './impressions-chart';
@@ -11,13 +12,15 @@ export type FeatureOverviewProps = {
   feature: Feature;
   project: ProjectSummary;
   environment: EnvironmentSummary;
+  /** The on/off switch of the feature's control in an environment. */
+  toggle: (control: FeatureControl, environment: EnvironmentSummary) => ReactNode;
 };
 
 /**
- * docs/product.md §2 Overview: the feature in every environment of the project (state, what it serves, traffic,
- * impressions today) and the daily impressions chart of the current environment.
+ * docs/product.md §2 Overview: the feature in every environment of the project (state with its on/off switch,
+ * which each environment's permission governs, what it serves, traffic, impressions today) and the daily impressions chart of the current environment.
  */
-export function FeatureOverview({ feature, project, environment }: FeatureOverviewProps) {
+export function FeatureOverview({ feature, project, environment, toggle }: FeatureOverviewProps) {
   const control = feature.controls[environment.key];
   return (
     <Stack gap="lg">
@@ -25,7 +28,7 @@ export function FeatureOverview({ feature, project, environment }: FeatureOvervi
         <Title order={2} fz="lg" p="lg" pb="sm">
           Environments
         </Title>
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={760}>
           <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="The feature in each environment">
             <Table.Thead>
               <Table.Tr>
@@ -68,9 +71,17 @@ export function FeatureOverview({ feature, project, environment }: FeatureOvervi
                     {c ? (
                       <>
                         <Table.Td>
-                          <Badge variant="light" color={c.enabled ? 'teal' : 'gray'}>
-                            {c.enabled ? 'On' : 'Off'}
-                          </Badge>
+                          <Group gap="sm" wrap="nowrap">
+                            {toggle(c, e)}
+                            {/* The cell grows to fit its badge on narrow screens rather than squash it. */}
+                            <Badge
+                              variant="light"
+                              color={c.enabled ? 'teal' : 'gray'}
+                              style={{ flexShrink: 0 }}
+                            >
+                              {c.enabled ? 'On' : 'Off'}
+                            </Badge>
+                          </Group>
                         </Table.Td>
                         <Table.Td>
                           <Text size="sm">{c.rulesDescription}</Text>
@@ -98,7 +109,13 @@ export function FeatureOverview({ feature, project, environment }: FeatureOvervi
           </Table>
         </Table.ScrollContainer>
       </Card>
-      {control ? <ImpressionsChart controlId={control.id} environmentName={environment.name} /> : null}
+      {control ? (
+        <ImpressionsChart
+          controlId={control.id}
+          environmentName={environment.name}
+          variants={feature.variants}
+        />
+      ) : null}
     </Stack>
   );
 }
