@@ -141,6 +141,36 @@ describe('on a phone (390 px)', () => {
     await pictures(page, 'mobile-feature-header');
   });
 
+  it('the feature Overview shows each environment as a card with its switch, with nothing to scroll sideways', async () => {
+    const page = await onPhone();
+    await page.goto('/projects/phone/environments/development/features/checkout-redesign/overview');
+    const environments = page.getByRole('list', { name: 'The feature in each environment' });
+    await environments.waitFor();
+    expect(await environments.getByRole('listitem').count()).toBe(2);
+    for (const name of ['Development', 'Production']) {
+      const card = environments.getByRole('listitem').filter({ hasText: name });
+      const toggle = card.getByRole('switch', { name: `Checkout redesign on in ${name}` });
+      expect(await withinWindow(toggle, page), name).toBe(true);
+      expect(await withinWindow(card.getByText('Impressions today:'), page), name).toBe(true);
+      expect(await withinWindow(card.getByText(statusText, { exact: true }), page), name).toBe(true);
+    }
+    // Not the document, and no box within the card either, scrolls sideways.
+    await expectNoSidewaysScroll(page);
+    const scrolling = await environments.evaluate((list) =>
+      [list, ...list.querySelectorAll('*')]
+        .filter((element) => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX))
+        .filter((element) => element.scrollWidth > element.clientWidth + 1)
+        .map((element) => element.className),
+    );
+    expect(scrolling).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'd-mobile-feature-overview-390');
+    // On a wide screen the table stays.
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('table', { name: 'The feature in each environment' }).waitFor();
+    await screenshot(page, 'd-mobile-feature-overview-1440');
+  });
+
   it('the project admin shows the PRODUCTION badge whole', async () => {
     const page = await onPhone();
     await page.goto('/admin/projects/phone');

@@ -45,6 +45,8 @@ export function getEnvironmentFeatures(
       schema: featurePageSchema,
       query: { query: query === '' ? undefined : query, page, pageSize },
       signal,
+      // The feature list shows a failed load in place, with Retry: a toast would say it a second time.
+      notifyErrors: false,
     },
   );
 }

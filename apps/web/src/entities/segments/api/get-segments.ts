@@ -19,7 +19,14 @@ export function getSegments(
 ): Promise<Segment[]> {
   return apiClient.get(
     `/api/v2/segments/${encodeURIComponent(projectKey)}/${encodeURIComponent(environmentKey)}`,
-    { schema: segmentListSchema, query: { query: query === '' ? undefined : query }, signal },
+    {
+      schema: segmentListSchema,
+      query: { query: query === '' ? undefined : query },
+      signal,
+      // The Segments page shows a failed load in place, with Retry, and the targeting editor says
+      // what it cannot offer: a toast would say it a second time.
+      notifyErrors: false,
+    },
   );
 }
 

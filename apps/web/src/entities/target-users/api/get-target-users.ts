@@ -50,6 +50,8 @@ export function getTargetUsers(
       schema: reportedUserPageSchema,
       query: { query: query === '' ? undefined : query, page, pageSize: TARGET_USER_PAGE_SIZE },
       signal,
+      // The Users page shows a failed load in place, with Retry: a toast would say it a second time.
+      notifyErrors: false,
     },
   );
 }

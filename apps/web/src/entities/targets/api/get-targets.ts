@@ -11,6 +11,8 @@ export function getTargets(projectKey: string, signal?: AbortSignal): Promise<Ta
   return apiClient.get(`/api/v1/projects/${encodeURIComponent(projectKey)}/targets`, {
     schema: targetListSchema,
     signal,
+    // The targeting editor says in place that only the built-in targets are offered.
+    notifyErrors: false,
   });
 }
 

@@ -312,6 +312,11 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
               The project’s targets could not be loaded; only the built-in ones are offered.
             </Alert>
           ) : null}
+          {segmentsQuery.isError ? (
+            <Alert color="yellow" variant="light">
+              The environment’s segments could not be loaded; conditions on a segment cannot be chosen.
+            </Alert>
+          ) : null}
           <TargetingStatusCard
             enabled={draft.enabled}
             offVariantKey={draft.offVariantKey}
