@@ -157,7 +157,7 @@ describe('on a phone (390 px)', () => {
     // Not the document, and no box within the card either, scrolls sideways.
     await expectNoSidewaysScroll(page);
     const scrolling = await environments.evaluate((list) =>
-      [list, ...list.querySelectorAll('*')]
+      [list, ...Array.from(list.querySelectorAll('*'))]
         .filter((element) => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX))
         .filter((element) => element.scrollWidth > element.clientWidth + 1)
         .map((element) => element.className),
