@@ -82,6 +82,45 @@ describe('a menu loaded when first wanted', () => {
     expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
   });
 
+  it('opens when its button is pressed after the menu arrived while the pointer rested on it', async () => {
+    const menu = slowMenu();
+    const user = userEvent.setup();
+    const pointedAt = accountButton();
+    await user.hover(pointedAt);
+    await act(async () => menu.arrivals[0]?.arrive());
+
+    // The user sees no change and presses the button under the pointer: the one they pointed at.
+    await user.click(pointedAt);
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+  });
+
+  it('opens when the menu arrives between pressing the button and letting go', async () => {
+    const menu = slowMenu();
+    const user = userEvent.setup();
+    const pressed = accountButton();
+    await user.hover(pressed);
+    await user.pointer({ keys: '[MouseLeft>]', target: pressed });
+    await act(async () => menu.arrivals[0]?.arrive());
+    await user.pointer({ keys: '[/MouseLeft]', target: pressed });
+
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(accountButton()));
+  });
+
+  it('becomes the loaded menu once the pointer leaves, and opens at the next press', async () => {
+    const menu = slowMenu();
+    const user = userEvent.setup();
+    await user.hover(accountButton());
+    await act(async () => menu.arrivals[0]?.arrive());
+    await user.unhover(accountButton());
+
+    await user.click(accountButton());
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(menu.loads()).toBe(1);
+  });
+
   it('stays a button after a failed load and loads again when used again', async () => {
     const menu = slowMenu();
     const user = userEvent.setup();

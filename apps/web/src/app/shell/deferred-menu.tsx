@@ -15,6 +15,12 @@ import {
  * as the menu's trigger does; pointing at it or focusing it starts the download, so the menu is
  * usually there by the time the button is pressed. A press that comes first opens the menu once it
  * has arrived.
+ *
+ * The loaded menu brings its own button, a new element in the stand-in's place. It takes over only
+ * while nothing is under way on the stand-in: not while the pointer rests on it or it has the focus,
+ * since a press may have begun there, and a press that starts on one element and ends on another
+ * reaches neither. Until then the stand-in answers as before; pressing it swaps at once and opens the
+ * menu, and leaving it swaps quietly.
  */
 
 /** How the stand-in button was used before the menu arrived. */
@@ -39,6 +45,7 @@ type TargetProps = {
   onFocus?: () => void;
   onBlur?: () => void;
   onPointerEnter?: () => void;
+  onMouseLeave?: () => void;
   'aria-haspopup'?: 'menu';
   'aria-expanded'?: boolean;
 };
@@ -85,7 +92,9 @@ type DeferredMenuProps<P> = {
 export function DeferredMenu<P extends object>({ loader, target, menuProps }: DeferredMenuProps<P>) {
   const [Menu, setMenu] = useState(() => loader.loaded());
   const [request, setRequest] = useState<MenuRequest>({ open: false, focus: false });
-  if (Menu) return <Menu {...menuProps} target={target} request={request} />;
+  const [pointedAt, setPointedAt] = useState(false);
+  const inUse = pointedAt || request.focus;
+  if (Menu && (request.open || !inUse)) return <Menu {...menuProps} target={target} request={request} />;
 
   const load = () => {
     loader.load().then(
@@ -97,7 +106,12 @@ export function DeferredMenu<P extends object>({ loader, target, menuProps }: De
   return cloneElement(target, {
     'aria-haspopup': 'menu',
     'aria-expanded': false,
-    onPointerEnter: load,
+    onPointerEnter: () => {
+      setPointedAt(true);
+      load();
+    },
+    // Not pointerleave: a finger's ends before the tap's click, which must still find the stand-in.
+    onMouseLeave: () => setPointedAt(false),
     onFocus: () => {
       setRequest((current) => ({ ...current, focus: true }));
       load();

@@ -1,5 +1,6 @@
-import { Menu, Text } from '@mantine/core';
-import { IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
+import { useId } from 'react';
+import { Menu, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { IconCheck, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { isOrganisationAdmin } from '@vexil/core';
 import { useFlag } from '../../lib/flags';
@@ -7,7 +8,51 @@ import { fullName } from '../../lib/names';
 import { useSession } from '../../lib/session';
 import { useMenuRequest, type LoadedMenuProps } from './deferred-menu';
 
-/** The profile menu around its button, loaded when first wanted (see ./deferred-menu). */
+const APPEARANCES: { value: MantineColorScheme; label: string }[] = [
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+  { value: 'auto', label: 'System' },
+];
+
+/** The check takes the place of the other items' icons, so that every label starts in one column. */
+const CHECK_LIKE_ICON = {
+  itemIndicator: { width: 16, height: 16, marginInlineEnd: 'var(--mantine-spacing-xs)' },
+};
+
+/**
+ * Light, dark or as the system prefers (lib/color-scheme): a choice the menu stays open for, so the
+ * user sees the page change and can choose again.
+ */
+function AppearanceChoice() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const labelId = useId();
+  const choose = (value: string) => {
+    const chosen = APPEARANCES.find((appearance) => appearance.value === value);
+    if (chosen) setColorScheme(chosen.value);
+  };
+  return (
+    <div role="group" aria-labelledby={labelId}>
+      <Menu.Label id={labelId}>Appearance</Menu.Label>
+      <Menu.RadioGroup value={colorScheme} onChange={choose}>
+        {APPEARANCES.map(({ value, label }) => (
+          <Menu.RadioItem
+            key={value}
+            value={value}
+            checkIcon={<IconCheck size={16} aria-hidden="true" />}
+            styles={CHECK_LIKE_ICON}
+          >
+            {label}
+          </Menu.RadioItem>
+        ))}
+      </Menu.RadioGroup>
+    </div>
+  );
+}
+
+/**
+ * The profile menu around its button, loaded when first wanted (see ./deferred-menu), with the
+ * appearance choice above Log Out.
+ */
 export function ProfileMenuDropdown(props: LoadedMenuProps) {
   const target = useMenuRequest(props);
   const { principalUser: user } = useSession();
@@ -39,6 +84,8 @@ export function ProfileMenuDropdown(props: LoadedMenuProps) {
           </Menu.Item>
         ) : null}
         {profile || admin ? <Menu.Divider /> : null}
+        <AppearanceChoice />
+        <Menu.Divider />
         <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} aria-hidden="true" />}>
           Log Out
         </Menu.Item>

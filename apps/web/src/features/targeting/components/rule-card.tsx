@@ -188,7 +188,7 @@ export function FallbackCard({ env, serve, onChange }: FallbackCardProps) {
       padding="md"
       role="group"
       aria-labelledby={titleId}
-      bg="var(--mantine-color-gray-0)"
+      bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))"
     >
       <Stack gap="sm">
         <div>

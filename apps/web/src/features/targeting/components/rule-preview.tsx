@@ -197,7 +197,7 @@ export function RulePreview({
           withBorder
           radius="md"
           p="sm"
-          bg="var(--mantine-color-blue-0)"
+          bg="var(--mantine-color-blue-light)"
           role="status"
           aria-live="polite"
           aria-label="Preview result"

@@ -54,7 +54,7 @@ export function TargetingStatusCard({
           error={offVariantError}
           maw={360}
         />
-        <Paper radius="md" p="sm" bg="var(--mantine-color-gray-0)">
+        <Paper radius="md" p="sm" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-7))">
           <Group gap="xs" wrap="nowrap" align="flex-start">
             <IconInfoCircle size={18} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
             <Text size="sm" fw={500}>
