@@ -52,4 +52,25 @@ describe('top navigation', () => {
     expect(await menuItems(page)).toEqual(['Admin', 'Log Out']);
     await context.close();
   });
+
+  it('fits the window at every width: the whole bar from 1200 px, the drawer below', async () => {
+    const { context, page } = await openPage(browser, sharedServerURL());
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    const burger = page.getByRole('button', { name: 'Open navigation' });
+    const account = page.getByRole('button', { name: /Account menu/ });
+    for (const width of [390, 768, 992, 1024, 1199, 1200, 1280, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect.poll(() => burger.isVisible(), `${width} px`).toBe(width < 1200);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBe(width);
+      const box = await account.boundingBox();
+      expect(box && box.x + box.width <= width, `${width} px: account menu on screen`).toBe(true);
+    }
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await burger.click();
+    const drawer = page.getByRole('dialog');
+    await drawer.getByRole('link', { name: 'Features' }).waitFor();
+    await screenshot(page, 'nav-drawer-1024');
+    await context.close();
+  });
 });

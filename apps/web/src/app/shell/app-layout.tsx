@@ -1,10 +1,11 @@
 import { Container } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { QuickSearch } from '../../features/quick-search/components/quick-search';
 import { TopNav } from './top-nav';
 import { TrialBanner } from './trial-banner';
 import classes from './shell.module.css';
 
-/** The frame of the authenticated area: banners and top navigation over the page. */
+/** The frame of the authenticated area: banners and top navigation over the page, and the quick search. */
 export function AppLayout() {
   return (
     <>
@@ -18,6 +19,7 @@ export function AppLayout() {
       <Container size="xl" component="main" id="main-content" tabIndex={-1} className={classes.main}>
         <Outlet />
       </Container>
+      <QuickSearch />
     </>
   );
 }

@@ -13,6 +13,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconApi, IconExternalLink, IconHelp } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/logo';
+import { QuickSearchButton } from '../../features/quick-search/components/quick-search-button';
 import { API_REFERENCE_PATH, HELP_PATH } from '../../lib/paths';
 import { EnvironmentSlot } from './environment-slot';
 import { useNavItems } from './nav-items';
@@ -20,9 +21,9 @@ import { ProfileMenu } from './profile-menu';
 import classes from './shell.module.css';
 
 /**
- * docs/product.md §2 "Top navigation": the logo, the gated items, Help, the API reference and the profile
- * menu. The API reference stays one click away from every page; its label gives way to its icon where the
- * bar is narrow.
+ * docs/product.md §2 "Top navigation": the logo, the gated items, the quick search's button, Help, the API
+ * reference and the profile menu. The API reference stays one click away from every page; its label
+ * gives way to its icon where the bar is narrow.
  */
 export function TopNav() {
   const items = useNavItems();
@@ -34,18 +35,18 @@ export function TopNav() {
     <>
       <Container size="xl" className={classes.bar}>
         <Group h="100%" justify="space-between" wrap="nowrap" gap="md">
-          <Group gap="lg" wrap="nowrap" h="100%">
+          <Group gap="md" wrap="nowrap" h="100%">
             <Burger
               opened={drawerOpened}
               onClick={drawer.toggle}
-              hiddenFrom="md"
+              hiddenFrom="lg"
               size="sm"
               aria-label={drawerOpened ? 'Close navigation' : 'Open navigation'}
             />
             <Link to="/" className={classes.logoLink} aria-label="Vexil home">
               <Logo size={28} />
             </Link>
-            <Group component="nav" aria-label="Main" gap={4} wrap="nowrap" visibleFrom="md">
+            <Group component="nav" aria-label="Main" gap={4} wrap="nowrap" visibleFrom="lg">
               {hasEnvironmentAnchor ? null : <EnvironmentSlot />}
               {items.map((item) => (
                 <Fragment key={item.to}>
@@ -61,7 +62,8 @@ export function TopNav() {
               ))}
             </Group>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap={8} wrap="nowrap">
+            <QuickSearchButton />
             <Box visibleFrom="sm">
               <Link
                 to={HELP_PATH}
@@ -86,7 +88,7 @@ export function TopNav() {
             >
               <Group gap={6} wrap="nowrap" component="span">
                 <IconApi size={16} aria-hidden="true" />
-                <Box component="span" visibleFrom="lg">
+                <Box component="span" visibleFrom="xl">
                   API reference
                 </Box>
                 <IconExternalLink size={12} aria-hidden="true" />
@@ -101,7 +103,7 @@ export function TopNav() {
         onClose={drawer.close}
         size="xs"
         title={<Logo size={24} />}
-        hiddenFrom="md"
+        hiddenFrom="lg"
       >
         <Stack component="nav" aria-label="Main" gap={2}>
           <EnvironmentSlot fullWidth onChoose={drawer.close} />
