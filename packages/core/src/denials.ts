@@ -54,7 +54,14 @@ function allowedOutsideProduction(principal: Principal, action: Action, resource
   if (!('environment' in resource) || !resource.environment) return false;
   if (!isProductionEnvironment(resource.environment)) return false;
   const elsewhere: EnvironmentConstraint = { production: false };
+  if (resource.environment.projectId !== undefined) elsewhere.projectId = resource.environment.projectId;
   return can(principal, action, { ...resource, environment: elsewhere } as Resource);
+}
+
+/** The project of a feature resource, when the caller named it. */
+function scopeOf(resource: Extract<Resource, { type: 'feature' }>): { projectId?: string } {
+  const projectId = resource.projectId ?? resource.environment?.projectId;
+  return projectId === undefined ? {} : { projectId };
 }
 
 /** Why `principal` may not perform `action` on `resource`, or `null` when it may. */
@@ -69,7 +76,7 @@ export function denialOf(principal: Principal, action: Action, resource: Resourc
     case 'feature':
       if (action === 'create') return forbidden(DENIAL_MESSAGES.featureCreate);
       if (action === 'delete')
-        return can(principal, 'update', { type: 'feature' })
+        return can(principal, 'update', { type: 'feature', ...scopeOf(resource) })
           ? productionOnly(DENIAL_MESSAGES.featureDeleteProduction)
           : forbidden(DENIAL_MESSAGES.featureDelete);
       return forbidden(DENIAL_MESSAGES.featureUpdate);

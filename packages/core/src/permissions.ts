@@ -43,6 +43,8 @@ export const ACTIONS = ['create', 'update', 'delete', 'read', 'manage'] as const
 export interface EnvironmentConstraint {
   production: boolean;
   tags?: readonly string[];
+  /** The project the environment belongs to: what a custom role limited to some projects reads. */
+  projectId?: string;
 }
 
 /** What an action is performed on. */
@@ -51,19 +53,56 @@ export type Resource =
   | { type: 'organisation' }
   | { type: 'project' }
   | { type: 'environment' }
-  /** Feature settings apply across environments; pass the environment when acting in one. */
-  | { type: 'feature'; environment?: EnvironmentConstraint }
+  /**
+   * Feature settings apply across environments; pass the environment when acting in one. `projectId`
+   * (or the environment's) lets a custom role limited to some projects apply.
+   */
+  | { type: 'feature'; environment?: EnvironmentConstraint; projectId?: string }
   | { type: 'featureControl'; environment: EnvironmentConstraint }
   | { type: 'segment'; environment: EnvironmentConstraint }
   /** The users SDKs reported in an environment (forgetting one needs the environment's edit rights). */
   | { type: 'targetUser'; environment: EnvironmentConstraint }
   | { type: 'experiment'; environment: EnvironmentConstraint }
-  | { type: 'target' }
+  /** The user attributes a project's rules may test. */
+  | { type: 'target'; projectId?: string }
   | { type: 'audit' };
 
-/** The part of a user that permissions read. Unknown authority strings are ignored. */
+/** What a custom role's grant allows: writes only (everyone who holds an authority may read). */
+export const GRANT_ACTIONS = ['create', 'update', 'delete'] as const;
+/** One {@link GRANT_ACTIONS} entry. */
+export type GrantAction = (typeof GRANT_ACTIONS)[number];
+
+/** What a custom role's grant applies to (docs/product.md §6, custom roles). */
+export const GRANT_RESOURCES = ['feature', 'featureControl', 'segment', 'target', 'experiment'] as const;
+/** One {@link GRANT_RESOURCES} entry. */
+export type GrantResource = (typeof GRANT_RESOURCES)[number];
+
+/** Which environments a grant reaches. */
+export type GrantEnvironments =
+  | { kind: 'all' }
+  | { kind: 'nonProduction' }
+  /** Environments carrying at least one of these tags (compared without case). */
+  | { kind: 'tagged'; tags: readonly string[] };
+
+/**
+ * One grant of a custom role: each action on each resource, within some projects (`null`: every
+ * project) and some environments. A grant only adds rights to those of the member's authority.
+ */
+export interface Grant {
+  actions: readonly GrantAction[];
+  resources: readonly GrantResource[];
+  /** Project ids; `null` for every project, present and future. */
+  projects: readonly string[] | null;
+  environments: GrantEnvironments;
+}
+
+/**
+ * The part of a user that permissions read: their authorities (unknown strings are ignored) and the
+ * grants of the custom roles they hold.
+ */
 export interface Principal {
   authorities: readonly string[];
+  grants?: readonly Grant[];
 }
 
 // Higher rank includes every right of a lower one.
@@ -134,8 +173,19 @@ function editRankFor(environment: EnvironmentConstraint | undefined): number {
  *   every environment, production included (see {@link featureDeleteDenial}).
  * - The audit log is append-only: nobody creates, updates or deletes audit items through it.
  * - A principal with no known authority may do nothing.
+ * - Beyond that, a grant of one of the principal's custom roles may allow a write (see
+ *   {@link grantAllows}).
  */
 export function can(principal: Principal, action: Action, resource: Resource): boolean {
+  if (authorityAllows(principal, action, resource)) return true;
+  // A custom role adds to a member's authority; someone without one may do nothing at all.
+  return (
+    rankOf(principal) >= READ_ONLY &&
+    (principal.grants ?? []).some((grant) => grantAllows(grant, action, resource))
+  );
+}
+
+function authorityAllows(principal: Principal, action: Action, resource: Resource): boolean {
   const rank = rankOf(principal);
   if (rank < READ_ONLY) return false;
   if (resource.type === 'organisation') return rank >= ORGANISATION_ADMIN;
@@ -158,6 +208,53 @@ export function can(principal: Principal, action: Action, resource: Resource): b
     case 'targetUser':
       return rank >= editRankFor(resource.environment);
   }
+}
+
+const GRANTABLE: ReadonlySet<string> = new Set(GRANT_RESOURCES);
+
+function projectOf(resource: Resource): string | undefined {
+  if ('environment' in resource && resource.environment?.projectId) return resource.environment.projectId;
+  return 'projectId' in resource ? resource.projectId : undefined;
+}
+
+function reachesEnvironment(scope: GrantEnvironments, environment: EnvironmentConstraint): boolean {
+  switch (scope.kind) {
+    case 'all':
+      return true;
+    case 'nonProduction':
+      return !isProductionEnvironment(environment);
+    case 'tagged': {
+      const wanted = new Set(scope.tags.map((tag) => tag.toLowerCase()));
+      return (environment.tags ?? []).some((tag) => wanted.has(tag.toLowerCase()));
+    }
+  }
+}
+
+/**
+ * Whether one grant allows `action` on `resource`:
+ *
+ * - only its actions (writes) on its resources;
+ * - within its projects: a resource whose project is not known is outside any project list;
+ * - within its environments. What is not done in one environment reaches them all: a feature's
+ *   settings (and creating one) as an editor's would, that is with every environment or the
+ *   non-production ones (a change that alters what production serves also needs rights in each
+ *   production environment: `servedChangeDenial`); deleting a feature, which removes it from every
+ *   environment, only with every environment; a project's targets with any environment scope.
+ */
+export function grantAllows(grant: Grant, action: Action, resource: Resource): boolean {
+  if (!(GRANT_ACTIONS as readonly string[]).includes(action)) return false;
+  if (!GRANTABLE.has(resource.type) || !grant.resources.includes(resource.type as GrantResource))
+    return false;
+  if (!grant.actions.includes(action as GrantAction)) return false;
+  if (grant.projects !== null) {
+    const project = projectOf(resource);
+    if (project === undefined || !grant.projects.includes(project)) return false;
+  }
+  const environment = 'environment' in resource ? resource.environment : undefined;
+  if (environment) return reachesEnvironment(grant.environments, environment);
+  if (resource.type === 'target') return true;
+  if (action === 'delete') return grant.environments.kind === 'all';
+  return grant.environments.kind !== 'tagged';
 }
 
 /**
