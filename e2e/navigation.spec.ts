@@ -61,7 +61,7 @@ describe('top navigation', () => {
     const account = page.getByRole('button', { name: /Account menu/ });
     for (const width of [390, 768, 992, 1024, 1199, 1200, 1280, 1440]) {
       await page.setViewportSize({ width, height: 800 });
-      await expect.poll(() => burger.isVisible(), `${width} px`).toBe(width < 1200);
+      await expect.poll(() => burger.isVisible(), { message: `${width} px` }).toBe(width < 1200);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBe(width);
       const box = await account.boundingBox();
       expect(box && box.x + box.width <= width, `${width} px: account menu on screen`).toBe(true);

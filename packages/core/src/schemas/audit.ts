@@ -24,11 +24,16 @@ export const auditPageSchema = pageOf(auditItemSchema);
 /** Type of {@link auditPageSchema}. */
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-/** Query of GET /api/v1/audit-items: optional scope, page from 0, page size 50. */
+/**
+ * Query of GET /api/v1/audit-items: optional scope (one resource, a project, a feature of it), who
+ * made the change (`actorId`) and what it did (`action`); page from 0, page size 50.
+ */
 export const auditQuery = z.object({
   resourceId: idSchema.optional(),
   projectKey: projectKeySchema.optional(),
   featureKey: featureKeySchema.optional(),
+  actorId: idSchema.optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: `Action must be one of ${AUDIT_ACTIONS.join(', ')}.` }).optional(),
   page: z.coerce.number().int().min(0).max(1_000_000).default(0),
   pageSize: z.coerce.number().int().min(1).max(AUDIT_PAGE_SIZE).default(AUDIT_PAGE_SIZE),
 });

@@ -1,6 +1,6 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { auditItems, type NewAuditItemRow } from '../../db/schema/index';
+import { auditItems, type AuditAction, type NewAuditItemRow } from '../../db/schema/index';
 
 export async function insertAuditItem(db: Executor, row: NewAuditItemRow): Promise<void> {
   await db.insert(auditItems).values(row);
@@ -10,6 +10,8 @@ export type AuditFilter = {
   resourceId?: string | undefined;
   projectKey?: string | undefined;
   featureKey?: string | undefined;
+  actorId?: string | undefined;
+  action?: AuditAction | undefined;
 };
 
 /** One page of the organisation's audit log, newest first; one row more than asked tells whether it is the last. */
@@ -23,6 +25,8 @@ export async function listAuditItems(
   if (filter.resourceId) conditions.push(eq(auditItems.resourceId, filter.resourceId));
   if (filter.projectKey) conditions.push(eq(auditItems.projectKey, filter.projectKey));
   if (filter.featureKey) conditions.push(eq(auditItems.featureKey, filter.featureKey));
+  if (filter.actorId) conditions.push(eq(auditItems.actorId, filter.actorId));
+  if (filter.action) conditions.push(eq(auditItems.action, filter.action));
   return db
     .select({
       id: auditItems.id,

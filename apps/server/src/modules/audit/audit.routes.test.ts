@@ -56,6 +56,36 @@ describe('GET /api/v1/audit-items', () => {
     expect(byId.content).toHaveLength(2);
   });
 
+  it('narrows to who made the change and what it did', async () => {
+    await createProjects(1);
+    const feature = await team.editor.call('POST', '/api/v1/projects/p0/features', {
+      name: 'Editor feature',
+      key: 'editor-feature',
+    });
+    expect(feature.statusCode).toBe(201);
+    const project = (await team.admin.call('GET', '/api/v1/projects/p0')).json<Project>();
+    await team.admin.call('PUT', '/api/v1/projects/', { id: project.id, name: 'Renamed', key: 'p0' });
+
+    const byEditor = (
+      await team.admin.call('GET', `/api/v1/audit-items?actorId=${team.editor.id}`)
+    ).json<AuditPage>();
+    expect(byEditor.content.length).toBeGreaterThan(0);
+    expect(byEditor.content.every((i) => i.title.includes('Editor feature'))).toBe(true);
+
+    const updates = (await team.admin.call('GET', '/api/v1/audit-items?action=update')).json<AuditPage>();
+    expect(updates.content.map((i) => i.title)).toEqual(['Project Renamed updated']);
+    const adminCreates = (
+      await team.admin.call('GET', `/api/v1/audit-items?actorId=${team.admin.id}&action=create`)
+    ).json<AuditPage>();
+    expect(adminCreates.content.map((i) => i.title)).toEqual(['Project Project 0 created']);
+  });
+
+  it('refuses an unknown action with the ones it knows', async () => {
+    const res = await team.admin.call('GET', '/api/v1/audit-items?action=explode');
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('Action must be one of create, update');
+  });
+
   it('shows one organisation none of another’s entries', async () => {
     await createProjects(1);
     const res = await team.outsider.call('GET', '/api/v1/audit-items');

@@ -92,7 +92,13 @@ export function createAuditService(deps: {
       const rows = await repo.listAuditItems(
         db,
         principal.organisationId,
-        { resourceId: query.resourceId, projectKey: query.projectKey, featureKey: query.featureKey },
+        {
+          resourceId: query.resourceId,
+          projectKey: query.projectKey,
+          featureKey: query.featureKey,
+          actorId: query.actorId,
+          action: query.action,
+        },
         { offset: query.page * pageSize, limit: pageSize + 1 },
       );
       return {

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Card, Group, Skeleton, Stack, Text, Title } from
 import { IconAlertCircle, IconLock, IconRefresh } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime.js';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { isApiError } from '../../lib/api-client';
@@ -37,7 +38,16 @@ export type AuditQuery = UseInfiniteQueryResult<InfiniteData<AuditPage>> & { ref
  * More"; "Refresh" goes back to the first page), each entry's title, markdown description, relative time
  * and date. Plans without the audit log get the reason and a way to upgrade.
  */
-export function AuditLog({ audit, emptyText }: { audit: AuditQuery; emptyText: string }) {
+export function AuditLog({
+  audit,
+  emptyText,
+  filters,
+}: {
+  audit: AuditQuery;
+  emptyText: string;
+  /** Shown under the heading, above the entries (Admin › Audit's filters). */
+  filters?: ReactNode;
+}) {
   const items = audit.data?.pages.flatMap((page) => page.content) ?? [];
 
   if (audit.isError && !audit.data) {
@@ -84,6 +94,7 @@ export function AuditLog({ audit, emptyText }: { audit: AuditQuery; emptyText: s
           Refresh
         </Button>
       </Group>
+      {filters}
       {audit.isPending ? (
         <Stack gap="sm" aria-busy="true" aria-label="Loading the audit log">
           <Skeleton height={72} />
