@@ -175,10 +175,49 @@ describe('homeFeaturesQuery', () => {
 });
 
 describe('featureListQuery', () => {
-  it('pages by 50, 100 or 500, 50 by default', () => {
-    expect(featureListQuery.parse({})).toEqual({ page: 0, pageSize: 50 });
-    expect(featureListQuery.parse({ page: '2', pageSize: '500' })).toEqual({ page: 2, pageSize: 500 });
+  it('pages by 50, 100 or 500, 50 by default, sorted by name without filters', () => {
+    expect(featureListQuery.parse({})).toEqual({ page: 0, pageSize: 50, sortBy: 'name', tag: [] });
+    expect(featureListQuery.parse({ page: '2', pageSize: '500' })).toMatchObject({ page: 2, pageSize: 500 });
     expect(featureListQuery.safeParse({ pageSize: '20' }).success).toBe(false);
+  });
+
+  it('reads the sort and the filters; a tag once or repeated, normalised, each once', () => {
+    expect(
+      featureListQuery.parse({
+        sortBy: 'lastChanged',
+        sortDirection: 'asc',
+        tag: 'Team A',
+        state: 'off',
+        stale: 'true',
+        targeting: 'single',
+      }),
+    ).toEqual({
+      page: 0,
+      pageSize: 50,
+      sortBy: 'lastChanged',
+      sortDirection: 'asc',
+      tag: ['team-a'],
+      state: 'off',
+      stale: true,
+      targeting: 'single',
+    });
+    expect(featureListQuery.parse({ tag: ['beta', 'Beta', 'mobile'], stale: 'false' })).toMatchObject({
+      tag: ['beta', 'mobile'],
+      stale: false,
+    });
+  });
+
+  it('refuses unknown columns, directions and filter values, saying what is allowed', () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ sortBy: 'description' }, 'sortBy', 'Sort must be name, key or lastChanged.'],
+      [{ sortDirection: 'up' }, 'sortDirection', 'Sort direction must be asc or desc.'],
+      [{ state: 'enabled' }, 'state', 'State must be on or off.'],
+      [{ stale: '1' }, 'stale', 'Stale must be true or false.'],
+      [{ targeting: 'split' }, 'targeting', 'Targeting must be off, targeted or single.'],
+      [{ tag: ['ok', ' '] }, 'tag.1', 'Tag is required'],
+    ];
+    for (const [query, field, message] of cases)
+      expect(errors(featureListQuery.safeParse(query)), JSON.stringify(query)).toEqual([{ field, message }]);
   });
 });
 

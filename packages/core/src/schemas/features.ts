@@ -22,7 +22,7 @@ import {
   text,
   basedOnVersion,
 } from './common';
-import { MAX_VARIANTS, featureControlSchema } from './targeting';
+import { MAX_VARIANTS, TARGETING_STATUSES, featureControlSchema } from './targeting';
 
 export * from './targeting';
 
@@ -281,7 +281,39 @@ export const featuresQuery = z.object({ filter: text({ max: MAX_LENGTH.query }).
 /** Type of {@link featuresQuery}. */
 export type FeaturesQuery = z.infer<typeof featuresQuery>;
 
-/** Query of an environment's paged feature list: search text and a page size of 50, 100 or 500. */
+/**
+ * Sortable columns of an environment's feature list (docs/product.md §2 "Feature list"): name by
+ * default; `lastChanged` as on the home lists.
+ */
+export const FEATURE_LIST_SORT_COLUMNS = [
+  'name',
+  'key',
+  'lastChanged',
+] as const satisfies readonly FeatureSortColumn[];
+/** One of {@link FEATURE_LIST_SORT_COLUMNS}. */
+export type FeatureListSortColumn = (typeof FEATURE_LIST_SORT_COLUMNS)[number];
+/** The feature list's On/Off filter: the feature's control in the environment shown is on, or off. */
+export const FEATURE_STATE_FILTERS = ['on', 'off'] as const;
+/** One of {@link FEATURE_STATE_FILTERS}. */
+export type FeatureStateFilter = (typeof FEATURE_STATE_FILTERS)[number];
+
+const words = (values: readonly string[]) =>
+  `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+
+/** A query parameter that may be repeated (`?tag=a&tag=b`) arrives as one value or several: always a list. */
+const asList = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/**
+ * Query of an environment's paged feature list (docs/product.md §2 "Feature list"): search text, a
+ * page size of 50, 100 or 500, the sort (name by default; without a direction the column's default,
+ * {@link defaultSortDirection}) and the filters, which all apply together:
+ * - `tag` (repeatable): features having every one of these tags (normalised like the tags saved);
+ * - `state`: the feature's control in this environment is on, or off;
+ * - `stale`: `true` for the controls whose traffic status is `inactive` (no impression for
+ *   `STALE_AFTER_DAYS` (7) days or more: the status icon's "No impressions for N days"), `false` for the
+ *   others (`never` and `active`);
+ * - `targeting`: the control's targeting status (`off`, `targeted` or `single`).
+ */
 export const featureListQuery = pageQuery.extend({
   query: text({ max: MAX_LENGTH.query }).optional(),
   pageSize: z.coerce
@@ -291,9 +323,32 @@ export const featureListQuery = pageQuery.extend({
       'Page size must be 50, 100 or 500.',
     )
     .default(FEATURE_PAGE_SIZES[0]),
+  sortBy: z
+    .enum(FEATURE_LIST_SORT_COLUMNS, { error: `Sort must be ${words(FEATURE_LIST_SORT_COLUMNS)}.` })
+    .default('name'),
+  sortDirection: z.enum(SORT_DIRECTIONS, { error: 'Sort direction must be asc or desc.' }).optional(),
+  tag: z.preprocess(asList, tagsInput),
+  state: z.enum(FEATURE_STATE_FILTERS, { error: 'State must be on or off.' }).optional(),
+  stale: z
+    .enum(['true', 'false'], { error: 'Stale must be true or false.' })
+    .transform((value) => value === 'true')
+    .optional(),
+  targeting: z
+    .enum(TARGETING_STATUSES, { error: `Targeting must be ${words(TARGETING_STATUSES)}.` })
+    .optional(),
 });
-/** Type of {@link featureListQuery}. */
+/** Type of {@link featureListQuery} after parsing. */
 export type FeatureListQuery = z.infer<typeof featureListQuery>;
+/** What a client may send as {@link featureListQuery}. */
+export type FeatureListQueryInput = z.input<typeof featureListQuery>;
+
+/**
+ * Response of an environment's feature list: a page with the total, each feature with that
+ * environment's control only and `lastChangedDate` (as on the home lists).
+ */
+export const featureListPageSchema = pageOf(homeFeatureSchema);
+/** Type of {@link featureListPageSchema}. */
+export type FeatureListPage = z.infer<typeof featureListPageSchema>;
 
 /** Route params `/projects/{projectKey}/features/{featureKey}`. */
 export const featureParams = z.object({ projectKey: projectKeySchema, featureKey: featureKeySchema });

@@ -145,6 +145,9 @@ export const featureControls = pgTable(
     uniqueIndex('feature_controls_feature_environment_unique').on(t.featureId, t.environmentId),
     // Builds an environment's SDK snapshot and its feature list.
     index('feature_controls_environment_idx').on(t.environmentId),
+    // When a feature last changed (its latest control change) for the feature lists sorted by it:
+    // one index-only lookup per feature.
+    index('feature_controls_feature_updated_idx').on(t.featureId, t.updatedAt),
   ],
 );
 

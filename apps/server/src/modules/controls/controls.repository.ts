@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, not, sql, type SQL } from 'drizzle-orm';
+import { STALE_AFTER_DAYS, type TargetingStatus, type TrafficStatus } from '@vexil/core';
 import type { Executor } from '../../db/client';
 import {
   environments,
@@ -185,4 +186,54 @@ export async function rulesOfEnvironment(db: Executor, organisationId: string, e
         eq(features.archived, false),
       ),
     );
+}
+
+/**
+ * A control's targeting status (docs/product.md §4) in SQL over `feature_controls`, exactly as core's
+ * `targetingStatusOf` derives it: `off` when disabled; `single` when the rules are one default rule
+ * giving some variant 100 %; `targeted` otherwise. JSON values are compared as JSON (`true`, `100`),
+ * as the JavaScript compares them.
+ */
+export const targetingStatusSql: SQL<TargetingStatus> = sql<TargetingStatus>`(case
+  when not ${featureControls.enabled} then 'off'
+  when jsonb_array_length(${featureControls.rules}) = 1
+    and ${featureControls.rules} -> 0 -> 'defaultRule' = 'true'::jsonb
+    and exists (
+      select 1 from jsonb_array_elements(${featureControls.rules} -> 0 -> 'variantSplits') as given(split)
+      where given.split -> 'split' = '100'::jsonb
+    ) then 'single'
+  else 'targeted' end)`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A control's traffic status at `now` (docs/product.md §4) in SQL over `feature_controls`, exactly as
+ * core's `trafficOf` derives it: `never` without an impression; `inactive` once whole days since the
+ * last one reach `STALE_AFTER_DAYS`; `active` otherwise. The threshold is computed here, in
+ * milliseconds, rather than with an SQL interval (whose days follow the session's time zone), and the
+ * stored time is cut to the milliseconds a JavaScript date keeps.
+ */
+export function trafficStatusSql(now: Date): SQL<TrafficStatus> {
+  const inactiveFrom = new Date(now.getTime() - STALE_AFTER_DAYS * DAY_MS).toISOString();
+  return sql<TrafficStatus>`(case
+    when ${featureControls.lastImpressionAt} is null then 'never'
+    when date_trunc('milliseconds', ${featureControls.lastImpressionAt}) <= ${inactiveFrom}::timestamptz then 'inactive'
+    else 'active' end)`;
+}
+
+/** The feature list's filters on a control (core's `featureListQuery`: `state`, `stale`, `targeting`). */
+export type ControlFilter = {
+  state?: 'on' | 'off' | undefined;
+  stale?: boolean | undefined;
+  targeting?: TargetingStatus | undefined;
+};
+
+/** The condition on `feature_controls` keeping the controls that pass `filter` at `now`; undefined for none. */
+export function filterCondition(filter: ControlFilter, now: Date): SQL | undefined {
+  const inactive = sql`${trafficStatusSql(now)} = 'inactive'`;
+  return and(
+    filter.state === undefined ? undefined : eq(featureControls.enabled, filter.state === 'on'),
+    filter.stale === undefined ? undefined : filter.stale ? inactive : not(inactive),
+    filter.targeting === undefined ? undefined : sql`${targetingStatusSql} = ${filter.targeting}`,
+  );
 }

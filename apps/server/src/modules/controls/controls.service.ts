@@ -15,6 +15,7 @@ import {
   type RuleContext,
   type VariantDailyImpressions,
 } from '@vexil/core';
+import type { SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import { BadRequestError, NotFoundError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
@@ -273,12 +274,29 @@ export function createControlsService(deps: {
         .map((control) => control.name);
     },
 
-    /** Views of the controls of these features keyed by feature id, then environment key. */
+    /** The clock the computed statuses are read with, for a list that filters by them and shows them. */
+    now,
+
+    /**
+     * The condition a feature list puts on each feature's control in the environment it shows
+     * (`feature_controls`, joined by the list) for its filters: on or off, stale (traffic status
+     * `inactive`) or not, and a targeting status; undefined when none is set. The statuses are those
+     * {@link toControlView} shows at `at`, derived in SQL (controls.repository.ts).
+     */
+    listCondition(filter: repo.ControlFilter, at: Date): SQL | undefined {
+      return repo.filterCondition(filter, at);
+    },
+
+    /**
+     * Views of the controls of these features keyed by feature id, then environment key, with their
+     * statuses at `at` (now by default).
+     */
     async viewsOf(
       executor: Executor,
       organisationId: string,
       features: { id: string; key: string; variantNames: Record<string, string> }[],
       environmentIds?: string[],
+      at: Date = now(),
     ): Promise<Map<string, Record<string, FeatureControl>>> {
       const rows = await repo.controlsOfFeatures(
         executor,
@@ -286,7 +304,6 @@ export function createControlsService(deps: {
         features.map((f) => f.id),
         environmentIds,
       );
-      const at = now();
       const byControl = await impressions.today(
         executor,
         organisationId,

@@ -1,7 +1,9 @@
 import {
   defaultSortDirection,
   type Feature,
+  type FeatureListPage,
   type FeatureListQuery,
+  type HomeFeature,
   type HomeFeaturePage,
   type HomeFeaturesQuery,
 } from '@vexil/core';
@@ -13,7 +15,7 @@ import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
 import * as repo from './features.repository';
-import type { FeatureWithProject } from './features.types';
+import type { FeatureWithProject, ListedFeature } from './features.types';
 
 /** How many features a search returns at most. */
 export const FEATURE_SEARCH_LIMIT = 100;
@@ -21,6 +23,14 @@ export const FEATURE_SEARCH_LIMIT = 100;
 export const PROJECT_FEATURE_SEARCH_LIMIT = 50;
 
 export type FeatureReadModel = ReturnType<typeof createFeatureReadModel>;
+
+/** The features of a list, each with when it last changed (`rows` are the same features in order). */
+function withLastChanged(content: Feature[], rows: ListedFeature[]): HomeFeature[] {
+  return content.map((feature, index) => ({
+    ...feature,
+    lastChangedDate: rows[index]!.lastChanged.toISOString(),
+  }));
+}
 
 /**
  * Features as the dashboard reads them: each with its variants, issue links, goals, maintainer,
@@ -40,6 +50,7 @@ export function createFeatureReadModel(deps: {
     principal: Principal,
     rows: FeatureWithProject[],
     environmentIds?: string[],
+    at?: Date,
   ): Promise<Feature[]> {
     const organisationId = principal.organisationId;
     const ids = rows.map((r) => r.feature.id);
@@ -67,6 +78,7 @@ export function createFeatureReadModel(deps: {
         ),
       })),
       environmentIds,
+      at,
     );
     const linksByFeature = groupBy(links, (l) => l.featureId);
     const goalsByFeature = groupBy(goalRows, (g) => g.featureId);
@@ -133,12 +145,8 @@ export function createFeatureReadModel(deps: {
         offset: query.page * query.pageSize,
         limit: query.pageSize,
       });
-      const content = await toFeatures(db, principal, rows);
       return {
-        content: content.map((feature, index) => ({
-          ...feature,
-          lastChangedDate: rows[index]!.lastChanged.toISOString(),
-        })),
+        content: withLastChanged(await toFeatures(db, principal, rows), rows),
         last: (query.page + 1) * query.pageSize >= total,
         page: query.page,
         pageSize: query.pageSize,
@@ -163,20 +171,34 @@ export function createFeatureReadModel(deps: {
       return toFeatures(db, principal, rows);
     },
 
-    /** One page of an environment's feature list, each feature with that environment's control only. */
-    async page(principal: Principal, projectKey: string, environmentKey: string, query: FeatureListQuery) {
+    /**
+     * One page of an environment's feature list (docs/product.md §2 "Feature list"): searched, filtered
+     * by tags and by the control's state and statuses in this environment, and sorted (name by
+     * default); each feature with that environment's control only and when it last changed. The
+     * filters and the statuses shown are read at one instant, so a row always shows what it was
+     * filtered by.
+     */
+    async page(
+      principal: Principal,
+      projectKey: string,
+      environmentKey: string,
+      query: FeatureListQuery,
+    ): Promise<FeatureListPage> {
       const project = await scope.project(principal.organisationId, projectKey);
       const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
-      const { rows, total } = await repo.page(
-        db,
-        principal.organisationId,
-        project.id,
-        query.query?.trim() || undefined,
-        query.page * query.pageSize,
-        query.pageSize,
-      );
+      const at = controls.now();
+      const { rows, total } = await repo.page(db, principal.organisationId, project.id, {
+        environmentId: environment.id,
+        text: query.query?.trim() || undefined,
+        tags: query.tag,
+        control: controls.listCondition(query, at),
+        sortBy: query.sortBy,
+        direction: query.sortDirection ?? defaultSortDirection(query.sortBy),
+        offset: query.page * query.pageSize,
+        limit: query.pageSize,
+      });
       return {
-        content: await toFeatures(db, principal, rows, [environment.id]),
+        content: withLastChanged(await toFeatures(db, principal, rows, [environment.id], at), rows),
         last: (query.page + 1) * query.pageSize >= total,
         page: query.page,
         pageSize: query.pageSize,

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { FeatureSortColumn, SortDirection } from '@vexil/core';
+import { and, arrayContains, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { FeatureListSortColumn, FeatureSortColumn, SortDirection } from '@vexil/core';
 import { readTogether, type Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
 import {
@@ -20,6 +20,7 @@ import type {
   FeatureRecord,
   FeatureWithProject,
   IssueLinkRecord,
+  ListedFeature,
   VariantRecord,
 } from './features.types';
 
@@ -126,36 +127,6 @@ export async function searchInProject(
     .limit(limit);
 }
 
-/** One page of a project's features, by name, with the total. */
-export async function page(
-  db: Executor,
-  organisationId: string,
-  projectId: string,
-  text: string | undefined,
-  offset: number,
-  limit: number,
-): Promise<{ rows: FeatureWithProject[]; total: number }> {
-  const where = and(liveFeatures(organisationId), eq(features.projectId, projectId), matching(text));
-  const [rows, [total]] = await readTogether(db, [
-    () =>
-      db
-        .select(featureWithProjectColumns)
-        .from(features)
-        .innerJoin(projects, eq(projects.id, features.projectId))
-        .where(where)
-        .orderBy(asc(features.name), asc(features.key))
-        .offset(offset)
-        .limit(limit),
-    () =>
-      db
-        .select({ total: count() })
-        .from(features)
-        .innerJoin(projects, eq(projects.id, features.projectId))
-        .where(where),
-  ]);
-  return { rows, total: total?.total ?? 0 };
-}
-
 export type HomeList = 'recent' | 'bookmarked' | 'maintaining';
 
 /**
@@ -169,8 +140,8 @@ const maintainerName = sql<
   string | null
 >`(select coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email}) from ${users} where ${users.id} = ${features.maintainerId})`;
 
-/** The SQL each home-table column sorts by. */
-const homeSortColumns: Record<FeatureSortColumn, SQL> = {
+/** The SQL each sortable column (home lists, an environment's feature list) sorts by. */
+const sortColumns: Record<FeatureSortColumn, SQL> = {
   lastChanged,
   key: sql`${features.key}`,
   name: sql`${features.name}`,
@@ -178,6 +149,21 @@ const homeSortColumns: Record<FeatureSortColumn, SQL> = {
   project: sql`${projects.name}`,
   maintainer: maintainerName,
 };
+
+/**
+ * The order of a sorted feature list: blank cells (no description, no maintainer) last either way,
+ * and ties broken by name, key and id so that pages never overlap.
+ */
+function orderOf(column: FeatureSortColumn, direction: SortDirection): SQL[] {
+  const expression = sortColumns[column];
+  const blankLast =
+    column === 'description' || column === 'maintainer' ? [sql`coalesce(${expression}, '') = ''`] : [];
+  const order = direction === 'asc' ? asc : desc;
+  return [...blankLast, order(expression), asc(features.name), asc(features.key), asc(features.id)];
+}
+
+/** The columns of a listed feature: a {@link FeatureWithProject} and when it last changed. */
+const listedColumns = { ...featureWithProjectColumns, lastChanged: lastChanged.mapWith(features.updatedAt) };
 
 export type HomeListOptions = {
   list: HomeList;
@@ -190,15 +176,14 @@ export type HomeListOptions = {
 
 /**
  * One page of a home list (recently changed, bookmarked by the user, maintained by the user) with its
- * total, each row with when it last changed. Blank cells (no description, no maintainer) sort last
- * either way, and ties fall back to name then key so that pages never overlap.
+ * total, each row with when it last changed, sorted by {@link orderOf}.
  */
 export async function homeList(
   db: Executor,
   organisationId: string,
   userId: string,
   options: HomeListOptions,
-): Promise<{ rows: (FeatureWithProject & { lastChanged: Date })[]; total: number }> {
+): Promise<{ rows: ListedFeature[]; total: number }> {
   const where = and(
     liveFeatures(organisationId),
     matching(options.text),
@@ -207,20 +192,14 @@ export async function homeList(
       ? sql`exists (select 1 from ${bookmarks} where ${bookmarks.featureId} = ${features.id} and ${bookmarks.userId} = ${userId})`
       : undefined,
   );
-  const column = homeSortColumns[options.sortBy];
-  const order = options.direction === 'asc' ? asc : desc;
-  const blankLast =
-    options.sortBy === 'description' || options.sortBy === 'maintainer'
-      ? [sql`coalesce(${column}, '') = ''`]
-      : [];
   const [rows, [total]] = await readTogether(db, [
     () =>
       db
-        .select({ ...featureWithProjectColumns, lastChanged: lastChanged.mapWith(features.updatedAt) })
+        .select(listedColumns)
         .from(features)
         .innerJoin(projects, eq(projects.id, features.projectId))
         .where(where)
-        .orderBy(...blankLast, order(column), asc(features.name), asc(features.key), asc(features.id))
+        .orderBy(...orderOf(options.sortBy, options.direction))
         .offset(options.offset)
         .limit(options.limit),
     () =>
@@ -228,6 +207,64 @@ export async function homeList(
         .select({ total: count() })
         .from(features)
         .innerJoin(projects, eq(projects.id, features.projectId))
+        .where(where),
+  ]);
+  return { rows, total: total?.total ?? 0 };
+}
+
+export type FeatureListOptions = {
+  environmentId: string;
+  text: string | undefined;
+  /** Features having every one of these tags. */
+  tags: string[];
+  /** A condition on the feature's control in the environment (the controls module's list filters). */
+  control: SQL | undefined;
+  sortBy: FeatureListSortColumn;
+  direction: SortDirection;
+  offset: number;
+  limit: number;
+};
+
+/**
+ * One page of a project's features as an environment's list shows them, with the total: matching the
+ * text, having all the tags, and whose control in the environment passes `control`; each row with
+ * when it last changed, sorted by {@link orderOf}.
+ */
+export async function page(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  options: FeatureListOptions,
+): Promise<{ rows: ListedFeature[]; total: number }> {
+  const where = and(
+    liveFeatures(organisationId),
+    eq(features.projectId, projectId),
+    matching(options.text),
+    options.tags.length > 0 ? arrayContains(features.tags, options.tags) : undefined,
+    options.control,
+  );
+  // At most one control per feature and environment: the join never repeats a feature.
+  const controlHere = and(
+    eq(featureControls.featureId, features.id),
+    eq(featureControls.environmentId, options.environmentId),
+  );
+  const [rows, [total]] = await readTogether(db, [
+    () =>
+      db
+        .select(listedColumns)
+        .from(features)
+        .innerJoin(projects, eq(projects.id, features.projectId))
+        .leftJoin(featureControls, controlHere)
+        .where(where)
+        .orderBy(...orderOf(options.sortBy, options.direction))
+        .offset(options.offset)
+        .limit(options.limit),
+    () =>
+      db
+        .select({ total: count() })
+        .from(features)
+        .innerJoin(projects, eq(projects.id, features.projectId))
+        .leftJoin(featureControls, controlHere)
         .where(where),
   ]);
   return { rows, total: total?.total ?? 0 };

@@ -5,6 +5,7 @@ import {
   environmentParams,
   errorBodySchema,
   featureInput,
+  featureListPageSchema,
   featureListQuery,
   featureParams,
   featureSchema,
@@ -13,7 +14,6 @@ import {
   homeFeaturesQuery,
   idSchema,
   linkFeatureInput,
-  pageOf,
   projectKeyParam,
   searchQuery,
 } from '@vexil/core';
@@ -109,10 +109,10 @@ export function featuresRoutes(deps: {
         schema: {
           tags: ['features'],
           summary:
-            'One page (50, 100 or 500) of an environment’s features, each with that environment’s control',
+            'One page (50, 100 or 500) of an environment’s features, each with that environment’s control and when it last changed: searched, sorted (name, key or last change) and filtered by tags (all of them), on/off, stale (traffic inactive) and targeting status',
           params: environmentParams,
           querystring: featureListQuery,
-          response: { 200: pageOf(featureSchema), ...errors },
+          response: { 200: featureListPageSchema, ...errors },
         },
       },
       async (request) =>

@@ -23,6 +23,9 @@ export type FeatureRecord = {
 /** A feature with the live project it belongs to. */
 export type FeatureWithProject = { feature: FeatureRecord; project: ProjectRef };
 
+/** A feature of a list, with when its settings or any of its controls last changed. */
+export type ListedFeature = FeatureWithProject & { lastChanged: Date };
+
 /** A variant of a feature, as SDKs and the API show it; `value` is `null` when it has none. */
 export type VariantRecord = Omit<Variant, 'value'> & { featureId: string; value: JsonValue | null };
 

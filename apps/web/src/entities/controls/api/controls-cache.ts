@@ -12,11 +12,11 @@ export type ControlSnapshot = [QueryKey, unknown][];
 const CONTROL_CACHES = [featureKeys.environments(), featureKeys.details()];
 
 /** The feature with the control `id` changed by `change`; the same feature when it does not hold it. */
-function featureWithControl(
-  feature: Feature,
+function featureWithControl<F extends Feature>(
+  feature: F,
   id: string,
   change: (control: FeatureControl) => FeatureControl,
-): Feature {
+): F {
   const entry = Object.entries(feature.controls).find(([, control]) => control.id === id);
   if (!entry) return feature;
   const [environmentKey, control] = entry;

@@ -1,6 +1,22 @@
-import type { FeatureSortColumn, HomeFeatureFilter, SortDirection } from '@vexil/core';
+import type {
+  FeatureSortColumn,
+  FeatureStateFilter,
+  HomeFeatureFilter,
+  SortDirection,
+  TargetingStatus,
+} from '@vexil/core';
 
-export type EnvironmentFeaturesPageKey = { query: string; page: number; pageSize: number };
+export type EnvironmentFeaturesPageKey = {
+  query: string;
+  page: number;
+  pageSize: number;
+  sortBy: FeatureSortColumn;
+  sortDirection: SortDirection;
+  tags: string[];
+  state: FeatureStateFilter | null;
+  stale: boolean;
+  targeting: TargetingStatus | null;
+};
 export type HomeFeaturesPageKey = {
   query: string;
   page: number;

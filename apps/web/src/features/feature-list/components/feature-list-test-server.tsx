@@ -16,8 +16,8 @@ import {
   normaliseFeatureKey,
   targetingStatusOf,
   uniqueFeatureKey,
-  type Feature,
   type FeatureControl,
+  type HomeFeature,
   type FeatureControlInput,
   type FeatureControlToggleInput,
   type InitialPayload,
@@ -60,12 +60,15 @@ function control(n: number, environmentKey: string, overrides: Partial<FeatureCo
   };
 }
 
-/** Feature `n` ("Feature 001"…), with an off control in both environments unless told otherwise. */
+/**
+ * Feature `n` ("Feature 001"…), with an off control in both environments unless told otherwise, as the
+ * list shows it (with when it last changed).
+ */
 export function featureFixture(
   n: number,
-  overrides: Partial<Omit<Feature, 'controls'>> = {},
+  overrides: Partial<Omit<HomeFeature, 'controls'>> = {},
   controls: { production?: Partial<FeatureControl>; dev?: Partial<FeatureControl> } = {},
-): Feature {
+): HomeFeature {
   const key = overrides.key ?? `feature-${String(n).padStart(3, '0')}`;
   return {
     id: uuid(7000, n),
@@ -85,6 +88,7 @@ export function featureFixture(
     archived: false,
     createdDate: DATE,
     lastModifiedDate: DATE,
+    lastChangedDate: DATE,
     ...overrides,
     controls: {
       production: control(n, 'production', { key, ...controls.production }),
@@ -94,13 +98,13 @@ export function featureFixture(
 }
 
 /** `count` features named Feature 001, Feature 002, … */
-export function manyFeatures(count: number): Feature[] {
+export function manyFeatures(count: number): HomeFeature[] {
   return Array.from({ length: count }, (_, index) => featureFixture(index + 1));
 }
 
 export type ServeFeaturesOptions = {
   payload?: InitialPayload;
-  features?: Feature[];
+  features?: HomeFeature[];
   handlers?: Record<string, ApiHandler>;
 };
 
@@ -112,13 +116,39 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
   const state = { features: options.features ?? [] };
   const project = withSdkKeys(payload.projects[0]!);
 
+  // The list as the server answers it: searched, filtered, sorted (name by default, ties by key), paged.
   const list: ApiHandler = ({ url }) => {
     const environmentKey = decodeURIComponent(LIST_PATH.exec(url.pathname)?.[1] ?? '');
-    const text = (url.searchParams.get('query') ?? '').toLowerCase();
-    const page = Number(url.searchParams.get('page') ?? 0);
-    const pageSize = Number(url.searchParams.get('pageSize') ?? 50);
-    const matching = state.features.filter((feature) =>
-      [feature.name, feature.key, feature.description].some((field) => field.toLowerCase().includes(text)),
+    const params = url.searchParams;
+    const text = (params.get('query') ?? '').toLowerCase();
+    const page = Number(params.get('page') ?? 0);
+    const pageSize = Number(params.get('pageSize') ?? 50);
+    const tags = params.getAll('tag');
+    const onOff = params.get('state');
+    const stale = params.get('stale');
+    const targeting = params.get('targeting');
+    const sortBy = (params.get('sortBy') ?? 'name') as 'name' | 'key' | 'lastChanged';
+    const direction = params.get('sortDirection') ?? (sortBy === 'lastChanged' ? 'desc' : 'asc');
+    const matching = state.features.filter((feature) => {
+      const control = feature.controls[environmentKey];
+      return (
+        [feature.name, feature.key, feature.description].some((field) =>
+          field.toLowerCase().includes(text),
+        ) &&
+        tags.every((tag) => feature.tags.includes(tag)) &&
+        (onOff === null || control?.enabled === (onOff === 'on')) &&
+        (stale === null || (control?.trafficStatus === 'inactive') === (stale === 'true')) &&
+        (targeting === null || control?.targetingStatus === targeting)
+      );
+    });
+    const value = (feature: HomeFeature) =>
+      sortBy === 'lastChanged' ? feature.lastChangedDate : sortBy === 'key' ? feature.key : feature.name;
+    const sign = direction === 'asc' ? 1 : -1;
+    matching.sort(
+      (a, b) =>
+        sign * (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0) ||
+        a.name.localeCompare(b.name) ||
+        a.key.localeCompare(b.key),
     );
     const content = matching.slice(page * pageSize, (page + 1) * pageSize).map((feature) => ({
       ...feature,
@@ -132,6 +162,10 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
       totalElements: matching.length,
     });
   };
+
+  // The tags of the features served, each once, alphabetically.
+  const tagList: ApiHandler = () =>
+    jsonResponse(200, [...new Set(state.features.flatMap((feature) => feature.tags))].sort());
 
   // Whether a new feature may have a key, against the features served.
   const keyCheck: ApiHandler = ({ url }) => {
@@ -185,6 +219,7 @@ export function serveFeatures(options: ServeFeaturesOptions = {}) {
     ),
     'PUT /api/v1/feature-controls/': saveControl,
     'GET /api/v1/projects/web/feature-key': keyCheck,
+    'GET /api/v1/projects/web/tags': tagList,
     ...toggles,
     ...options.handlers,
   });

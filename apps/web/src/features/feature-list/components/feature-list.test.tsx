@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initialPayload, jsonResponse } from '../../../test-utils';
-import type { Feature } from '@vexil/core';
+import type { HomeFeature } from '@vexil/core';
 import {
   featureFixture,
   listRequests,
@@ -168,7 +168,7 @@ describe('Feature list', () => {
   );
 
   it('searches as the user types, from the first page, and keeps the search in the address', async () => {
-    const features: Feature[] = [checkout, ...manyFeatures(60).slice(1)];
+    const features: HomeFeature[] = [checkout, ...manyFeatures(60).slice(1)];
     const { calls } = serveFeatures({ features });
     const { router } = open(`${LIST}?page=2`);
     await screen.findByRole('link', { name: 'Feature 051' });

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,16 +7,30 @@ import { openApiKeysModal } from '../../../components/api-keys-modal';
 import { closeModal } from '../../../lib/modals';
 import { notifyError } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { FEATURE_PAGE_SIZES, denialOf, isOrganisationAdmin, type Environment } from '@vexil/core';
+import {
+  FEATURE_LIST_SORT_COLUMNS,
+  FEATURE_PAGE_SIZES,
+  FEATURE_STATE_FILTERS,
+  SORT_DIRECTIONS,
+  TARGETING_STATUSES,
+  defaultSortDirection,
+  denialOf,
+  isOrganisationAdmin,
+  type Environment,
+  type FeatureListSortColumn,
+} from '@vexil/core';
 import { environmentQueryOptions } from '../../../entities/environments/api/get-environment';
 import { useRotateEnvironmentKey } from '../../../entities/environments/api/rotate-environment-key';
 import {
   useEnvironmentFeatures,
+  type FeatureListFilters,
   type FeaturePageSize,
 } from '../../../entities/features/api/get-environment-features';
+import { useFlag } from '../../../lib/flags';
+import { FeatureListFilterBar, activeFilterCount } from './feature-list-filters';
 import { FeatureListHeader, NewFeatureButton } from './feature-list-header';
 import { FeatureListPaging } from './feature-list-paging';
-import { FeatureListTable } from './feature-list-table';
+import { FeatureListTable, type Sort } from './feature-list-table';
 import { openFeatureSummaryModal } from './feature-summary-modal';
 import { openNewFeatureModal } from './new-feature-modal';
 import { errorReason, LoadError } from '../../../components/load-error';
@@ -37,15 +51,26 @@ export type FeatureListProps = {
   };
 };
 
-type AddressChange = Partial<Record<'q' | 'page' | 'size' | 'key', string | null>>;
+type AddressName =
+  'q' | 'page' | 'size' | 'key' | 'tag' | 'state' | 'stale' | 'targeting' | 'sortBy' | 'sortDirection';
+/** A new value per name; null (or '' or []) removes it. `tag` takes one value per tag. */
+type AddressChange = Partial<Record<AddressName, string | string[] | null>>;
+
+function oneOf<T extends string>(values: readonly T[], value: string | null): value is T {
+  return (values as readonly (string | null)[]).includes(value);
+}
+
+/** docs/product.md §2: the list starts sorted by name, A to Z. */
+export const DEFAULT_SORT: Sort = { by: 'name', direction: defaultSortDirection('name') };
 
 /**
  * The list's state in the address, so that it survives a reload and can be shared: `q` (search),
- * `page` (from 1), `size` (50, 100 or 500) and `key` (the feature whose detail modal is open). Defaults
- * are left out of the address.
+ * `page` (from 1), `size` (50, 100 or 500), `key` (the feature whose detail modal is open), the
+ * filters `tag` (once per tag), `state` (on, off), `stale` (true) and `targeting` (off, targeted,
+ * single), and the sort `sortBy` (name, key, lastChanged) with `sortDirection` (asc, desc). Defaults
+ * are left out of the address; anything unreadable is the default.
  */
-function useListAddress() {
-  const [params, setParams] = useSearchParams();
+function readAddress(params: URLSearchParams) {
   const query = (params.get('q') ?? '').trim();
   const size = Number(params.get('size'));
   const pageSize: FeaturePageSize = (FEATURE_PAGE_SIZES as readonly number[]).includes(size)
@@ -54,34 +79,99 @@ function useListAddress() {
   const requestedPage = Number(params.get('page'));
   const page = Number.isInteger(requestedPage) && requestedPage >= 1 ? requestedPage : 1;
   const featureKey = params.get('key') || null;
-
-  const update = (change: AddressChange, options: { replace?: boolean } = {}) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        for (const [name, value] of Object.entries(change)) {
-          if (value === null || value === undefined || value === '') next.delete(name);
-          else next.set(name, value);
-        }
-        return next;
-      },
-      { replace: options.replace ?? false },
-    );
-
-  return { query, page, pageSize, featureKey, update };
+  const state = params.get('state');
+  const targeting = params.get('targeting');
+  const filters: FeatureListFilters = {
+    tags: [...new Set(params.getAll('tag').filter(Boolean))],
+    state: oneOf(FEATURE_STATE_FILTERS, state) ? state : null,
+    stale: params.get('stale') === 'true',
+    targeting: oneOf(TARGETING_STATUSES, targeting) ? targeting : null,
+  };
+  const by = params.get('sortBy');
+  const direction = params.get('sortDirection');
+  const sort: Sort = oneOf(FEATURE_LIST_SORT_COLUMNS, by)
+    ? { by, direction: oneOf(SORT_DIRECTIONS, direction) ? direction : defaultSortDirection(by) }
+    : DEFAULT_SORT;
+  return { query, page, pageSize, featureKey, filters, sort };
 }
 
 /**
- * docs/product.md §2 "Feature list": an environment's features, searchable and paged, each with its on/off switch
- * and status; New Feature, the environment's Api keys, and the detail modal of `?key=`.
+ * {@link readAddress} and a way to change it. Both keep their identity while the address does, so
+ * that typing in the search box re-renders neither the filters nor the rows.
+ */
+function useListAddress() {
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => readAddress(params), [params]);
+  const update = useCallback(
+    (change: AddressChange, options: { replace?: boolean } = {}) =>
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          for (const [name, value] of Object.entries(change)) {
+            next.delete(name);
+            for (const one of Array.isArray(value) ? value : [value]) {
+              if (one !== null && one !== undefined && one !== '') next.append(name, one);
+            }
+          }
+          return next;
+        },
+        { replace: options.replace ?? false },
+      ),
+    [setParams],
+  );
+  return { ...view, update };
+}
+
+/** The address of a filter change: the filters given, from the first page. */
+function filterChange(change: Partial<FeatureListFilters>): AddressChange {
+  return {
+    page: null,
+    ...(change.tags !== undefined ? { tag: change.tags } : {}),
+    ...(change.state !== undefined ? { state: change.state } : {}),
+    ...(change.stale !== undefined ? { stale: change.stale ? 'true' : null } : {}),
+    ...(change.targeting !== undefined ? { targeting: change.targeting } : {}),
+  };
+}
+
+const NO_FILTERS: AddressChange = { tag: null, state: null, stale: null, targeting: null, page: null };
+
+/**
+ * docs/product.md §2 "Feature list": an environment's features, searchable, filtered, sorted and paged
+ * on the server, each with its on/off switch, status, tags and last change; New Feature, the
+ * environment's Api keys, and the detail modal of `?key=`.
  */
 export function FeatureList({ project, environment }: FeatureListProps) {
   const { principalUser: user } = useSession();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const rotateKey = useRotateEnvironmentKey();
+  const showTags = useFlag('tags');
   const address = useListAddress();
-  const { query, page, pageSize, featureKey } = address;
+  const { query, page, pageSize, featureKey, sort, update } = address;
+  // Without the tags flag no tag filter shows, so none applies.
+  const filters = useMemo(
+    () => (showTags ? address.filters : { ...address.filters, tags: [] }),
+    [showTags, address.filters],
+  );
+  const filtered = activeFilterCount(filters) > 0;
+  const sortColumn = useCallback(
+    (column: FeatureListSortColumn) =>
+      update(
+        {
+          sortBy: column,
+          sortDirection:
+            sort.by === column ? (sort.direction === 'asc' ? 'desc' : 'asc') : defaultSortDirection(column),
+          page: null,
+        },
+        { replace: true },
+      ),
+    [update, sort],
+  );
+  const changeFilters = useCallback(
+    (change: Partial<FeatureListFilters>) => update(filterChange(change), { replace: true }),
+    [update],
+  );
+  const clearFilters = useCallback(() => update(NO_FILTERS, { replace: true }), [update]);
 
   // The box shows what is typed; the address (and so the request) follows 250 ms later. Going back to
   // an address with another search puts that search in the box.
@@ -102,6 +192,9 @@ export function FeatureList({ project, environment }: FeatureListProps) {
     query,
     page: page - 1,
     pageSize,
+    sortBy: sort.by,
+    sortDirection: sort.direction,
+    ...filters,
   });
   const data = list.data;
   const totalElements = data ? (data.totalElements ?? data.page * data.pageSize + data.content.length) : 0;
@@ -175,14 +268,30 @@ export function FeatureList({ project, environment }: FeatureListProps) {
       />
     );
   } else if (data && totalElements === 0 && !list.isPlaceholderData) {
-    body = query ? (
+    const clearSearch = () => {
+      applySearch.cancel();
+      setSearch('');
+    };
+    body = filtered ? (
+      <EmptyState>
+        <Text c="dimmed">No feature matches these filters{query ? ` and “${query}”` : ''}.</Text>
+        <Button
+          variant="default"
+          onClick={() => {
+            clearSearch();
+            address.update({ ...NO_FILTERS, q: null }, { replace: true });
+          }}
+        >
+          Clear filters
+        </Button>
+      </EmptyState>
+    ) : query ? (
       <EmptyState>
         <Text c="dimmed">No features match “{query}”.</Text>
         <Button
           variant="default"
           onClick={() => {
-            applySearch.cancel();
-            setSearch('');
+            clearSearch();
             address.update({ q: null, page: null }, { replace: true });
           }}
         >
@@ -204,6 +313,9 @@ export function FeatureList({ project, environment }: FeatureListProps) {
           user={user}
           projectKey={project.key}
           stale={list.isPlaceholderData}
+          showTags={showTags}
+          sort={sort}
+          onSort={sortColumn}
         />
         {data && data.content.length > 0 ? (
           <FeatureListPaging
@@ -239,6 +351,13 @@ export function FeatureList({ project, environment }: FeatureListProps) {
         onNewFeature={newFeature}
         onApiKeys={() => void apiKeys()}
         apiKeysLoading={loadingKeys}
+      />
+      <FeatureListFilterBar
+        projectKey={project.key}
+        filters={filters}
+        showTags={showTags}
+        onChange={changeFilters}
+        onClear={clearFilters}
       />
       {body}
     </Stack>

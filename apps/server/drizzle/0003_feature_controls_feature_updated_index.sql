@@ -1,0 +1,1 @@
+CREATE INDEX "feature_controls_feature_updated_idx" ON "feature_controls" USING btree ("feature_id","updated_at");
