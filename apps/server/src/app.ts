@@ -36,14 +36,19 @@ import { projectsRoutes } from './modules/projects/projects.routes';
 import { createScope } from './modules/scope/scope.service';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { createSegmentsService, segmentKeysOf } from './modules/segments/segments.service';
+import { membersRoutes } from './modules/team/members.routes';
+import { createMembersService, type MembersLogger } from './modules/team/members.service';
 import { teamRoutes } from './modules/team/team.routes';
 import { createTeamService } from './modules/team/team.service';
 import { targetUsersRoutes } from './modules/target-users/target-users.routes';
 import { createTargetUsersService } from './modules/target-users/target-users.service';
 import { targetsRoutes } from './modules/targets/targets.routes';
 import { createTargetsService } from './modules/targets/targets.service';
+import { tokensRoutes } from './modules/tokens/tokens.routes';
+import { createTokensService } from './modules/tokens/tokens.service';
 import { createProjectsService } from './modules/projects/projects.service';
 import { createChangeEvents } from './lib/change-events';
+import { createMailer } from './lib/mailer';
 import { startPgChangeRelay } from './lib/pg-change-relay';
 import { featureflowRoutes } from './sdk/featureflow.routes';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
@@ -70,7 +75,11 @@ export type RouteEntry = { method: string; url: string; isPublic: boolean; bodyS
  * The composition root: every service built once, each from the ones below it, so the dependencies
  * form a tree (scope, team, audit and billing at the bottom; features, projects and account on top).
  */
-function createServices(options: BuildAppOptions, onListenerError: (error: unknown) => void) {
+function createServices(
+  options: BuildAppOptions,
+  onListenerError: (error: unknown) => void,
+  logger: MembersLogger,
+) {
   const { config, database } = options;
   const db = database.db;
   const clock = options.now ? { now: options.now } : {};
@@ -115,6 +124,18 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
   const sdkRegistration = createSdkRegistration({ db, audit, billing, controls, scope, events, ...clock });
   const account = createAccountService({ db, auth, uiFlags, billing, projects, ...clock });
   const targetUsers = createTargetUsersService({ db, audit, scope });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const members = createMembersService({
+    db,
+    audit,
+    auth,
+    billing,
+    mailer,
+    publicUrl: config.publicUrl,
+    logger,
+    ...clock,
+  });
+  const tokens = createTokensService({ db, audit, enabled: uiFlags['access-tokens'], ...clock });
   return {
     events,
     auth,
@@ -133,6 +154,9 @@ function createServices(options: BuildAppOptions, onListenerError: (error: unkno
     features,
     sdkRegistration,
     targetUsers,
+    mailer,
+    members,
+    tokens,
   };
 }
 
@@ -182,8 +206,10 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  const services = createServices(options, (error) =>
-    app.log.error({ err: error }, 'A change-event listener failed'),
+  const services = createServices(
+    options,
+    (error) => app.log.error({ err: error }, 'A change-event listener failed'),
+    app.log,
   );
   const routeTable: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
@@ -214,7 +240,7 @@ export async function buildApp(
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
-  registerAuth(app, { auth: services.auth, config });
+  registerAuth(app, { auth: services.auth, tokens: services.tokens, config });
   await registerOpenApi(app);
 
   await app.register(healthRoutes({ ping: () => database.ping() }));
@@ -226,9 +252,11 @@ export async function buildApp(
   await app.register(featuresRoutes({ features: services.features, read: services.featureReads }));
   await app.register(controlsRoutes({ controls: services.controls }));
   await app.register(teamRoutes({ team: services.team }));
+  await app.register(membersRoutes({ members: services.members }));
   await app.register(targetsRoutes({ targets: services.targets }));
   await app.register(segmentsRoutes({ segments: services.segments }));
   await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
+  await app.register(tokensRoutes({ tokens: services.tokens }));
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
   await app.register(
@@ -250,6 +278,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     // Accepted SDK events are flushed before the database closes.
     await sdk.stop();
+    services.mailer.close();
     await database.close();
   });
 

@@ -5,6 +5,7 @@ const SECRET_IN_URL = [
   [/sdk-(srv|js)-env-[0-9a-f]+/gi, 'sdk-$1-env-[redacted]'],
   [/([?&](token|key|activationKey|password)=)[^&#]*/gi, '$1[redacted]'],
   [/\/invitee\/[^/?#]+/gi, '/invitee/[redacted]'],
+  [/\/invited\/[^/?#]+/gi, '/invited/[redacted]'],
 ] as const;
 
 /** Decodes printable ASCII escapes (`%73dk-` is `sdk-`), the only ones the secrets' patterns can contain. */

@@ -64,11 +64,11 @@ export type Harness = {
 
 export async function createHarness(
   env: Record<string, string> = {},
-  options: Pick<BuildAppOptions, 'ingestion'> = {},
+  options: Pick<BuildAppOptions, 'ingestion' | 'logger'> = {},
 ): Promise<Harness> {
   const database = await openTestDatabase();
   const config = testConfig(env);
-  const app = await buildApp({ ...options, config, database, logger: false });
+  const app = await buildApp({ ...options, config, database, logger: options.logger ?? false });
   await app.ready();
 
   async function createUser(

@@ -127,7 +127,12 @@ afterAll(async () => {
 
 describe('tenant isolation', () => {
   it('no route gives one organisation’s session another organisation’s data or changes it', async () => {
-    const routes = apiRoutes().filter((r) => !r.isPublic);
+    // "Sign out everywhere" ends the attacker's own sessions: it goes last, so every other route is
+    // tried with a live session.
+    const endsSessions = (r: RouteEntry) => r.url.endsWith('/sessions/revoke-all');
+    const routes = apiRoutes()
+      .filter((r) => !r.isPublic)
+      .sort((a, b) => Number(endsSessions(a)) - Number(endsSessions(b)));
     expect(routes.length).toBeGreaterThan(0);
     const uncovered: string[] = [];
     const leaks: string[] = [];

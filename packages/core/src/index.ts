@@ -27,4 +27,5 @@ export * from './schemas/segments';
 export * from './schemas/signup';
 export * from './schemas/targets';
 export * from './schemas/team';
+export * from './schemas/team-members';
 export * from './schemas/tokens';

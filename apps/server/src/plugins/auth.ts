@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { AuthService, Principal } from '../modules/auth/auth.service';
+import type { TokensService } from '../modules/tokens/tokens.service';
 
 const SESSION_COOKIE = 'authenticationToken';
 
@@ -17,13 +18,16 @@ export function sessionCookieName(request: FastifyRequest): string {
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
-    authVia: 'cookie' | 'bearer' | null;
+    /** How the request authenticated: the session cookie, a session token, or a personal access token. */
+    authVia: 'cookie' | 'bearer' | 'access-token' | null;
     /** The organisation named by the Host (`{org}.{BASE_DOMAIN}`) or the `/{org}/api/…` path, if any. */
     hostOrganisation: string | null;
   }
   interface FastifyContextConfig {
     /** Routes are authenticated unless they say otherwise. */
     public?: boolean;
+    /** Refused (403) to personal access tokens: the route needs the signed-in user (e.g. creating tokens). */
+    sessionOnly?: boolean;
   }
 }
 
@@ -89,8 +93,19 @@ function assertSameOrigin(request: FastifyRequest, config: Config, cookieAuthent
   if (site !== 'same-origin') throw new ForbiddenError('Cross-site request refused');
 }
 
-export function registerAuth(app: FastifyInstance, deps: { auth: AuthService; config: Config }) {
-  const { auth, config } = deps;
+export const ACCESS_TOKEN_REFUSED =
+  'This access token is not valid: it was deleted or has expired, or its owner may no longer sign in.';
+export const SESSION_ONLY = 'An access token cannot do this: sign in to the dashboard to do it.';
+
+export function registerAuth(
+  app: FastifyInstance,
+  deps: {
+    auth: AuthService;
+    tokens: Pick<TokensService, 'isAccessToken' | 'resolve'>;
+    config: Config;
+  },
+) {
+  const { auth, tokens, config } = deps;
   app.decorateRequest('principal', null);
   app.decorateRequest('authVia', null);
   app.decorateRequest('hostOrganisation', null);
@@ -121,9 +136,24 @@ export function registerAuth(app: FastifyInstance, deps: { auth: AuthService; co
       return;
     }
     const existing = route.onRequest ? [route.onRequest].flat() : [];
+    const sessionOnly = route.config?.sessionOnly === true;
     route.onRequest = [
       async (request: FastifyRequest, _reply: FastifyReply) => {
         const header = bearerToken(request.headers.authorization);
+        if (header && tokens.isAccessToken(header)) {
+          const principal = await tokens.resolve(header);
+          // Also when the owner was removed or deactivated: the token says no more than that it is refused.
+          if (!principal) throw new UnauthorizedError(ACCESS_TOKEN_REFUSED);
+          if (request.hostOrganisation && request.hostOrganisation !== principal.organisationDomain) {
+            throw new UnauthorizedError('This access token belongs to another organisation.');
+          }
+          if (sessionOnly) throw new ForbiddenError(SESSION_ONLY);
+          request.principal = principal;
+          request.authVia = 'access-token';
+          // No Origin check: browsers never send a bearer token by themselves, so no other site can
+          // make a request carry one (the check guards the ambient cookie).
+          return;
+        }
         const cookie = request.cookies[sessionCookieName(request)];
         const token = header ?? cookie ?? null;
         if (!token) throw new UnauthorizedError();

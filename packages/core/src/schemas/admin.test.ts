@@ -16,8 +16,15 @@ describe('tokenInput', () => {
     ]);
   });
 
-  it('describes a token as id, name and key', () => {
-    const token = { id: ID, name: 'CI', key: '••••abcd' };
+  it('describes a token as id, name and key, with its dates', () => {
+    const token = {
+      id: ID,
+      name: 'CI',
+      key: 'vxp_…abcd',
+      createdDate: '2026-01-01T00:00:00.000Z',
+      expiresDate: null,
+      lastUsedDate: null,
+    };
     expect(tokenSchema.parse(token)).toEqual(token);
   });
 });

@@ -100,6 +100,27 @@ export async function revokeSession(db: Executor, sessionId: string, now: Date):
   await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
 }
 
+/** Revokes every live session of a member; answers how many there were. */
+export async function revokeAllSessions(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  now: Date,
+): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.organisationId, organisationId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
 export async function insertOneTimeToken(
   db: Executor,
   values: { organisationId: string; userId: string; purpose: string; tokenHash: string; expiresAt: Date },

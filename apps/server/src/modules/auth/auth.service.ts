@@ -1,4 +1,4 @@
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
@@ -166,6 +166,15 @@ export function createAuthService(deps: { db: Database; hashCost: HashCost; now?
     async logout(token: string): Promise<void> {
       const principal = await resolveSession(token);
       if (principal) await repo.revokeSession(db, principal.sessionId, now());
+    },
+
+    /**
+     * Ends every session of a member at once ("Sign out everywhere", removal from the organisation):
+     * the next request with any of them is refused with 401. Pass the caller's transaction to end
+     * them together with its change. Answers how many sessions were live.
+     */
+    revokeAllSessions(organisationId: string, userId: string, executor: Executor = db): Promise<number> {
+      return repo.revokeAllSessions(executor, organisationId, userId, now());
     },
 
     resolveSession,

@@ -105,7 +105,7 @@ describe('admin tabs', () => {
     const { router } = renderAdmin('/admin/projects');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('tab', { name: 'Team' }));
-    expect(await screen.findByRole('heading', { name: 'Team' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Team Management' })).toBeTruthy();
     expect(pathOf(router)).toBe('/admin/users');
 
     await user.click(screen.getByRole('tab', { name: 'Projects' }));
@@ -114,8 +114,8 @@ describe('admin tabs', () => {
   });
 
   it('says honestly that a screen of a later version is not here yet', async () => {
-    renderAdmin('/admin/tokens');
-    expect(await screen.findByRole('heading', { name: 'Access Tokens' })).toBeTruthy();
+    renderAdmin('/admin/billing');
+    expect(await screen.findByRole('heading', { name: 'Billing' })).toBeTruthy();
     expect(screen.getByText('This screen is not available in this version of Vexil yet.')).toBeTruthy();
   });
 

@@ -5,6 +5,8 @@ import { NotFound } from '../../components/not-found';
 import { adminPath } from '../../lib/paths';
 import { AuditAdmin } from '../../features/audit/components/audit-admin';
 import { ProjectAdmin } from '../../features/projects/components/project-admin';
+import { AccessTokensAdmin } from '../../features/tokens/components/access-tokens-admin';
+import { TeamAdmin } from '../../features/team/components/team-admin';
 import { ADMIN_TABS, DEFAULT_ADMIN_TAB, useVisibleAdminTabs, type AdminTab } from './admin-tabs';
 
 export const UNAVAILABLE_MESSAGE = 'This screen is not available in this version of Vexil yet.';
@@ -27,8 +29,12 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
   switch (tab.value) {
     case 'projects':
       return <ProjectAdmin projectKey={projectKey} />;
+    case 'users':
+      return <TeamAdmin />;
     case 'audit':
       return <AuditAdmin />;
+    case 'tokens':
+      return <AccessTokensAdmin />;
     default:
       // The other tabs' screens come with their own issues.
       return <UnavailablePanel tab={tab} />;

@@ -1,0 +1,235 @@
+import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconLock, IconUserPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import {
+  AUTHORITY_LABELS,
+  TEAM_ADMIN_ONLY,
+  invitationStatus,
+  isOrganisationAdmin,
+  type Authority,
+  type TeamMember,
+} from '@vexil/core';
+import { LoadError } from '../../../components/load-error';
+import { TruncatedText } from '../../../components/truncated-text';
+import { useNarrowScreen } from '../../../lib/narrow-screen';
+import { adminPath } from '../../../lib/paths';
+import { useSession } from '../../../lib/session';
+import { useTeamMembers } from '../../../entities/team/api/get-team-members';
+import { useSeats, type Seats } from '../hooks/use-seats';
+import { openInviteUsersForm } from './invite-users-form';
+import { MemberActions } from './member-actions';
+
+const SEAT_LIMIT_ID = 'seat-limit';
+
+const ROLE_COLORS: Readonly<Record<Authority, string>> = {
+  ROLE_ADMIN: 'grape',
+  ROLE_ORGANISATION_ADMIN: 'violet',
+  ROLE_ORGANISATION_PROD_EDITOR: 'red',
+  ROLE_ORGANISATION_EDITOR: 'blue',
+  ROLE_ORGANISATION_READONLY_USER: 'gray',
+};
+
+/** The role badge with docs/product.md §6's label. */
+function RoleBadge({ member }: { member: TeamMember }) {
+  if (!member.authority)
+    return (
+      <Text size="sm" c="dimmed">
+        No role
+      </Text>
+    );
+  return (
+    <Badge variant="light" radius="sm" color={ROLE_COLORS[member.authority]} miw="max-content">
+      {AUTHORITY_LABELS[member.authority]}
+    </Badge>
+  );
+}
+
+/** docs/product.md §4: "Invitation Pending" until the invitee has joined, then "Active". */
+function StatusBadge({ member }: { member: TeamMember }) {
+  const status = invitationStatus(member);
+  return (
+    <Badge variant="dot" radius="sm" color={member.activated ? 'teal' : 'yellow'} miw="max-content">
+      {status}
+    </Badge>
+  );
+}
+
+/** The e-mail, with "(You)" for the signed-in user. */
+function MemberEmail({ member, self }: { member: TeamMember; self: boolean }) {
+  return (
+    <Group gap={6} wrap="nowrap" miw={0}>
+      <TruncatedText text={member.email} size="sm" fw={500} />
+      {self ? (
+        <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
+          (You)
+        </Text>
+      ) : null}
+    </Group>
+  );
+}
+
+function MemberName({ member }: { member: TeamMember }) {
+  return member.fullName ? (
+    <TruncatedText text={member.fullName} size="sm" />
+  ) : (
+    <Text size="sm" c="dimmed">
+      —
+    </Text>
+  );
+}
+
+function MemberTable({ members, selfId }: { members: TeamMember[]; selfId: string }) {
+  return (
+    <Table.ScrollContainer minWidth={1000}>
+      <Table layout="fixed" verticalSpacing="sm" highlightOnHover aria-label="Members">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w="26%">Email</Table.Th>
+            <Table.Th>Full name</Table.Th>
+            <Table.Th w={210}>Role</Table.Th>
+            <Table.Th w={190}>Status</Table.Th>
+            <Table.Th w={290} ta="right">
+              Actions
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => (
+            <Table.Tr key={member.id}>
+              <Table.Td>
+                <MemberEmail member={member} self={member.id === selfId} />
+              </Table.Td>
+              <Table.Td>
+                <MemberName member={member} />
+              </Table.Td>
+              <Table.Td>
+                <RoleBadge member={member} />
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge member={member} />
+              </Table.Td>
+              <Table.Td>
+                <MemberActions member={member} selfId={selfId} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** On a phone, a card per member: the row's e-mail, name, badges and buttons, stacked. */
+function MemberCards({ members, selfId }: { members: TeamMember[]; selfId: string }) {
+  return (
+    <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Members">
+      {members.map((member) => (
+        <Paper component="li" key={member.id} withBorder radius="md" p="sm">
+          <Stack gap={6}>
+            <MemberEmail member={member} self={member.id === selfId} />
+            {member.fullName ? <TruncatedText text={member.fullName} size="sm" c="dimmed" /> : null}
+            <Group gap="xs">
+              <RoleBadge member={member} />
+              <StatusBadge member={member} />
+            </Group>
+            <MemberActions member={member} selfId={selfId} wrap />
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function SeatLimitNotice({ message }: { message: string }) {
+  return (
+    <Group id={SEAT_LIMIT_ID} gap={6} wrap="nowrap">
+      <IconLock size={14} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+      <Text size="sm" c="dimmed">
+        {message}{' '}
+        <Anchor component={Link} to={adminPath('billing')} size="sm">
+          Upgrade your plan
+        </Anchor>
+      </Text>
+    </Group>
+  );
+}
+
+/** The title, the seat usage when the plan limits seats, and Invite Users (once the team is loaded). */
+function TeamHeader({ seats, loaded }: { seats: Seats; loaded: boolean }) {
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4}>
+          <Title order={2}>Team Management</Title>
+          {loaded && seats.limit !== null ? (
+            <Text size="sm" c="dimmed">
+              {seats.used} of {seats.limit} seats
+            </Text>
+          ) : null}
+        </Stack>
+        <Button
+          leftSection={<IconUserPlus size={16} aria-hidden="true" />}
+          disabled={!loaded || !seats.canInvite}
+          aria-describedby={seats.canInvite ? undefined : SEAT_LIMIT_ID}
+          onClick={() => openInviteUsersForm({ remainingSeats: seats.remaining })}
+        >
+          Invite Users
+        </Button>
+      </Group>
+      {loaded && seats.limitMessage ? <SeatLimitNotice message={seats.limitMessage} /> : null}
+    </Stack>
+  );
+}
+
+function TeamSkeleton() {
+  return (
+    <Stack gap="md" role="status" aria-busy="true" aria-label="Loading the team">
+      <Skeleton height={200} />
+    </Stack>
+  );
+}
+
+function TeamScreen() {
+  const { principalUser } = useSession();
+  const narrow = useNarrowScreen();
+  const query = useTeamMembers();
+  const members = query.data ?? [];
+  const seats = useSeats(members.length);
+
+  let content;
+  if (query.isPending) content = <TeamSkeleton />;
+  else if (query.isError)
+    content = (
+      <LoadError
+        title="We could not load the team."
+        error={query.error}
+        retrying={query.isFetching}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  else if (narrow)
+    // Below `sm` the table would scroll sideways, its buttons out of sight: cards instead.
+    content = <MemberCards members={members} selfId={principalUser.id} />;
+  else content = <MemberTable members={members} selfId={principalUser.id} />;
+  return (
+    <Stack gap="md">
+      <TeamHeader seats={seats} loaded={query.isSuccess} />
+      {content}
+    </Stack>
+  );
+}
+
+/**
+ * docs/product.md §2 "Team Management", /admin/users: seat usage, Invite Users, and the members with
+ * their role and status. Organisation admins only.
+ */
+export function TeamAdmin() {
+  const { principalUser } = useSession();
+  if (isOrganisationAdmin(principalUser)) return <TeamScreen />;
+  return (
+    <Stack gap="md">
+      <Title order={2}>Team Management</Title>
+      <Text>{TEAM_ADMIN_ONLY}</Text>
+    </Stack>
+  );
+}
