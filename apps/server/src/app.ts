@@ -33,6 +33,8 @@ import { createSdkRegistration } from './modules/features/sdk-registration';
 import { healthRoutes } from './modules/health/health.routes';
 import { createImpressionsService } from './modules/impressions/impressions.service';
 import { projectsRoutes } from './modules/projects/projects.routes';
+import { rolesRoutes } from './modules/roles/roles.routes';
+import { createRolesService } from './modules/roles/roles.service';
 import { createScope } from './modules/scope/scope.service';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { createSegmentsService, segmentKeysOf } from './modules/segments/segments.service';
@@ -136,6 +138,7 @@ function createServices(
     ...clock,
   });
   const tokens = createTokensService({ db, audit, enabled: uiFlags['access-tokens'], ...clock });
+  const roles = createRolesService({ db, audit, enabled: uiFlags['roles-admin'], ...clock });
   return {
     events,
     auth,
@@ -157,6 +160,7 @@ function createServices(
     mailer,
     members,
     tokens,
+    roles,
   };
 }
 
@@ -240,7 +244,7 @@ export async function buildApp(
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
-  registerAuth(app, { auth: services.auth, tokens: services.tokens, config });
+  registerAuth(app, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });
   await registerOpenApi(app);
 
   await app.register(healthRoutes({ ping: () => database.ping() }));
@@ -257,6 +261,7 @@ export async function buildApp(
   await app.register(segmentsRoutes({ segments: services.segments }));
   await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
   await app.register(tokensRoutes({ tokens: services.tokens }));
+  await app.register(rolesRoutes({ roles: services.roles }));
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
   await app.register(

@@ -23,6 +23,7 @@ export * from './schemas/experiments';
 export * from './schemas/features';
 export * from './schemas/integrations';
 export * from './schemas/projects';
+export * from './schemas/roles';
 export * from './schemas/segments';
 export * from './schemas/signup';
 export * from './schemas/targets';

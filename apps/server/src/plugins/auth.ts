@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { AuthService, Principal } from '../modules/auth/auth.service';
+import type { RolesService } from '../modules/roles/roles.service';
 import type { TokensService } from '../modules/tokens/tokens.service';
 
 const SESSION_COOKIE = 'authenticationToken';
@@ -102,10 +103,16 @@ export function registerAuth(
   deps: {
     auth: AuthService;
     tokens: Pick<TokensService, 'isAccessToken' | 'resolve'>;
+    /** The grants of the custom roles a member holds, read at each request like their authorities. */
+    roles: Pick<RolesService, 'grantsOf'>;
     config: Config;
   },
 ) {
-  const { auth, tokens, config } = deps;
+  const { auth, tokens, roles, config } = deps;
+  const withGrants = async <P extends Principal>(principal: P): Promise<P> => ({
+    ...principal,
+    grants: await roles.grantsOf(principal.organisationId, principal.userId),
+  });
   app.decorateRequest('principal', null);
   app.decorateRequest('authVia', null);
   app.decorateRequest('hostOrganisation', null);
@@ -148,7 +155,7 @@ export function registerAuth(
             throw new UnauthorizedError('This access token belongs to another organisation.');
           }
           if (sessionOnly) throw new ForbiddenError(SESSION_ONLY);
-          request.principal = principal;
+          request.principal = await withGrants(principal);
           request.authVia = 'access-token';
           // No Origin check: browsers never send a bearer token by themselves, so no other site can
           // make a request carry one (the check guards the ambient cookie).
@@ -162,7 +169,7 @@ export function registerAuth(
         if (request.hostOrganisation && request.hostOrganisation !== principal.organisationDomain) {
           throw new UnauthorizedError('This session belongs to another organisation.');
         }
-        request.principal = principal;
+        request.principal = await withGrants(principal);
         request.authVia = header ? 'bearer' : 'cookie';
         assertSameOrigin(request, config, !header);
       },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dateTimeSchema, idSchema } from './common';
 import { subscriptionSchema } from './billing';
 import { projectSummarySchema } from './projects';
+import { grantSchema } from './roles';
 import { authoritySchema } from './team';
 
 /** UI feature flags that gate routes, nav items and buttons (docs/product.md §9), in spec order. */
@@ -48,6 +49,8 @@ export const principalUserSchema = z.object({
   login: z.string(),
   userHash: z.string(),
   authorities: z.array(authoritySchema),
+  /** The grants of the custom roles the user holds, so that the dashboard's `can()` agrees with the server. */
+  grants: z.array(grantSchema).optional(),
   langKey: z.string(),
   activatedDate: dateTimeSchema.nullable(),
   settings: z.object({ introReadDate: dateTimeSchema.nullable() }),

@@ -35,7 +35,8 @@ import {
   validatePinInput,
 } from './signup';
 import { targetForm, targetInput } from './targets';
-import { inviteForm, invitesInput, roleInput, userUpdateInput } from './team';
+import { roleInput } from './roles';
+import { inviteForm, invitesInput, userUpdateInput } from './team';
 import { tokenInput } from './tokens';
 
 const ID = '3f0b7c1e-2a4d-4e8f-9b6a-1c2d3e4f5a6b';

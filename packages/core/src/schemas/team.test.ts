@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from './common';
-import {
-  authorityOptionSchema,
-  invitationStatus,
-  inviteForm,
-  invitesInput,
-  userSchema,
-  userUpdateInput,
-} from './team';
+import { authorityOptionSchema } from './roles';
+import { invitationStatus, inviteForm, invitesInput, userSchema, userUpdateInput } from './team';
 import { ID, USER } from './test-samples';
 
 const errors = (result: { error?: { issues: Parameters<typeof toFieldErrors>[0] } }) =>

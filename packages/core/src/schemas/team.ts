@@ -98,25 +98,6 @@ export const inviteeSchema = z.object({
 /** Type of {@link inviteeSchema}. */
 export type Invitee = z.infer<typeof inviteeSchema>;
 
-/** A custom role. */
-export const roleSchema = z.object({ id: idSchema, name: z.string(), description: z.string() });
-/** Type of {@link roleSchema}. */
-export type Role = z.infer<typeof roleSchema>;
-
-/** Body of PUT /api/v1/roles and the Update Role modal. */
-export const roleInput = z.object({
-  id: idSchema.optional(),
-  name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
-  description: optionalText(MAX_LENGTH.description),
-});
-/** Type of {@link roleInput}. */
-export type RoleInput = z.infer<typeof roleInput>;
-
-/** An entry of GET /api/v1/iam/authorities. */
-export const authorityOptionSchema = z.object({ name: authoritySchema, description: z.string() });
-/** Type of {@link authorityOptionSchema}. */
-export type AuthorityOption = z.infer<typeof authorityOptionSchema>;
-
 /** An entry of GET /api/v1/members (maintainer picker). */
 export const memberSchema = z.object({ id: idSchema, name: z.string() });
 /** Type of {@link memberSchema}. */

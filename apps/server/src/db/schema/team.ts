@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, emptyTextArray, id, timestamptz, updatedAt } from './columns.ts';
+import { check, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { RoleGrant } from '@vexil/core';
+import { createdAt, id, timestamptz, updatedAt } from './columns.ts';
 import { users } from './identity.ts';
 import { organisationId } from './tenant.ts';
 
@@ -39,7 +40,11 @@ export const invites = pgTable(
   ],
 );
 
-/** A named role of the organisation (Role Management), granting a set of ROLE_* authorities. */
+/**
+ * A custom role of the organisation (Role Management): a name, a description and grants, each adding
+ * create/update/delete rights on some resources within some projects and environments to the rights
+ * of the member's authority (core's `Grant`, docs/product.md §6).
+ */
 export const roles = pgTable(
   'roles',
   {
@@ -47,14 +52,37 @@ export const roles = pgTable(
     organisationId: organisationId(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    authorities: text('authorities').array().notNull().default(emptyTextArray),
+    grants: jsonb('grants').$type<RoleGrant[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('roles_organisation_name_unique').on(t.organisationId, t.name)],
 );
 
+/**
+ * Which members hold which custom roles. Read at every authenticated request (by user), and by role
+ * when a role is deleted or listed; a member's or a role's deletion removes the holding.
+ */
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    organisationId: organisationId(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'user_roles_pk', columns: [t.userId, t.roleId] }),
+    index('user_roles_role_idx').on(t.roleId),
+  ],
+);
+
 export type InviteRow = typeof invites.$inferSelect;
 export type NewInviteRow = typeof invites.$inferInsert;
 export type RoleRow = typeof roles.$inferSelect;
 export type NewRoleRow = typeof roles.$inferInsert;
+export type UserRoleRow = typeof userRoles.$inferSelect;

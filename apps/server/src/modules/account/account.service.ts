@@ -48,6 +48,8 @@ export function createAccountService(deps: {
           login: user.email,
           userHash: '',
           authorities: user.authorities.filter(isAuthority),
+          // As the request loaded them: the dashboard's `can()` then agrees with the server's.
+          grants: principal.grants ?? [],
           langKey: user.langKey,
           activatedDate: user.activatedDate?.toISOString() ?? null,
           settings: { introReadDate: user.settings.introReadDate ?? null },

@@ -1,3 +1,4 @@
+import type { RoleGrant } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
@@ -22,6 +23,11 @@ export type Principal = {
   organisationDomain: string;
   email: string;
   authorities: string[];
+  /**
+   * The grants of the custom roles the member holds, loaded with each request (plugins/auth.ts): they
+   * add to the rights of the authorities (docs/product.md §6).
+   */
+  grants?: RoleGrant[];
 };
 
 export type ClientInfo = { userAgent: string | null; ip: string | null };

@@ -121,7 +121,11 @@ export function createControlsService(deps: {
       const found = await repo.findControl(tx, organisationId, controlId, { forUpdate: true });
       if (!found) throw new NotFoundError('feature control', controlId);
       const { control: before, feature, environment, project } = found;
-      const constraint = { production: environment.production, tags: environment.tags };
+      const constraint = {
+        production: environment.production,
+        tags: environment.tags,
+        projectId: project.id,
+      };
       assertAllowed(principal, 'update', { type: 'featureControl', environment: constraint });
       await billing.assertActive(organisationId, tx);
       if (changedSince(before.updatedAt, basedOn)) {

@@ -46,7 +46,13 @@ export function toEnvironment(principal: Principal, row: EnvironmentRecord, proj
     projectKey,
     tags: row.tags,
     sdkCanCreateFeatures: row.sdkCanCreateFeatures,
-    apiKey: canSeeServerSdkKey(principal, row) ? row.serverApiKey : MASKED_SERVER_SDK_KEY,
+    apiKey: canSeeServerSdkKey(principal, {
+      production: row.production,
+      tags: row.tags,
+      projectId: row.projectId,
+    })
+      ? row.serverApiKey
+      : MASKED_SERVER_SDK_KEY,
     jsApiKey: row.jsApiKey,
     lastModifiedDate: row.updatedAt.toISOString(),
   };

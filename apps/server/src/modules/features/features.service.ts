@@ -71,18 +71,20 @@ export function createFeaturesService(deps: {
      * (normalised), and the first free key made from it, for the key field of the create forms.
      */
     async checkKey(principal: Principal, projectKey: string, key: string): Promise<FeatureKeyCheck> {
-      assertAllowed(principal, 'create', { type: 'feature' });
       const project = await scope.project(principal.organisationId, projectKey);
+      assertAllowed(principal, 'create', { type: 'feature', projectId: project.id });
       const existing = await repo.liveKeys(db, project.id);
       return { key, taken: existing.includes(key), freeKey: uniqueFeatureKey(key, existing) };
     },
 
     /** POST /api/v1/projects/{projectKey}/features: a key the project already has is refused. */
     async create(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
-      assertAllowed(principal, 'create', { type: 'feature' });
+      const organisationId = principal.organisationId;
+      // The project first: a custom role may allow creating features in some projects only.
+      const { id: projectId } = await scope.project(organisationId, projectKey);
+      assertAllowed(principal, 'create', { type: 'feature', projectId });
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new feature has no id: use PUT to update.');
-      const organisationId = principal.organisationId;
       try {
         const { feature, environmentIds } = await db.transaction(async (tx) => {
           await lockOrganisation(tx, organisationId);
@@ -156,13 +158,13 @@ export function createFeaturesService(deps: {
 
     /** PUT /api/v1/projects/{projectKey}/features: settings; the key and existing variant keys stay. */
     async update(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
-      assertAllowed(principal, 'update', { type: 'feature' });
       if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a feature.');
       const id = input.id;
       const organisationId = principal.organisationId;
       const { feature, environmentIds } = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', id);
+        assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
         await billing.assertActive(organisationId, tx);
         const { feature: before, project } = found;
         if (changedSince(before.updatedAt, input.lastModifiedDate))
@@ -185,7 +187,10 @@ export function createFeaturesService(deps: {
         const servedAfter = servedVariants(input.variants);
         if (!isDeepStrictEqual(servedBefore, servedAfter)) {
           const served = await scope.environmentsOf(organisationId, project.id, tx);
-          const denial = servedChangeDenial(principal, served);
+          const denial = servedChangeDenial(
+            principal,
+            served.map(({ production, tags }) => ({ production, tags, projectId: project.id })),
+          );
           if (denial) throw ForbiddenError.of(denial);
         }
         const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
@@ -266,7 +271,7 @@ export function createFeaturesService(deps: {
       const environmentIds = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
-        assertAllowed(principal, 'delete', { type: 'feature' });
+        assertAllowed(principal, 'delete', { type: 'feature', projectId: found.project.id });
         await billing.assertActive(organisationId, tx);
         const { feature, project } = found;
         const at = now();
@@ -286,11 +291,11 @@ export function createFeaturesService(deps: {
 
     /** PUT /api/v1/features/link: links an issue-tracker key to a feature (create permission, docs/product.md §2). */
     async link(principal: Principal, featureId: string, issueKey: string): Promise<Feature> {
-      assertAllowed(principal, 'create', { type: 'feature' });
       const organisationId = principal.organisationId;
       return db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found) throw new NotFoundError('feature', featureId);
+        assertAllowed(principal, 'create', { type: 'feature', projectId: found.project.id });
         const links = await repo.issueLinksOf(tx, organisationId, [featureId]);
         if (!links.some((l) => l.key === issueKey)) {
           await repo.addIssueLinks(tx, organisationId, featureId, [issueKey]);

@@ -57,10 +57,11 @@ export function createSegmentsService(deps: {
     principal: Principal,
     action: 'create' | 'update' | 'delete',
     environment: EnvironmentConstraint,
+    projectId: string,
   ) {
     assertAllowed(principal, action, {
       type: 'segment',
-      environment: { production: environment.production, tags: environment.tags ?? [] },
+      environment: { production: environment.production, tags: environment.tags ?? [], projectId },
     });
   }
 
@@ -82,7 +83,7 @@ export function createSegmentsService(deps: {
         input.projectKey,
         input.environmentKey,
       );
-      assertCan(principal, 'create', environment);
+      assertCan(principal, 'create', environment, environment.project.id);
       try {
         return await db.transaction(async (tx) => {
           if (await repo.keyTaken(tx, environment.id, input.key)) throw keyTakenError(input.key);
@@ -126,7 +127,7 @@ export function createSegmentsService(deps: {
         ) {
           throw new NotFoundError('segment', id);
         }
-        assertCan(principal, 'update', found.environment);
+        assertCan(principal, 'update', found.environment, found.project.id);
         if (changedSince(found.segment.updatedAt, input.lastModifiedDate))
           throw await audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
         if (input.key !== found.segment.key)
@@ -154,7 +155,7 @@ export function createSegmentsService(deps: {
       await db.transaction(async (tx) => {
         const found = await repo.findById(tx, principal.organisationId, id);
         if (!found) throw new NotFoundError('segment', id);
-        assertCan(principal, 'delete', found.environment);
+        assertCan(principal, 'delete', found.environment, found.project.id);
         const users = await controls.usingSegment(
           tx,
           principal.organisationId,

@@ -52,7 +52,11 @@ export function createTargetUsersService(deps: { db: Database; audit: AuditServi
       const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
       assertAllowed(principal, 'delete', {
         type: 'targetUser',
-        environment: { production: environment.production, tags: environment.tags },
+        environment: {
+          production: environment.production,
+          tags: environment.tags,
+          projectId: environment.project.id,
+        },
       });
       await db.transaction(async (tx) => {
         if (!(await repo.remove(tx, principal.organisationId, environment.id, userKey)))

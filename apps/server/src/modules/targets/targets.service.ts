@@ -50,10 +50,11 @@ export function createTargetsService(deps: {
 
     /** POST /api/v1/projects/{projectKey}/targets: editors and above. */
     async create(principal: Principal, projectKey: string, input: TargetInput): Promise<Target> {
-      assertAllowed(principal, 'create', { type: 'target' });
       try {
         return await db.transaction(async (tx) => {
           const project = await requireProject(tx, principal.organisationId, projectKey);
+          // After the project: a custom role may allow creating targets in some projects only.
+          assertAllowed(principal, 'create', { type: 'target', projectId: project.id });
           if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
           const at = now();
           const row = await repo.insert(tx, {

@@ -6,6 +6,7 @@ import { adminPath } from '../../lib/paths';
 import { AuditAdmin } from '../../features/audit/components/audit-admin';
 import { ProjectAdmin } from '../../features/projects/components/project-admin';
 import { AccessTokensAdmin } from '../../features/tokens/components/access-tokens-admin';
+import { RolesAdmin } from '../../features/roles/components/roles-admin';
 import { TeamAdmin } from '../../features/team/components/team-admin';
 import { ADMIN_TABS, DEFAULT_ADMIN_TAB, useVisibleAdminTabs, type AdminTab } from './admin-tabs';
 
@@ -33,6 +34,8 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
       return <TeamAdmin />;
     case 'audit':
       return <AuditAdmin />;
+    case 'roles':
+      return <RolesAdmin />;
     case 'tokens':
       return <AccessTokensAdmin />;
     default:

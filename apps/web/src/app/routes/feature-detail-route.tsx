@@ -24,7 +24,12 @@ export function FeatureDetailRoute() {
         <FeatureTargeting feature={feature} control={control} environmentName={environment.name} />
       )}
       toggle={(feature, control, inEnvironment) => (
-        <FeatureToggle feature={feature} control={control} environment={inEnvironment} user={principalUser} />
+        <FeatureToggle
+          feature={feature}
+          control={control}
+          environment={{ ...inEnvironment, projectId: project.id }}
+          user={principalUser}
+        />
       )}
     />
   );

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
+  can,
   createFeatureForm,
   denialOf,
   normaliseFeatureKey,
@@ -54,8 +55,10 @@ const SERVER_FIELDS: Readonly<Record<string, keyof CreateFeatureForm>> = {
  */
 export function CreateFeaturePage() {
   const { principalUser, projects } = useSession();
-  const denial = denialOf(principalUser, 'create', { type: 'feature' });
-  const allowed = denial === null;
+  // A custom role may allow creating features in some projects only: the form opens when one allows it.
+  const pageDenial = projects.some((p) => can(principalUser, 'create', { type: 'feature', projectId: p.id }))
+    ? null
+    : denialOf(principalUser, 'create', { type: 'feature' });
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const create = useCreateFeature();
@@ -88,6 +91,10 @@ export function CreateFeaturePage() {
   const projectKey = useWatch({ control, name: 'projectKey' });
   const key = useWatch({ control, name: 'key' });
   const keyField = useKeyField({ getValues, setValue, setError, setFocus }, isSubmitted);
+  const chosen = projects.find((p) => p.key === projectKey);
+  const denial =
+    pageDenial ??
+    (chosen ? denialOf(principalUser, 'create', { type: 'feature', projectId: chosen.id }) : null);
   const { taken, mayCreate } = useNewFeatureKey({
     projectKey: projectKey || null,
     name: name ?? '',
@@ -117,7 +124,7 @@ export function CreateFeaturePage() {
     await navigate(projectFeaturePath(saved.projectKey, saved.key));
   });
 
-  const disabled = !allowed;
+  const disabled = pageDenial !== null;
   return (
     <Container size={600} px={0}>
       <Stack gap="lg">
@@ -220,7 +227,7 @@ export function CreateFeaturePage() {
                 <Button variant="default" component={Link} to="/">
                   Cancel
                 </Button>
-                <Button type="submit" loading={isSubmitting} disabled={disabled}>
+                <Button type="submit" loading={isSubmitting} disabled={denial !== null}>
                   Create Feature
                 </Button>
               </Group>

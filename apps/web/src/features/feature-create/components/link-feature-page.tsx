@@ -20,6 +20,7 @@ import { IconLink, IconTicket } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   ISSUE_KEY_PATTERN,
+  can,
   denialOf,
   linkFeatureForm,
   normaliseIssueKey,
@@ -126,9 +127,6 @@ function FeaturePicker({ projectKey, value, onChange, onBlur, error }: FeaturePi
  */
 export function LinkFeaturePage() {
   const { principalUser, projects } = useSession();
-  // The server links features for those who may create them, and refuses others in these words.
-  const denial = denialOf(principalUser, 'create', { type: 'feature' });
-  const allowed = denial === null;
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const link = useLinkFeature();
@@ -157,6 +155,15 @@ export function LinkFeaturePage() {
   });
 
   const projectKey = useWatch({ control, name: 'projectKey' }) ?? '';
+  // The server links features for those who may create them in the feature's project, and refuses
+  // others in these words.
+  const chosen = projects.find((p) => p.key === projectKey);
+  const denial = chosen
+    ? denialOf(principalUser, 'create', { type: 'feature', projectId: chosen.id })
+    : projects.some((p) => can(principalUser, 'create', { type: 'feature', projectId: p.id }))
+      ? null
+      : denialOf(principalUser, 'create', { type: 'feature' });
+  const allowed = denial === null;
 
   const onSubmit = handleSubmit(async (values: LinkFeatureForm) => {
     setFailure(null);

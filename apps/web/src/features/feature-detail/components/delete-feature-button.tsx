@@ -20,10 +20,11 @@ export function DeleteFeatureButton({
   feature: Feature;
   environmentKey: string;
 }) {
-  const { principalUser } = useSession();
+  const { principalUser, projects } = useSession();
   const navigate = useNavigate();
   const deletion = useDeleteFeature();
-  const denial = denialOf(principalUser, 'delete', { type: 'feature' })?.message ?? null;
+  const projectId = projects.find((project) => project.key === feature.projectKey)?.id;
+  const denial = denialOf(principalUser, 'delete', { type: 'feature', projectId })?.message ?? null;
 
   async function remove() {
     const confirmed = await confirm({

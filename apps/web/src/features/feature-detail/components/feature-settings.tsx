@@ -74,10 +74,15 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
   const { principalUser, projects } = useSession();
   const showTags = useFlag('tags');
   const showMaintainer = useFlag('maintainer');
-  const readOnly = !can(principalUser, 'update', { type: 'feature' });
+  const project = projects.find((p) => p.key === feature.projectKey);
+  const readOnly = !can(principalUser, 'update', { type: 'feature', projectId: project?.id });
   // Variants go into every environment's SDK payload: where one is production, changing them needs
   // production rights (the server refuses otherwise), while the other settings stay editable.
-  const environments = projects.find((p) => p.key === feature.projectKey)?.environments ?? [];
+  const environments = (project?.environments ?? []).map(({ production, tags }) => ({
+    production,
+    tags,
+    projectId: project?.id,
+  }));
   const variantsDenial = readOnly ? null : (servedChangeDenial(principalUser, environments)?.message ?? null);
   const save = useSaveFeature();
   const reloadFeature = useReloadFeature();

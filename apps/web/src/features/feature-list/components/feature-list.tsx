@@ -41,7 +41,12 @@ import { featureDetailPath } from '../../../lib/paths';
 export const SEARCH_DEBOUNCE_MS = 250;
 
 export type FeatureListProps = {
-  project: { key: string; name: string };
+  project: {
+    key: string;
+    name: string;
+    /** The project's id, so that a custom role limited to some projects applies. */
+    id?: string;
+  };
   environment: {
     key: string;
     name: string;
@@ -229,7 +234,7 @@ export function FeatureList({ project, environment }: FeatureListProps) {
     };
   }, [featureKey, project.key, environment.key, environment.name]);
 
-  const createDenial = denialOf(user, 'create', { type: 'feature' })?.message ?? null;
+  const createDenial = denialOf(user, 'create', { type: 'feature', projectId: project.id })?.message ?? null;
   const newFeature = () =>
     openNewFeatureModal({
       projectKey: project.key,
@@ -309,7 +314,7 @@ export function FeatureList({ project, environment }: FeatureListProps) {
       <Stack gap="sm">
         <FeatureListTable
           features={data ? data.content : null}
-          environment={environment}
+          environment={{ ...environment, projectId: project.id }}
           user={user}
           projectKey={project.key}
           stale={list.isPlaceholderData}

@@ -24,7 +24,11 @@ export const TOGGLE_FAILED_MESSAGE = 'We encountered an error, the feature was n
  * permission on the control, with the production constraint in production), in the server's words.
  */
 export function toggleDenial(user: Principal, environment: EnvironmentConstraint): string | null {
-  const constraint = { production: environment.production, tags: environment.tags ?? [] };
+  const constraint = {
+    production: environment.production,
+    tags: environment.tags ?? [],
+    projectId: environment.projectId,
+  };
   return denialOf(user, 'update', { type: 'featureControl', environment: constraint })?.message ?? null;
 }
 

@@ -21,7 +21,12 @@ export const SEGMENTS_EMPTY_MESSAGE = 'Segments allow you to create defined user
 export const SEGMENT_DELETED_MESSAGE = 'Segment deleted.';
 
 export type SegmentsPageProps = {
-  project: { key: string; name: string };
+  project: {
+    key: string;
+    name: string;
+    /** The project's id, so that a custom role limited to some projects applies. */
+    id?: string;
+  };
   environment: { key: string; name: string; production: boolean; tags: readonly string[] };
   /** The signed-in user (the session's principalUser), whose authorities decide the buttons. */
   user: Principal;
@@ -32,8 +37,9 @@ function segmentDenial(
   user: Principal,
   action: 'update' | 'delete',
   environment: SegmentsPageProps['environment'],
+  projectId: string | undefined,
 ): string | null {
-  const constraint = { production: environment.production, tags: environment.tags };
+  const constraint = { production: environment.production, tags: environment.tags, projectId };
   return denialOf(user, action, { type: 'segment', environment: constraint })?.message ?? null;
 }
 
@@ -81,10 +87,10 @@ export function SegmentsPage({ project, environment, user }: SegmentsPageProps) 
   const list = useSegments({ projectKey: project.key, environmentKey: environment.key, query });
   const deleteSegment = useDeleteSegment();
 
-  const constraint = { production: environment.production, tags: environment.tags };
+  const constraint = { production: environment.production, tags: environment.tags, projectId: project.id };
   const canCreate = can(user, 'create', { type: 'segment', environment: constraint });
-  const editDenial = segmentDenial(user, 'update', environment);
-  const deleteDenial = segmentDenial(user, 'delete', environment);
+  const editDenial = segmentDenial(user, 'update', environment, project.id);
+  const deleteDenial = segmentDenial(user, 'delete', environment, project.id);
 
   const newSegment = () => openSegmentForm({ projectKey: project.key, environmentKey: environment.key });
   const editSegment = (segment: Segment) =>

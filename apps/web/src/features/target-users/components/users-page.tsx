@@ -24,7 +24,12 @@ export const USERS_EMPTY_MESSAGE = 'No users yet. Users appear here when an SDK 
 export const USER_REMOVED_MESSAGE = 'User removed.';
 
 export type UsersPageProps = {
-  project: { key: string; name: string };
+  project: {
+    key: string;
+    name: string;
+    /** The project's id, so that a custom role limited to some projects applies. */
+    id?: string;
+  };
   environment: { key: string; name: string; production: boolean; tags: readonly string[] };
   /** The signed-in user (the session's principalUser), whose authorities decide Delete. */
   user: Principal;
@@ -38,8 +43,12 @@ const PAGING_LABELS = {
 } as const;
 
 /** Why the user may not remove users here, or null when they may, in the server's words. */
-function deleteDenialOf(user: Principal, environment: UsersPageProps['environment']): string | null {
-  const constraint = { production: environment.production, tags: environment.tags };
+function deleteDenialOf(
+  user: Principal,
+  environment: UsersPageProps['environment'],
+  projectId: string | undefined,
+): string | null {
+  const constraint = { production: environment.production, tags: environment.tags, projectId };
   return denialOf(user, 'delete', { type: 'targetUser', environment: constraint })?.message ?? null;
 }
 
@@ -100,7 +109,7 @@ export function UsersPage({ project, environment, user }: UsersPageProps) {
     page: page - 1,
   });
   const deleteUser = useDeleteTargetUser();
-  const deleteDenial = deleteDenialOf(user, environment);
+  const deleteDenial = deleteDenialOf(user, environment, project.id);
 
   const data = list.data;
   const totalElements = data ? (data.totalElements ?? data.page * data.pageSize + data.content.length) : 0;

@@ -17,10 +17,13 @@ export type FeatureTargetingProps = {
  */
 export function FeatureTargeting({ feature, control, environmentName }: FeatureTargetingProps) {
   const { principalUser, projects } = useSession();
-  const environment = projects
-    .find((project) => project.key === feature.projectKey)
-    ?.environments.find((candidate) => candidate.key === control?.environmentKey);
-  const constraint = { production: environment?.production ?? true, tags: environment?.tags ?? [] };
+  const project = projects.find((candidate) => candidate.key === feature.projectKey);
+  const environment = project?.environments.find((candidate) => candidate.key === control?.environmentKey);
+  const constraint = {
+    production: environment?.production ?? true,
+    tags: environment?.tags ?? [],
+    projectId: project?.id,
+  };
   const denial = denialOf(principalUser, 'update', { type: 'featureControl', environment: constraint });
 
   return (

@@ -83,7 +83,7 @@ function scrollToView(element: HTMLElement): void {
  * scrolled into view with its first field focused.
  */
 export function TargetingEditor({ feature, control, environment }: TargetingEditorProps) {
-  const { principalUser } = useSession();
+  const { principalUser, projects } = useSession();
   const projectKey = feature.projectKey;
   const targetsQuery = useTargets(projectKey);
   const segmentsQuery = useSegments({ projectKey, environmentKey: environment.key, query: '' });
@@ -167,7 +167,10 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     typeOf,
     errors,
     touch,
-    onCreateTarget: can(principalUser, 'create', { type: 'target' })
+    onCreateTarget: can(principalUser, 'create', {
+      type: 'target',
+      projectId: projects.find((project) => project.key === projectKey)?.id,
+    })
       ? (name) =>
           openCreateTargetModal({
             initialName: name,
