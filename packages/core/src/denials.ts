@@ -116,7 +116,10 @@ export function servedChangeDenial(
 ): Denial | null {
   if (environments.every((environment) => can(principal, 'update', { type: 'feature', environment })))
     return null;
-  return hasProductionEditRights(principal) || !can(principal, 'update', { type: 'feature' })
+  const projectId = environments.find((environment) => environment.projectId)?.projectId;
+  const feature =
+    projectId === undefined ? { type: 'feature' as const } : { type: 'feature' as const, projectId };
+  return hasProductionEditRights(principal) || !can(principal, 'update', feature)
     ? forbidden(DENIAL_MESSAGES.featureUpdate)
     : productionOnly(DENIAL_MESSAGES.featureVariantsProduction);
 }

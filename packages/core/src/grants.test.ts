@@ -14,7 +14,7 @@ import {
   type Principal,
   type Resource,
 } from './permissions';
-import { denialOf } from './denials';
+import { DENIAL_MESSAGES, denialOf, servedChangeDenial } from './denials';
 
 const PROJECTS = ['p1', 'p2', 'p3'];
 const TAGS = ['eu', 'us', 'qa', 'production'];
@@ -177,5 +177,30 @@ describe('custom roles: grants', () => {
         expect(can({ authorities: [], grants }, a, r)).toBe(false);
       }),
     );
+  });
+});
+
+describe('a variants change by a member with a project-limited grant', () => {
+  it('is refused for want of production rights, not as if the member could not change the feature', () => {
+    const member: Principal = {
+      authorities: ['ROLE_ORGANISATION_READONLY_USER'],
+      grants: [
+        {
+          actions: ['update'],
+          resources: ['feature'],
+          projects: ['p1'],
+          environments: { kind: 'nonProduction' },
+        },
+      ],
+    };
+    const environments = [
+      { production: false, tags: [], projectId: 'p1' },
+      { production: true, tags: [], projectId: 'p1' },
+    ];
+    expect(servedChangeDenial(member, environments)).toEqual({
+      code: 'production_rights_required',
+      message: DENIAL_MESSAGES.featureVariantsProduction,
+    });
+    expect(servedChangeDenial(member, [environments[0]!])).toBeNull();
   });
 });
