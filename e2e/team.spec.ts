@@ -175,6 +175,12 @@ describe('Team Management', () => {
 
   it("changes a member's role, and removes a member whose open session then ends", async () => {
     const viewer = await signedIn(VIEWER);
+    // The editor's own dashboard: a production switch they may not use yet.
+    const editor = await signedIn(EDITOR);
+    const productionSwitch = editor.page.getByRole('switch', { name: 'New checkout on in Production' });
+    await editor.page.goto('/projects/sp/environments/production/features');
+    await productionSwitch.waitFor();
+    expect(await productionSwitch.isDisabled()).toBe(true);
     const { context, page } = await signedIn();
     await openTeam(page);
 
@@ -195,6 +201,11 @@ describe('Team Management', () => {
     await dialog.getByRole('button', { name: 'Update User' }).click();
     await toast(page, 'Grace Editor saved.');
     await row(page, EDITOR).getByText('Production editor', { exact: true }).waitFor();
+    // The promotion shows in the editor's dashboard at its next load: the switch is theirs now.
+    await editor.page.reload();
+    await productionSwitch.waitFor();
+    expect(await productionSwitch.isEnabled()).toBe(true);
+    await editor.context.close();
 
     // The admin's own role cannot be changed.
     await row(page, 'admin@example.com')
