@@ -38,6 +38,8 @@ import { createRolesService } from './modules/roles/roles.service';
 import { createScope } from './modules/scope/scope.service';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { createSegmentsService, segmentKeysOf } from './modules/segments/segments.service';
+import { signupRoutes } from './modules/signup/signup.routes';
+import { createSignupService } from './modules/signup/signup.service';
 import { membersRoutes } from './modules/team/members.routes';
 import { createMembersService, type MembersLogger } from './modules/team/members.service';
 import { teamRoutes } from './modules/team/team.routes';
@@ -138,6 +140,8 @@ function createServices(
     ...clock,
   });
   const tokens = createTokensService({ db, audit, enabled: uiFlags['access-tokens'], ...clock });
+  const { publicUrl, passwordHashCost: hashCost } = config;
+  const signup = createSignupService({ db, audit, auth, mailer, publicUrl, hashCost, logger, ...clock });
   const roles = createRolesService({ db, audit, enabled: uiFlags['roles-admin'], ...clock });
   return {
     events,
@@ -161,6 +165,7 @@ function createServices(
     members,
     tokens,
     roles,
+    signup,
   };
 }
 
@@ -262,6 +267,7 @@ export async function buildApp(
   await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
   await app.register(tokensRoutes({ tokens: services.tokens }));
   await app.register(rolesRoutes({ roles: services.roles }));
+  await app.register(signupRoutes({ signup: services.signup }));
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
   await app.register(

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import type { AuthService, Principal } from '../modules/auth/auth.service';
+import type { AuthService, NewSession, Principal } from '../modules/auth/auth.service';
 import type { RolesService } from '../modules/roles/roles.service';
 import type { TokensService } from '../modules/tokens/tokens.service';
 
@@ -14,6 +14,26 @@ const SESSION_COOKIE = 'authenticationToken';
  */
 export function sessionCookieName(request: FastifyRequest): string {
   return request.protocol === 'https' ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
+
+/** The browser and address a session is started from, kept with it. */
+export function clientOf(request: FastifyRequest): { userAgent: string | null; ip: string } {
+  const agent = request.headers['user-agent'];
+  return { userAgent: typeof agent === 'string' ? agent : null, ip: request.ip };
+}
+
+/**
+ * Sets the session cookie of a new session (sign-in, a one-time login link, an invited sign-up). Over
+ * https it is `__Host-` prefixed, so it must be Secure, for Path=/ and with no Domain.
+ */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: NewSession): void {
+  reply.setCookie(sessionCookieName(request), session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    ...(session.maxAgeSeconds ? { maxAge: session.maxAgeSeconds } : {}),
+  });
 }
 
 declare module 'fastify' {

@@ -33,12 +33,31 @@ function screen<M, K extends keyof M>(load: () => Promise<M>, name: K, flag?: Ui
   };
 }
 
-/** Signed-out screens. Later: /signup, /activate, /invited/:activationKey, /resetpassword. */
+/** Signed-out screens. Later: /signup, /activate. */
 const publicRoutes: RouteObject[] = [
   { path: 'login', element: <LoginRoute /> },
   { path: 'login/:token', lazy: screen(() => import('./routes/token-login-route'), 'TokenLoginRoute') },
   { path: ':organisation/login', element: <LoginRoute /> },
   { path: 'logout', lazy: screen(() => import('./routes/logout-route'), 'LogoutRoute') },
+  {
+    path: ':organisation/forgot-password',
+    lazy: screen(() => import('../features/signup/components/reset-request-page'), 'ResetRequestPage'),
+  },
+  {
+    path: 'find-organisation',
+    lazy: screen(
+      () => import('../features/signup/components/find-organisation-page'),
+      'FindOrganisationPage',
+    ),
+  },
+  {
+    path: 'invited/:activationKey',
+    lazy: screen(() => import('../features/signup/components/invited-signup-page'), 'InvitedSignupPage'),
+  },
+  {
+    path: 'resetpassword',
+    lazy: screen(() => import('../features/signup/components/reset-password-page'), 'ResetPasswordPage'),
+  },
 ];
 
 /** /features/create and /features/link (Features issue). */

@@ -4,6 +4,10 @@ import {
   checkDomainInput,
   domainSuggestions,
   inviteeSignupForm,
+  inviteeSignupInput,
+  organisationLoginLink,
+  resetPasswordLink,
+  resetPasswordRequestInput,
   signupForm,
   signupNameForm,
   signupOrganisationForm,
@@ -104,5 +108,64 @@ describe('domainSuggestions', () => {
     for (const suggestion of domainSuggestions('a'.repeat(63))) {
       expect(checkDomainInput.safeParse({ domain: suggestion }).data?.domain).toBe(suggestion);
     }
+  });
+});
+
+describe('inviteeSignupInput', () => {
+  it('needs the key, both names and a password of at least 4 characters', () => {
+    expect(errors(inviteeSignupInput.safeParse({ password: 'abc' }))).toEqual([
+      { field: 'activationKey', message: 'Activation key is required' },
+      { field: 'firstName', message: 'First name is required' },
+      { field: 'lastName', message: 'Last name is required' },
+      { field: 'password', message: 'Your password should be greater than 4 characters long' },
+    ]);
+    expect(
+      inviteeSignupInput.parse({
+        activationKey: 'vxi_k',
+        firstName: ' Ada ',
+        lastName: 'L',
+        password: ' pw  ',
+      }),
+    ).toEqual({ activationKey: 'vxi_k', firstName: 'Ada', lastName: 'L', password: ' pw  ' });
+  });
+
+  it('refuses a password mismatch in the form', () => {
+    expect(
+      errors(
+        inviteeSignupForm.safeParse({
+          firstName: 'Ada',
+          lastName: 'L',
+          password: 'secret',
+          confirmPassword: 'secreT',
+        }),
+      ),
+    ).toEqual([{ field: 'confirmPassword', message: 'The two passwords do not match.' }]);
+  });
+});
+
+describe('resetPasswordRequestInput', () => {
+  it('takes the e-mail and, optionally, the organisation domain', () => {
+    expect(resetPasswordRequestInput.parse({ email: 'ada@example.com' })).toEqual({
+      email: 'ada@example.com',
+    });
+    expect(resetPasswordRequestInput.parse({ email: 'ada@example.com', domain: 'acme' })).toEqual({
+      email: 'ada@example.com',
+      domain: 'acme',
+    });
+    expect(errors(resetPasswordRequestInput.safeParse({ email: 'nope' }))).toEqual([
+      { field: 'email', message: 'Must be a valid email address' },
+    ]);
+  });
+});
+
+describe('links', () => {
+  it('builds the reset link with the key in the query', () => {
+    expect(resetPasswordLink('https://flags.example.com/', 'vxr_a+b/c')).toBe(
+      'https://flags.example.com/resetpassword?key=vxr_a%2Bb%2Fc',
+    );
+  });
+
+  it('builds an organisation sign-in address in the path form', () => {
+    expect(organisationLoginLink('http://localhost:3000//', 'acme')).toBe('http://localhost:3000/acme/login');
   });
 });

@@ -4,7 +4,13 @@ import {
   ORGANISATION_DOMAIN_MIN_LENGTH,
   normaliseOrganisationDomain,
 } from '../keys';
-import { PASSWORDS_MATCH_CHECK, newPasswordSchema, passwordFields, passwordsMatch } from './auth';
+import {
+  PASSWORDS_MATCH_CHECK,
+  newPasswordSchema,
+  passwordFields,
+  passwordsMatch,
+  resetPasswordInitInput,
+} from './auth';
 import { MAX_LENGTH, email, normalisedKey, text } from './common';
 
 /** Digits in a signup pin (docs/product.md §9). */
@@ -123,3 +129,57 @@ export const inviteeSignupForm = z
   .refine(passwordsMatch, PASSWORDS_MATCH_CHECK);
 /** Type of {@link inviteeSignupForm}. */
 export type InviteeSignupForm = z.infer<typeof inviteeSignupForm>;
+
+/** GET /api/v1/signup/invitee/{activationKey} found no live invitation (docs/product.md §8). */
+export const INVITEE_NOT_FOUND_MESSAGE = 'We cannot find you!';
+/** The invitation was already accepted (docs/product.md §8). */
+export const INVITEE_ALREADY_ACTIVATED_MESSAGE = 'It looks like you have already activated your account!';
+
+/** Response of POST /api/v1/signup/invitee/: the session (also set as the cookie) and its organisation. */
+export const inviteeSignupResponse = z.object({ id_token: z.string(), domain: z.string() });
+/** Type of {@link inviteeSignupResponse}. */
+export type InviteeSignupResponse = z.infer<typeof inviteeSignupResponse>;
+
+/** How long a password reset link works. */
+export const RESET_PASSWORD_LIFETIME_MINUTES = 60;
+/** Reset request answered (docs/product.md §8). */
+export const RESET_REQUEST_SENT_MESSAGE = 'An email has been sent with details to reset your password.';
+/** Reset request failed (docs/product.md §8). */
+export const RESET_REQUEST_FAILED_MESSAGE =
+  'If your email exists for this organisation a password reset email will be sent. If you do not receive an email please contact your administrator';
+/** Reset finish failed without a server message, and the server's title for a bad key (docs/product.md §8). */
+export const RESET_FINISH_FAILED_MESSAGE = 'There was an error resetting your password';
+/** Find organisation answered: the same words whether or not the address has any. */
+export const FIND_ORGANISATION_SENT_MESSAGE =
+  'If this address belongs to any organisation, an email listing their sign-in addresses has been sent to it.';
+/** Find organisation failed without a server message (docs/product.md §8). */
+export const FIND_ORGANISATION_FAILED_MESSAGE = 'An error occurred sending the form.';
+
+/**
+ * Body of POST /api/account/reset_password/init: the e-mail, and the organisation's domain when the
+ * address (host or `/{organisation}/api` path) does not name it, as for sign-in.
+ */
+export const resetPasswordRequestInput = resetPasswordInitInput.extend({
+  domain: text({ max: 253 }).optional(),
+});
+/** Type of {@link resetPasswordRequestInput}. */
+export type ResetPasswordRequestInput = z.infer<typeof resetPasswordRequestInput>;
+
+/** Response of POST /api/account/reset_password/finish: the organisation to sign in to. */
+export const resetPasswordFinishResponse = z.object({ domain: z.string() });
+/** Type of {@link resetPasswordFinishResponse}. */
+export type ResetPasswordFinishResponse = z.infer<typeof resetPasswordFinishResponse>;
+
+function baseUrl(publicUrl: string): string {
+  return publicUrl.replace(/\/+$/, '');
+}
+
+/** The link a password reset e-mail sends: `{public URL}/resetpassword?key={key}` (docs/product.md §2). */
+export function resetPasswordLink(publicUrl: string, key: string): string {
+  return `${baseUrl(publicUrl)}/resetpassword?key=${encodeURIComponent(key)}`;
+}
+
+/** An organisation's sign-in address in the path form, which works on every deployment. */
+export function organisationLoginLink(publicUrl: string, domain: string): string {
+  return `${baseUrl(publicUrl)}/${encodeURIComponent(domain)}/login`;
+}

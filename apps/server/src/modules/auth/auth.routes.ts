@@ -1,27 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticateInput, authenticateResponse, tokenLoginInput } from '@vexil/core';
-import { bearerToken, sessionCookieName } from '../../plugins/auth';
-import type { AuthService, NewSession } from './auth.service';
+import { bearerToken, clientOf, sessionCookieName, setSessionCookie } from '../../plugins/auth';
+import type { AuthService } from './auth.service';
 
 const LOGIN_RATE_LIMIT = { max: 20, timeWindow: '1 minute' };
-
-function clientOf(request: FastifyRequest) {
-  const agent = request.headers['user-agent'];
-  return { userAgent: typeof agent === 'string' ? agent : null, ip: request.ip };
-}
-
-/** Over https the cookie is `__Host-` prefixed, so it must be Secure, for Path=/ and with no Domain. */
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: NewSession) {
-  reply.setCookie(sessionCookieName(request), session.token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    ...(session.maxAgeSeconds ? { maxAge: session.maxAgeSeconds } : {}),
-  });
-}
 
 export function authRoutes(deps: { auth: AuthService }): FastifyPluginAsyncZod {
   const { auth } = deps;

@@ -1,6 +1,17 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
@@ -83,7 +94,12 @@ export function LoginForm({ organisation, canChooseOrganisation }: LoginFormProp
           error={errors.password}
           {...text('password')}
         />
-        <Checkbox label="Keep me signed in" {...checkbox('rememberMe')} />
+        <Group justify="space-between" gap="xs">
+          <Checkbox label="Keep me signed in" {...checkbox('rememberMe')} />
+          <Anchor component={Link} to={`/${organisation.domain}/forgot-password`} size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
         <Button type="submit" fullWidth loading={isSubmitting} mt="xs">
           Sign in
         </Button>

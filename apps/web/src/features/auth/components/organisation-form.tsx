@@ -1,6 +1,6 @@
-import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { useFormFields } from '../../../lib/form-fields';
 import { loginPath } from '../../../lib/paths';
@@ -58,6 +58,12 @@ export function OrganisationForm({ unknownDomain }: { unknownDomain?: string | u
         <Button type="submit" fullWidth mt="xs">
           Continue
         </Button>
+        <Text size="sm" c="dimmed" ta="center">
+          Don&apos;t know your organisation&apos;s domain?{' '}
+          <Anchor component={Link} to="/find-organisation" size="sm">
+            Find your organisation
+          </Anchor>
+        </Text>
       </Stack>
     </form>
   );

@@ -1,0 +1,68 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { TooManyRequestsError } from '../../errors';
+import { MailDeliveryError, type Mailer, type MailMessage } from '../../lib/mailer';
+
+export const TOO_MANY_MAILS =
+  'Too many e-mails were asked for this address. Please wait and try again later.';
+
+/**
+ * How many e-mails one address may be sent by an endpoint in a window, whether or not it has an
+ * account, so that the limit says nothing about accounts (docs/product.md §8). In memory: each
+ * instance counts its own, like the login throttle. The per-client-address limit is the route's.
+ */
+export function createAddressLimit(options: { keyPrefix: string; points: number; durationSeconds: number }) {
+  const limiter = new RateLimiterMemory({
+    keyPrefix: options.keyPrefix,
+    points: options.points,
+    duration: options.durationSeconds,
+  });
+  return {
+    /** Counts one e-mail for `key`; 429 with Retry-After once the window's allowance is spent. */
+    async take(key: string): Promise<void> {
+      try {
+        await limiter.consume(key);
+      } catch (error) {
+        if (error instanceof RateLimiterRes)
+          throw new TooManyRequestsError(TOO_MANY_MAILS, Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+        throw error;
+      }
+    },
+  };
+}
+
+/** Where a failed e-mail is reported; never its address or its link. */
+export type OutboxLogger = { warn: (details: Record<string, unknown>, message: string) => void };
+
+/**
+ * E-mails sent after the answer: an endpoint that must answer alike whether or not an address has
+ * an account cannot wait for the mail server, whose delay (or failure) would tell.
+ */
+export function createOutbox(deps: { mailer: Mailer; logger: OutboxLogger }) {
+  const { mailer, logger } = deps;
+  const pending = new Set<Promise<void>>();
+  return {
+    post(message: MailMessage, what: string): void {
+      if (!mailer.configured) {
+        logger.warn({ mail: what }, `A ${what} e-mail was not sent: mail is not configured (SMTP_URL)`);
+        return;
+      }
+      const sending = mailer
+        .send(message)
+        .catch((error: unknown) => {
+          const delivery = error instanceof MailDeliveryError ? error : null;
+          logger.warn(
+            { mail: delivery?.diagnostics ?? { code: null }, reason: delivery?.reason ?? null },
+            `A ${what} e-mail could not be sent`,
+          );
+        })
+        .finally(() => pending.delete(sending));
+      pending.add(sending);
+    },
+    /** Resolves once every e-mail posted so far was handed over or given up. */
+    async settled(): Promise<void> {
+      await Promise.all([...pending]);
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;

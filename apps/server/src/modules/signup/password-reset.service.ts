@@ -1,0 +1,129 @@
+import {
+  RESET_FINISH_FAILED_MESSAGE,
+  RESET_PASSWORD_LIFETIME_MINUTES,
+  escapeMarkdown,
+  resetPasswordLink,
+  type ResetPasswordFinishInput,
+  type ResetPasswordFinishResponse,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { BadRequestError } from '../../errors';
+import { hashPassword, type HashCost } from '../../lib/passwords';
+import { hashToken, newSecretToken } from '../../lib/tokens';
+import type { AuditService } from '../audit/audit.service';
+import type { AuthService } from '../auth/auth.service';
+import { createAddressLimit, type Outbox } from './mail-limits';
+import { resetPasswordMail } from './signup-mails';
+import * as repo from './signup.repository';
+
+/** Reset keys: 256 random bits after a prefix that says what they are. */
+const RESET_KEY_PREFIX = 'vxr_';
+const MINUTE_MS = 60 * 1000;
+/** Reset e-mails one address of one organisation may be sent per hour. */
+const RESETS_PER_ADDRESS_PER_HOUR = 5;
+
+export const NO_ORGANISATION = 'Which organisation? Ask for the reset from your organisation’s sign-in page.';
+
+export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
+
+/**
+ * Password reset (docs/product.md §2 /resetpassword, §8): a request e-mails a link with a key that
+ * works once within an hour (only its SHA-256 is stored); setting the new password ends every
+ * session of the member. The request is answered alike whether or not the address has an account.
+ */
+export function createPasswordResetService(deps: {
+  db: Database;
+  audit: AuditService;
+  auth: AuthService;
+  outbox: Outbox;
+  publicUrl: string;
+  hashCost: HashCost;
+  now?: () => Date;
+}) {
+  const { db, audit, auth, outbox, publicUrl, hashCost } = deps;
+  const now = deps.now ?? (() => new Date());
+  const perAddress = createAddressLimit({
+    keyPrefix: 'reset-password-mails',
+    points: RESETS_PER_ADDRESS_PER_HOUR,
+    durationSeconds: 60 * 60,
+  });
+
+  return {
+    /** POST /api/account/reset_password/init: the organisation is the address's, else the body's. */
+    async request(input: {
+      email: string;
+      domain?: string | undefined;
+      hostOrganisation: string | null;
+    }): Promise<void> {
+      const domain = (input.hostOrganisation ?? input.domain)?.toLowerCase();
+      if (!domain)
+        throw new BadRequestError(NO_ORGANISATION, [
+          { field: 'domain', message: 'Organisation domain is required' },
+        ]);
+      const email = input.email.toLowerCase();
+      await perAddress.take(JSON.stringify([domain, email]));
+      const organisation = await repo.findOrganisationByDomain(db, domain);
+      const account = organisation ? await repo.findActiveAccount(db, organisation.id, email) : null;
+      if (!organisation || !account) return;
+
+      const at = now();
+      const key = newSecretToken(RESET_KEY_PREFIX);
+      await db.transaction(async (tx) => {
+        const owner = { organisationId: organisation.id, userId: account.id };
+        await repo.insertResetToken(tx, {
+          ...owner,
+          tokenHash: hashToken(key),
+          expiresAt: new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS),
+          createdAt: at,
+        });
+        await audit.record(tx, owner, {
+          action: 'other',
+          resourceType: 'user',
+          resourceId: account.id,
+          title: `Password reset requested for ${account.email}`,
+          description: `A password reset link was e-mailed to ${escapeMarkdown(account.email)}. It works once, for ${RESET_PASSWORD_LIFETIME_MINUTES} minutes.`,
+        });
+      });
+      outbox.post(
+        resetPasswordMail({
+          account,
+          organisation: organisation.name,
+          link: resetPasswordLink(publicUrl, key),
+        }),
+        'password reset',
+      );
+    },
+
+    /**
+     * POST /api/account/reset_password/finish: the key is spent, the password set, every other reset
+     * key of the member retired and every session ended, together.
+     */
+    async finish(input: ResetPasswordFinishInput): Promise<ResetPasswordFinishResponse> {
+      const passwordHash = await hashPassword(input.password, hashCost);
+      const at = now();
+      const done = await db.transaction(async (tx) => {
+        const owner = await repo.consumeResetToken(tx, hashToken(input.key), at);
+        const account = owner
+          ? await repo.findActiveAccountById(tx, owner.organisationId, owner.userId)
+          : null;
+        if (!owner || !account) return null;
+        await repo.setPassword(tx, owner, passwordHash, at);
+        await repo.retireResetTokens(tx, owner, at);
+        const ended = await auth.revokeAllSessions(owner.organisationId, owner.userId, tx);
+        await audit.record(tx, owner, {
+          action: 'update',
+          resourceType: 'user',
+          resourceId: owner.userId,
+          title: `${account.email} reset their password`,
+          description: `${escapeMarkdown(account.email)} set a new password from a reset link; their ${ended} session(s) were ended.`,
+        });
+        return account.organisationDomain;
+      });
+      if (done === null) throw new BadRequestError(RESET_FINISH_FAILED_MESSAGE, undefined, RESET_LINK_DEAD);
+      return { domain: done };
+    },
+  };
+}
+
+export const RESET_LINK_DEAD =
+  'This reset link is not valid: it may have expired or been used already. Ask for a new one.';

@@ -1,0 +1,37 @@
+import type { Database } from '../../db/client';
+import type { Mailer } from '../../lib/mailer';
+import type { HashCost } from '../../lib/passwords';
+import type { AuditService } from '../audit/audit.service';
+import type { AuthService } from '../auth/auth.service';
+import { createFindOrganisationsService } from './find-organisations.service';
+import { createInviteeSignupService } from './invitee-signup.service';
+import { createOutbox, type OutboxLogger } from './mail-limits';
+import { createPasswordResetService } from './password-reset.service';
+
+export type SignupService = ReturnType<typeof createSignupService>;
+
+/**
+ * The signed-out account flows (docs/product.md §2, §8): password reset, invited sign-up and find
+ * organisation, sharing one outbox for the e-mails they send after answering.
+ */
+export function createSignupService(deps: {
+  db: Database;
+  audit: AuditService;
+  auth: AuthService;
+  mailer: Mailer;
+  publicUrl: string;
+  hashCost: HashCost;
+  logger: OutboxLogger;
+  now?: () => Date;
+}) {
+  const { db, audit, auth, mailer, publicUrl, hashCost, logger } = deps;
+  const clock = deps.now ? { now: deps.now } : {};
+  const outbox = createOutbox({ mailer, logger });
+  return {
+    passwordReset: createPasswordResetService({ db, audit, auth, outbox, publicUrl, hashCost, ...clock }),
+    invitee: createInviteeSignupService({ db, audit, auth, hashCost, ...clock }),
+    findOrganisations: createFindOrganisationsService({ db, outbox, publicUrl }),
+    /** Resolves once the e-mails posted so far were handed to the mail server or given up. */
+    mailsSettled: () => outbox.settled(),
+  };
+}

@@ -1,0 +1,3 @@
+export const signupKeys = {
+  invitee: (activationKey: string) => ['signup', 'invitee', activationKey] as const,
+};

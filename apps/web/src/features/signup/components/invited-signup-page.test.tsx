@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, renderRoutes, stubApi } from '../../../test-utils';
+import { InvitedSignupPage } from './invited-signup-page';
+
+const INVITEE = {
+  firstName: 'Ada',
+  lastName: '',
+  email: 'ada@example.com',
+  organisationName: 'Acme',
+  alreadyActivated: false,
+};
+
+function renderPage() {
+  return renderRoutes(
+    [
+      { path: 'invited/:activationKey', element: <InvitedSignupPage /> },
+      { path: '/', element: <p>Home page</p> },
+      { path: 'login', element: <p>Sign-in page</p> },
+    ],
+    '/invited/vxi_key',
+  );
+}
+
+async function fillPasswords(password: string, confirmation = password) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Password', { exact: true }), password);
+  await user.type(screen.getByLabelText('Confirm password', { exact: true }), confirmation);
+  return user;
+}
+
+describe('Invited sign-up (/invited/{activationKey})', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows Loading, then the form with what the invitation says', async () => {
+    stubApi({ 'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, INVITEE) });
+    renderPage();
+    expect(screen.getByText('Loading')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Join Acme' })).toBeTruthy();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ada@example.com');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).readOnly).toBe(true);
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ada');
+  });
+
+  it('says "We cannot find you!" for a link the server does not know', async () => {
+    stubApi({
+      'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(404, { title: 'We cannot find you!' }),
+    });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'We cannot find you!' })).toBeTruthy();
+  });
+
+  it('says the account is already activated, with a way to sign in', async () => {
+    stubApi({
+      'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, { ...INVITEE, alreadyActivated: true }),
+    });
+    const { router } = renderPage();
+    expect(
+      await screen.findByRole('heading', { name: 'It looks like you have already activated your account!' }),
+    ).toBeTruthy();
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Sign in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it('requires both names, and keeps Activate disabled until the passwords match', async () => {
+    const calls = stubApi({ 'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, INVITEE) });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Join Acme' });
+    const user = await fillPasswords('secret', 'secreT');
+    const submit = screen.getByRole('button', { name: 'Activate my account' });
+    expect(screen.getByText('The two passwords do not match.')).toBeTruthy();
+    expect(submit).toHaveProperty('disabled', true);
+    await user.clear(screen.getByLabelText('Confirm password', { exact: true }));
+    await user.type(screen.getByLabelText('Confirm password', { exact: true }), 'secret');
+    await user.clear(screen.getByLabelText('First name'));
+    await user.click(submit);
+    expect(await screen.findByText('First name is required')).toBeTruthy();
+    expect(screen.getByText('Last name is required')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('shows the password strength and the length rule', async () => {
+    stubApi({ 'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, INVITEE) });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Join Acme' });
+    const user = await fillPasswords('abc');
+    await user.type(screen.getByLabelText('Last name'), 'Lovelace');
+    expect(screen.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuetext')).toBe(
+      'Very weak',
+    );
+    await user.click(screen.getByRole('button', { name: 'Activate my account' }));
+    expect(await screen.findByText('Your password should be greater than 4 characters long')).toBeTruthy();
+  });
+
+  it('activates the account and goes home signed in', async () => {
+    const calls = stubApi({
+      'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, INVITEE),
+      'POST /api/v1/signup/invitee/': () => jsonResponse(200, { id_token: 'vxs_t', domain: 'acme' }),
+    });
+    const { router } = renderPage();
+    await screen.findByRole('heading', { name: 'Join Acme' });
+    const user = await fillPasswords('pa55word');
+    await user.type(screen.getByLabelText('Last name'), 'Lovelace');
+    await user.click(screen.getByRole('button', { name: 'Activate my account' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      activationKey: 'vxi_key',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      password: 'pa55word',
+    });
+    expect(document.cookie).toContain('subdomain=acme');
+  });
+
+  it('turns into "already activated" when the link was used meanwhile', async () => {
+    stubApi({
+      'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, INVITEE),
+      'POST /api/v1/signup/invitee/': () =>
+        jsonResponse(409, { title: 'It looks like you have already activated your account!' }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Join Acme' });
+    const user = await fillPasswords('pa55word');
+    await user.type(screen.getByLabelText('Last name'), 'Lovelace');
+    await user.click(screen.getByRole('button', { name: 'Activate my account' }));
+    expect(
+      await screen.findByRole('heading', { name: 'It looks like you have already activated your account!' }),
+    ).toBeTruthy();
+  });
+});
