@@ -1,14 +1,5 @@
-import { Fragment } from 'react';
-import {
-  Anchor,
-  Box,
-  Burger,
-  Container,
-  Drawer,
-  Group,
-  NavLink as MantineNavLink,
-  Stack,
-} from '@mantine/core';
+import { Fragment, lazy, Suspense, useState } from 'react';
+import { Anchor, Box, Burger, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconApi, IconExternalLink, IconHelp } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
@@ -18,6 +9,9 @@ import { API_REFERENCE_PATH, HELP_PATH } from '../../lib/paths';
 import { EnvironmentSlot } from './environment-slot';
 import { useNavItems } from './nav-items';
 import { ProfileMenu } from './profile-menu';
+
+const loadDrawer = () => import('./navigation-drawer');
+const NavigationDrawer = lazy(() => loadDrawer().then((module) => ({ default: module.NavigationDrawer })));
 import classes from './shell.module.css';
 
 /**
@@ -29,6 +23,8 @@ export function TopNav() {
   const items = useNavItems();
   const { pathname } = useLocation();
   const [drawerOpened, drawer] = useDisclosure(false);
+  // The drawer is fetched the first time it is asked for (or the pointer reaches its button).
+  const [drawerLoaded, setDrawerLoaded] = useState(false);
   const hasEnvironmentAnchor = items.some((item) => item.beforeEnvironment);
 
   return (
@@ -38,7 +34,11 @@ export function TopNav() {
           <Group gap="md" wrap="nowrap" h="100%">
             <Burger
               opened={drawerOpened}
-              onClick={drawer.toggle}
+              onClick={() => {
+                setDrawerLoaded(true);
+                drawer.toggle();
+              }}
+              onPointerEnter={() => void loadDrawer()}
               hiddenFrom="lg"
               size="sm"
               aria-label={drawerOpened ? 'Close navigation' : 'Open navigation'}
@@ -98,45 +98,11 @@ export function TopNav() {
           </Group>
         </Group>
       </Container>
-      <Drawer
-        opened={drawerOpened}
-        onClose={drawer.close}
-        size="xs"
-        title={<Logo size={24} />}
-        hiddenFrom="lg"
-      >
-        <Stack component="nav" aria-label="Main" gap={2}>
-          <EnvironmentSlot fullWidth onChoose={drawer.close} />
-          {items.map((item) => (
-            <MantineNavLink
-              key={item.to}
-              component={Link}
-              to={item.to}
-              label={item.label}
-              leftSection={<item.icon size={18} aria-hidden="true" />}
-              active={item.isActive(pathname)}
-              onClick={drawer.close}
-            />
-          ))}
-          <MantineNavLink
-            component={Link}
-            to={HELP_PATH}
-            label="Help"
-            leftSection={<IconHelp size={18} aria-hidden="true" />}
-            active={pathname === HELP_PATH}
-            onClick={drawer.close}
-          />
-          <MantineNavLink
-            component="a"
-            href={API_REFERENCE_PATH}
-            target="_blank"
-            rel="noopener"
-            label="API reference"
-            leftSection={<IconApi size={18} aria-hidden="true" />}
-            rightSection={<IconExternalLink size={14} aria-hidden="true" />}
-          />
-        </Stack>
-      </Drawer>
+      {drawerLoaded ? (
+        <Suspense fallback={null}>
+          <NavigationDrawer opened={drawerOpened} onClose={drawer.close} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

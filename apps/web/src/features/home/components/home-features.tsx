@@ -1,5 +1,5 @@
-import { useEffect, useId, useState } from 'react';
-import { Group, Pagination, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
@@ -13,12 +13,17 @@ import {
   type HomeFeatureFilter,
 } from '@vexil/core';
 import { LoadError } from '../../../components/load-error';
+import classes from './home-features.module.css';
 import { isApiError } from '../../../lib/api-client';
 import { useFlag } from '../../../lib/flags';
 import { notifyError } from '../../../lib/notify';
 import { useBookmarkFeature } from '../../../entities/features/api/bookmark-feature';
 import { useHomeFeatures } from '../../../entities/features/api/get-home-features';
 import { DEFAULT_SORT, HomeFeaturesTable, type Sort, type SortColumn } from './home-features-table';
+
+const Pagination = lazy(() =>
+  import('../../../components/pager').then((module) => ({ default: module.Pagination })),
+);
 
 /** docs/product.md §8 "Bookmark failure", followed by the server's reason. */
 export const BOOKMARK_FAILED_MESSAGE = 'We encountered an error, the bookmark was not saved.';
@@ -145,12 +150,21 @@ export function HomeFeatures() {
           </Title>
           <Group gap="sm" align="center" wrap="wrap">
             {filters.length > 1 ? (
-              <SegmentedControl
-                aria-label="Feature list"
-                data={filters.map((value) => ({ value, label: FILTER_LABELS[value] }))}
-                value={filter}
-                onChange={chooseFilter}
-              />
+              <div role="radiogroup" aria-label="Feature list" className={classes.segments}>
+                {filters.map((value) => (
+                  <label key={value} className={classes.segment}>
+                    <input
+                      type="radio"
+                      name={`${headingId}-list`}
+                      value={value}
+                      checked={filter === value}
+                      onChange={() => chooseFilter(value)}
+                      className={classes.segmentInput}
+                    />
+                    {FILTER_LABELS[value]}
+                  </label>
+                ))}
+              </div>
             ) : null}
             <TextInput
               aria-label="Filter Features..."
@@ -184,21 +198,24 @@ export function HomeFeatures() {
                   {first}–{first + shown - 1} of {total}
                 </Text>
                 {pages > 1 ? (
-                  <Pagination
-                    total={pages}
-                    value={Math.min(page, pages)}
-                    onChange={goTo}
-                    size="sm"
-                    siblings={1}
-                    boundaries={1}
-                    getControlProps={(control) => ({
-                      'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-                    })}
-                    getItemProps={(item) => ({
-                      'aria-label': `Page ${item}`,
-                      'aria-current': item === page ? 'page' : undefined,
-                    })}
-                  />
+                  // Most lists fit one page: the pager is fetched only for those that do not.
+                  <Suspense fallback={null}>
+                    <Pagination
+                      total={pages}
+                      value={Math.min(page, pages)}
+                      onChange={goTo}
+                      size="sm"
+                      siblings={1}
+                      boundaries={1}
+                      getControlProps={(control) => ({
+                        'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
+                      })}
+                      getItemProps={(item) => ({
+                        'aria-label': `Page ${item}`,
+                        'aria-current': item === page ? 'page' : undefined,
+                      })}
+                    />
+                  </Suspense>
                 ) : null}
               </Group>
             ) : null}

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconFolders, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { isOrganisationAdmin, type ProjectSummary } from '@vexil/core';
@@ -115,11 +115,11 @@ export function ProjectCards() {
       {projects.length === 0 ? (
         <NoProjects admin={admin} />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+        <div className={classes.grid}>
           {projects.map((project) => (
             <ProjectCard key={project.id} project={project} admin={admin} />
           ))}
-        </SimpleGrid>
+        </div>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { Kbd, UnstyledButton } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { isApplePlatform, quickSearch } from '../hooks/use-quick-search';
+import { isApplePlatform } from '../hooks/use-quick-search';
+import { loadQuickSearch, openQuickSearch } from './quick-search';
 import classes from './quick-search.module.css';
 
 /**
@@ -13,7 +14,10 @@ export function QuickSearchButton() {
   return (
     <UnstyledButton
       className={classes.button}
-      onClick={quickSearch.open}
+      onClick={openQuickSearch}
+      // The dialog is usually here by the time the button is pressed.
+      onPointerEnter={() => void loadQuickSearch().catch(() => undefined)}
+      onFocus={() => void loadQuickSearch().catch(() => undefined)}
       aria-label="Search"
       aria-haspopup="dialog"
       aria-keyshortcuts={apple ? '/ Meta+K' : '/ Control+K'}

@@ -1,15 +1,4 @@
 import { useEffect } from 'react';
-import { createSpotlight, useSpotlight } from '@mantine/spotlight';
-
-/**
- * The quick search's open state, shared by its dialog (mounted once in the app's shell) and whatever
- * opens it: the shortcuts and the top navigation's button.
- */
-export const [quickSearchStore, quickSearch] = createSpotlight();
-
-export function useQuickSearchOpened(): boolean {
-  return useSpotlight(quickSearchStore).opened;
-}
 
 /** Input types that take typed text: there `/` is a character, not the shortcut. */
 const NON_TEXT_INPUTS = new Set([
@@ -54,22 +43,23 @@ function isModK(event: KeyboardEvent): boolean {
  * Opens the quick search on `/` outside a text field (whatever key the layout needs for it) and on Ctrl-K
  * or ⌘K anywhere, a text field included. Neither opens it over another dialog.
  */
-export function useQuickSearchShortcuts(): void {
+export function useQuickSearchShortcuts(search: { open: () => void; isOpen: () => boolean }): void {
+  const { open, isOpen } = search;
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.isComposing) return;
       const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey;
       if (slash ? isTextField(event.target) : !isModK(event)) return;
-      if (quickSearchStore.getState().opened) {
+      if (isOpen()) {
         event.preventDefault();
         return;
       }
       if (otherDialogOpen()) return;
       // The slash is not typed into the search field, and the browser's own Ctrl-K does not run.
       event.preventDefault();
-      quickSearch.open();
+      open();
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, []);
+  }, [open, isOpen]);
 }
