@@ -141,7 +141,17 @@ function createServices(
   });
   const tokens = createTokensService({ db, audit, enabled: uiFlags['access-tokens'], ...clock });
   const { publicUrl, passwordHashCost: hashCost } = config;
-  const signup = createSignupService({ db, audit, auth, mailer, publicUrl, hashCost, logger, ...clock });
+  const signup = createSignupService({
+    db,
+    audit,
+    auth,
+    projects,
+    mailer,
+    publicUrl,
+    hashCost,
+    logger,
+    ...clock,
+  });
   const roles = createRolesService({ db, audit, enabled: uiFlags['roles-admin'], ...clock });
   return {
     events,

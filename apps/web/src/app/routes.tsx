@@ -33,7 +33,7 @@ function screen<M, K extends keyof M>(load: () => Promise<M>, name: K, flag?: Ui
   };
 }
 
-/** Signed-out screens. Later: /signup, /activate. */
+/** Signed-out screens. */
 const publicRoutes: RouteObject[] = [
   { path: 'login', element: <LoginRoute /> },
   { path: 'login/:token', lazy: screen(() => import('./routes/token-login-route'), 'TokenLoginRoute') },
@@ -49,6 +49,14 @@ const publicRoutes: RouteObject[] = [
       () => import('../features/signup/components/find-organisation-page'),
       'FindOrganisationPage',
     ),
+  },
+  {
+    path: 'signup',
+    lazy: screen(() => import('../features/signup/components/signup-wizard-page'), 'SignupWizardPage'),
+  },
+  {
+    path: 'activate',
+    lazy: screen(() => import('../features/signup/components/signup-wizard-page'), 'ActivatePage'),
   },
   {
     path: 'invited/:activationKey',

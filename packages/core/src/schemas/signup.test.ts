@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from './common';
 import {
   checkDomainInput,
+  createAccountInput,
+  isReservedOrganisationDomain,
   domainSuggestions,
   inviteeSignupForm,
   inviteeSignupInput,
@@ -167,5 +169,38 @@ describe('links', () => {
 
   it('builds an organisation sign-in address in the path form', () => {
     expect(organisationLoginLink('http://localhost:3000//', 'acme')).toBe('http://localhost:3000/acme/login');
+  });
+});
+
+describe('reserved organisation domains', () => {
+  it('refuses the product’s own names in any spelling, and nothing else', () => {
+    expect(isReservedOrganisationDomain('admin')).toBe(true);
+    expect(isReservedOrganisationDomain(' Sign Up ')).toBe(true);
+    expect(isReservedOrganisationDomain('acme')).toBe(false);
+    expect(isReservedOrganisationDomain('admin-global')).toBe(false);
+  });
+});
+
+describe('createAccountInput', () => {
+  const body = {
+    email: 'ada@example.com',
+    once: 'o',
+    pin: '123456',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    organisationName: 'Engines',
+    organisationDomain: 'Analytical Engines',
+    password: 'secret!',
+  };
+
+  it('normalises the domain, and accepts a body without the confirmation', () => {
+    expect(createAccountInput.parse(body).organisationDomain).toBe('analytical-engines');
+  });
+
+  it('refuses a confirmation that differs', () => {
+    expect(errors(createAccountInput.safeParse({ ...body, confirmPassword: 'other' }))).toEqual([
+      { field: 'confirmPassword', message: 'The two passwords do not match.' },
+    ]);
+    expect(createAccountInput.safeParse({ ...body, confirmPassword: 'secret!' }).success).toBe(true);
   });
 });

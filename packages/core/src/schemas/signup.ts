@@ -19,6 +19,74 @@ export const SIGNUP_PIN_LENGTH = 6;
 export const PIN_MESSAGE = 'The pin you have entered is invalid.';
 /** Suffixes offered when a domain is taken (docs/product.md §8). */
 export const DOMAIN_SUGGESTION_SUFFIXES = ['global', 'group', 'company'] as const;
+/** How long an e-mailed signup pin works (docs/product.md §4 Signup wizard). */
+export const SIGNUP_PIN_LIFETIME_MINUTES = 15;
+/** Pins that may be tried against one `once`; the pin is dead after that many wrong ones. */
+export const SIGNUP_PIN_TRIES = 5;
+/** A validated pin stays good for createaccount this long, to finish the wizard's other steps. */
+export const SIGNUP_COMPLETION_MINUTES = 60;
+/** Shown for a taken or reserved domain (docs/product.md §8). */
+export const DOMAIN_UNAVAILABLE_MESSAGE = 'The domain name is unavailable';
+/** The wizard's last step got no token back (docs/product.md §8). */
+export const SIGNUP_FAILED_MESSAGE = 'Signup failed, no signup token sent';
+
+/**
+ * Domains no organisation may take: names of the product's own addresses (sub-domains such as www,
+ * api and app) and its top-level paths, which the path form `/{organisation}/login` would shadow.
+ */
+export const RESERVED_ORGANISATION_DOMAINS: ReadonlySet<string> = new Set([
+  'www',
+  'api',
+  'app',
+  'apps',
+  'admin',
+  'administrator',
+  'root',
+  'mail',
+  'smtp',
+  'static',
+  'assets',
+  'cdn',
+  'docs',
+  'help',
+  'support',
+  'status',
+  'blog',
+  'billing',
+  'login',
+  'logout',
+  'signup',
+  'sign-up',
+  'signin',
+  'sign-in',
+  'activate',
+  'invited',
+  'resetpassword',
+  'forgot-password',
+  'find-organisation',
+  'account',
+  'accounts',
+  'home',
+  'profile',
+  'features',
+  'projects',
+  'test',
+  'ofrep',
+  'sdk',
+  'vexil',
+  'system',
+  'health',
+  'metrics',
+  'auth',
+  'oauth',
+  'sso',
+  'security',
+]);
+
+/** Whether a (normalised) domain is one of {@link RESERVED_ORGANISATION_DOMAINS}. */
+export function isReservedOrganisationDomain(domain: string): boolean {
+  return RESERVED_ORGANISATION_DOMAINS.has(normaliseOrganisationDomain(domain));
+}
 
 const signupEmail = email({
   required: 'Please provide an email address.',
@@ -96,13 +164,25 @@ const createAccountFields = {
   organisationDomain: organisationDomainSchema,
 };
 
-/** Body of POST /api/v1/signup/createaccount. */
-export const createAccountInput = z.object({ ...createAccountFields, password: newPasswordSchema });
+/**
+ * Body of POST /api/v1/signup/createaccount. `confirmPassword`, sent by the wizard, must then equal
+ * the password.
+ */
+export const createAccountInput = z
+  .object({
+    ...createAccountFields,
+    ...passwordFields,
+    confirmPassword: passwordFields.confirmPassword.optional(),
+  })
+  .refine((v) => v.confirmPassword === undefined || v.password === v.confirmPassword, PASSWORDS_MATCH_CHECK);
 /** Type of {@link createAccountInput}. */
 export type CreateAccountInput = z.infer<typeof createAccountInput>;
 
-/** Response of createaccount: a one-time login token for the new organisation's domain. */
-export const createAccountResponse = z.object({ token: z.string() });
+/**
+ * Response of createaccount: a one-time login token for the new organisation, and its domain as
+ * stored (normalised), for `/login/{token}` on that organisation's address.
+ */
+export const createAccountResponse = z.object({ token: z.string(), domain: z.string() });
 /** Type of {@link createAccountResponse}. */
 export type CreateAccountResponse = z.infer<typeof createAccountResponse>;
 

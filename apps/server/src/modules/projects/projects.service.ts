@@ -7,7 +7,7 @@ import {
   type Project,
   type ProjectInput,
 } from '@vexil/core';
-import { readTogether, type Database, type Executor } from '../../db/client';
+import { readTogether, type Database, type Executor, type Transaction } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { isUuid } from '../../db/text-search';
@@ -102,6 +102,52 @@ export function createProjectsService(deps: {
     return project!;
   }
 
+  /**
+   * A project and its first environments, audited, inside the caller's transaction (POST
+   * /api/v1/projects/ below; a sign-up's first project). The caller announces the environments once
+   * the transaction has committed ({@link announceEnvironments}).
+   */
+  async function createWithin(
+    tx: Transaction,
+    principal: Principal,
+    input: Pick<ProjectInput, 'name' | 'key'>,
+  ): Promise<{ project: Project; environmentIds: string[] }> {
+    assertAdmin(principal, 'create');
+    const organisationId = principal.organisationId;
+    await lockOrganisation(tx, organisationId);
+    if (await repo.findByKey(tx, organisationId, input.key)) throw keyTakenError(input.key);
+    await billing.assertWithinLimit(tx, organisationId, 'maxProjects', () =>
+      repo.countLive(tx, organisationId),
+    );
+    const at = now();
+    const row = await repo.insert(tx, {
+      organisationId,
+      name: input.name,
+      key: input.key,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const created = await environments.createDefaults(tx, principal, row, DEFAULT_PROJECT_ENVIRONMENTS);
+    await audit.record(tx, principal, {
+      action: 'create',
+      resourceType: 'project',
+      resourceId: row.id,
+      projectKey: row.key,
+      title: `Project ${row.name} created`,
+      description: `${escapeMarkdown(principal.email)} created the project ${describeProject(row)} with the environments ${created
+        .map((e) => `**${escapeMarkdown(e.name)}**`)
+        .join(', ')}.`,
+    });
+    return { project: await toProject(tx, principal, row), environmentIds: created.map((e) => e.id) };
+  }
+
+  /** Tells the SDK side that these environments changed (after the transaction that did it). */
+  function announceEnvironments(organisationId: string, environmentIds: readonly string[]): void {
+    for (const environmentId of environmentIds) {
+      events.publish({ type: 'environment.changed', organisationId, environmentId });
+    }
+  }
+
   return {
     /**
      * GET /api/v1/projects?query=: every member may read projects, their JS client keys, and the server
@@ -119,46 +165,17 @@ export function createProjectsService(deps: {
       return toProject(db, principal, row);
     },
 
+    createWithin,
+    announceEnvironments,
+
     /** POST /api/v1/projects/: the project and its first environments, in one transaction. */
     async create(principal: Principal, input: ProjectInput): Promise<Project> {
       assertAdmin(principal, 'create');
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new project has no id: use PUT to update.');
-      const organisationId = principal.organisationId;
       try {
-        const result = await db.transaction(async (tx) => {
-          await lockOrganisation(tx, organisationId);
-          if (await repo.findByKey(tx, organisationId, input.key)) throw keyTakenError(input.key);
-          await billing.assertWithinLimit(tx, organisationId, 'maxProjects', () =>
-            repo.countLive(tx, organisationId),
-          );
-          const at = now();
-          const row = await repo.insert(tx, {
-            organisationId,
-            name: input.name,
-            key: input.key,
-            createdAt: at,
-            updatedAt: at,
-          });
-          const created = await environments.createDefaults(tx, principal, row, DEFAULT_PROJECT_ENVIRONMENTS);
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'project',
-            resourceId: row.id,
-            projectKey: row.key,
-            title: `Project ${row.name} created`,
-            description: `${escapeMarkdown(principal.email)} created the project ${describeProject(row)} with the environments ${created
-              .map((e) => `**${escapeMarkdown(e.name)}**`)
-              .join(', ')}.`,
-          });
-          return {
-            project: await toProject(tx, principal, row),
-            environmentIds: created.map((e) => e.id),
-          };
-        });
-        for (const environmentId of result.environmentIds) {
-          events.publish({ type: 'environment.changed', organisationId, environmentId });
-        }
+        const result = await db.transaction((tx) => createWithin(tx, principal, input));
+        announceEnvironments(principal.organisationId, result.environmentIds);
         return result.project;
       } catch (error) {
         if (isUniqueViolation(error, 'projects_organisation_key_unique')) throw keyTakenError(input.key);

@@ -1,4 +1,4 @@
-import { RESET_PASSWORD_LIFETIME_MINUTES } from '@vexil/core';
+import { RESET_PASSWORD_LIFETIME_MINUTES, SIGNUP_PIN_LIFETIME_MINUTES } from '@vexil/core';
 import type { MailMessage } from '../../lib/mailer';
 import { escapeHtml as e } from '../team/invitation-mail';
 
@@ -112,6 +112,58 @@ ${items}
   return {
     to: { name: '', address: facts.email },
     subject: 'Your organisations on Vexil',
+    text,
+    html,
+  };
+}
+
+/** The sign-up wizard's pin (docs/product.md §4 Signup wizard): the 6 digits, large, in both parts. */
+export function signupPinMail(facts: { email: string; pin: string }): MailMessage {
+  const intro = `Someone started creating a Vexil organisation with ${facts.email}. Your pin is:`;
+  const lifetime = `Enter it in the sign-up page within ${SIGNUP_PIN_LIFETIME_MINUTES} minutes.`;
+  const ignore =
+    'If you did not ask for this, you can ignore this e-mail: nothing is created without the pin.';
+  const text = ['Hello,', '', intro, '', facts.pin, '', lifetime, ignore, ''].join('\n');
+  const html = page(
+    'Your Vexil sign-up pin',
+    `<p ${P}>Hello,</p>
+<p ${P}>${e(intro)}</p>
+<p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${e(facts.pin)}</p>
+<p ${SMALL}>${e(lifetime)}</p>
+<p style="margin:0;font-size:14px;color:#495057">${e(ignore)}</p>`,
+  );
+  return {
+    to: { name: '', address: facts.email },
+    subject: `${facts.pin} is your Vexil sign-up pin`,
+    text,
+    html,
+  };
+}
+
+export type WelcomeMailFacts = {
+  account: { email: string; firstName: string; lastName: string };
+  organisation: string;
+  link: string;
+};
+
+/** After createaccount: where the new organisation signs in, kept for later. */
+export function welcomeMail(facts: WelcomeMailFacts): MailMessage {
+  const { account, link } = facts;
+  const organisation = oneLine(facts.organisation);
+  const greeting = greetingOf(account.firstName);
+  const intro = `Your organisation ${organisation} is ready on Vexil, with a first project and its Development and Production environments.`;
+  const signIn = `Sign in with ${account.email} at:`;
+  const text = [greeting, '', intro, '', signIn, link, ''].join('\n');
+  const html = page(
+    `Welcome to Vexil`,
+    `<p ${P}>${e(greeting)}</p>
+<p ${P}>Your organisation <strong>${e(organisation)}</strong> is ready on Vexil, with a first project and its Development and Production environments.</p>
+<p ${P}>Sign in with <strong>${e(account.email)}</strong> at:</p>
+<p style="margin:0"><a href="${e(link)}" ${LINK}>${e(link)}</a></p>`,
+  );
+  return {
+    to: { name: oneLine(`${account.firstName} ${account.lastName}`), address: account.email },
+    subject: `Welcome to Vexil: ${organisation} is ready`,
     text,
     html,
   };

@@ -3,31 +3,44 @@ import type { Mailer } from '../../lib/mailer';
 import type { HashCost } from '../../lib/passwords';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
+import type { ProjectsService } from '../projects/projects.service';
 import { createFindOrganisationsService } from './find-organisations.service';
 import { createInviteeSignupService } from './invitee-signup.service';
 import { createOutbox, type OutboxLogger } from './mail-limits';
 import { createPasswordResetService } from './password-reset.service';
+import { createSignupWizardService } from './signup-wizard.service';
 
 export type SignupService = ReturnType<typeof createSignupService>;
 
 /**
- * The signed-out account flows (docs/product.md §2, §8): password reset, invited sign-up and find
- * organisation, sharing one outbox for the e-mails they send after answering.
+ * The signed-out account flows (docs/product.md §2, §8): the sign-up wizard, password reset, invited
+ * sign-up and find organisation, sharing one outbox for the e-mails they send after answering.
  */
 export function createSignupService(deps: {
   db: Database;
   audit: AuditService;
   auth: AuthService;
+  projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
   mailer: Mailer;
   publicUrl: string;
   hashCost: HashCost;
   logger: OutboxLogger;
   now?: () => Date;
 }) {
-  const { db, audit, auth, mailer, publicUrl, hashCost, logger } = deps;
+  const { db, audit, auth, projects, mailer, publicUrl, hashCost, logger } = deps;
   const clock = deps.now ? { now: deps.now } : {};
   const outbox = createOutbox({ mailer, logger });
   return {
+    wizard: createSignupWizardService({
+      db,
+      audit,
+      auth,
+      projects,
+      outbox,
+      publicUrl,
+      hashCost,
+      ...clock,
+    }),
     passwordReset: createPasswordResetService({ db, audit, auth, outbox, publicUrl, hashCost, ...clock }),
     invitee: createInviteeSignupService({ db, audit, auth, hashCost, ...clock }),
     findOrganisations: createFindOrganisationsService({ db, outbox, publicUrl }),

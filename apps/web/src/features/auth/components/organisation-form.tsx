@@ -64,6 +64,12 @@ export function OrganisationForm({ unknownDomain }: { unknownDomain?: string | u
             Find your organisation
           </Anchor>
         </Text>
+        <Text size="sm" c="dimmed" ta="center">
+          New to Vexil?{' '}
+          <Anchor component={Link} to="/signup" size="sm">
+            Create an organisation
+          </Anchor>
+        </Text>
       </Stack>
     </form>
   );

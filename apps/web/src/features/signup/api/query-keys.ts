@@ -1,3 +1,4 @@
 export const signupKeys = {
   invitee: (activationKey: string) => ['signup', 'invitee', activationKey] as const,
+  domain: (domain: string) => ['signup', 'domain', domain] as const,
 };

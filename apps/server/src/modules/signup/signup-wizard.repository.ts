@@ -1,0 +1,117 @@
+import { AUTHORITIES } from '@vexil/core';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { organisations, signups, users } from '../../db/schema/index';
+
+/** A sign-up wizard in progress, found by the SHA-256 of its `once`. */
+export type SignupRecord = {
+  id: string;
+  email: string;
+  pinHash: string;
+  attempts: number;
+  verifiedAt: Date | null;
+  completedAt: Date | null;
+  expiresAt: Date;
+};
+
+export async function insertSignup(
+  db: Executor,
+  values: {
+    email: string;
+    onceTokenHash: string;
+    pinHash: string;
+    beta: boolean;
+    expiresAt: Date;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await db.insert(signups).values(values);
+}
+
+/** The sign-up row, locked until the caller's transaction ends. */
+export async function findSignupForUpdate(db: Executor, onceTokenHash: string): Promise<SignupRecord | null> {
+  const [row] = await db
+    .select({
+      id: signups.id,
+      email: signups.email,
+      pinHash: signups.pinHash,
+      attempts: signups.attempts,
+      verifiedAt: signups.verifiedAt,
+      completedAt: signups.completedAt,
+      expiresAt: signups.expiresAt,
+    })
+    .from(signups)
+    .where(eq(signups.onceTokenHash, onceTokenHash))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+export async function countWrongPin(db: Executor, id: string): Promise<void> {
+  await db
+    .update(signups)
+    .set({ attempts: sql`${signups.attempts} + 1` })
+    .where(eq(signups.id, id));
+}
+
+/** The pin was right: the sign-up may be completed until `expiresAt`. */
+export async function markSignupVerified(db: Executor, id: string, at: Date, expiresAt: Date): Promise<void> {
+  await db.update(signups).set({ verifiedAt: at, expiresAt }).where(eq(signups.id, id));
+}
+
+export async function markSignupCompleted(db: Executor, id: string, at: Date): Promise<void> {
+  await db.update(signups).set({ completedAt: at }).where(eq(signups.id, id));
+}
+
+/** Which of `domains` (normalised) organisations already have. */
+export async function takenDomains(db: Executor, domains: string[]): Promise<Set<string>> {
+  if (domains.length === 0) return new Set();
+  const rows = await db
+    .select({ domain: organisations.domain })
+    .from(organisations)
+    .where(inArray(organisations.domain, domains));
+  return new Set(rows.map((r) => r.domain));
+}
+
+/** The new organisation; null when its domain was taken meanwhile. */
+export async function insertOrganisation(
+  db: Executor,
+  values: { name: string; domain: string; at: Date },
+): Promise<{ id: string; name: string; domain: string } | null> {
+  const [row] = await db
+    .insert(organisations)
+    .values({ name: values.name, domain: values.domain, createdAt: values.at, updatedAt: values.at })
+    .onConflictDoNothing()
+    .returning({ id: organisations.id, name: organisations.name, domain: organisations.domain });
+  return row ?? null;
+}
+
+/** The organisation's first member: an activated organisation admin. */
+export async function insertAdmin(
+  db: Executor,
+  values: {
+    organisationId: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    passwordHash: string;
+    at: Date;
+  },
+): Promise<{ id: string }> {
+  const [row] = await db
+    .insert(users)
+    .values({
+      organisationId: values.organisationId,
+      email: values.email,
+      firstName: values.firstName,
+      lastName: values.lastName,
+      passwordHash: values.passwordHash,
+      authorities: [AUTHORITIES.ROLE_ORGANISATION_ADMIN],
+      activated: true,
+      activatedDate: values.at,
+      createdAt: values.at,
+      updatedAt: values.at,
+    })
+    .returning({ id: users.id });
+  return row!;
+}
