@@ -22,6 +22,8 @@ const features: Record<'A' | 'B', Feature> = {} as never;
 const ROLES = '/api/v1/roles';
 const PRODUCTION_ONLY = 'Only a production editor can change a feature in a production environment.';
 const NOT_ALLOWED = 'You do not have permission to change this feature.';
+const VARIANTS_PRODUCTION_ONLY =
+  'Only a production editor can change the variants of a feature that a production environment serves.';
 
 beforeAll(async () => {
   h = await createHarness();
@@ -214,9 +216,9 @@ const TABLE: {
       environments: { kind: 'nonProduction' },
     },
     allows: { 'create feature A': 201, 'rename feature A': 200, 'create target A': 201 },
-    // Variants are served by production too.
+    // Variants are served by production too: the refusal says that production rights are missing.
     refusals: {
-      'rename variant A': NOT_ALLOWED,
+      'rename variant A': VARIANTS_PRODUCTION_ONLY,
       'create feature B': 'You do not have permission to create features.',
     },
   },
