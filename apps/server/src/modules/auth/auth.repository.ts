@@ -123,7 +123,14 @@ export async function revokeAllSessions(
 
 export async function insertOneTimeToken(
   db: Executor,
-  values: { organisationId: string; userId: string; purpose: string; tokenHash: string; expiresAt: Date },
+  values: {
+    organisationId: string;
+    userId: string;
+    purpose: string;
+    tokenHash: string;
+    expiresAt: Date;
+    createdAt?: Date;
+  },
 ): Promise<void> {
   await db.insert(oneTimeTokens).values(values);
 }

@@ -3,7 +3,9 @@ import type { Database, Executor } from '../../db/client';
 import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
+import type { OneTimeTokenPurpose } from '../../db/schema/index';
 import * as repo from './auth.repository';
+import type { TokenOwner } from './auth.types';
 import { createLoginThrottle, loginThrottleKey } from './login-throttle';
 
 export const INVALID_LOGIN = 'The email and password combination you have provided is invalid.';
@@ -181,6 +183,30 @@ export function createAuthService(deps: { db: Database; hashCost: HashCost; now?
      */
     revokeAllSessions(organisationId: string, userId: string, executor: Executor = db): Promise<number> {
       return repo.revokeAllSessions(executor, organisationId, userId, now());
+    },
+
+    /**
+     * Stores a one-time token of `purpose` for a member (hashed: the token itself is only in the link
+     * it is mailed in), to be spent with {@link spendOneTimeToken}.
+     */
+    storeOneTimeToken(
+      executor: Executor,
+      owner: TokenOwner,
+      purpose: OneTimeTokenPurpose,
+      token: string,
+      times: { createdAt: Date; expiresAt: Date },
+    ): Promise<void> {
+      return repo.insertOneTimeToken(executor, { ...owner, purpose, tokenHash: hashToken(token), ...times });
+    },
+
+    /** Marks a live token of `purpose` used and answers whose it was; null when unknown, used or expired. */
+    spendOneTimeToken(
+      executor: Executor,
+      token: string,
+      purpose: OneTimeTokenPurpose,
+      at: Date,
+    ): Promise<TokenOwner | null> {
+      return repo.consumeOneTimeToken(executor, hashToken(token), purpose, at);
     },
 
     resolveSession,

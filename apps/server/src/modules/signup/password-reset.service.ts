@@ -9,7 +9,7 @@ import {
 import type { Database } from '../../db/client';
 import { BadRequestError } from '../../errors';
 import { hashPassword, type HashCost } from '../../lib/passwords';
-import { hashToken, newSecretToken } from '../../lib/tokens';
+import { newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import { createAddressLimit, type Outbox } from './mail-limits';
@@ -62,7 +62,7 @@ export function createPasswordResetService(deps: {
         ]);
       const email = input.email.toLowerCase();
       await perAddress.take(JSON.stringify([domain, email]));
-      const organisation = await repo.findOrganisationByDomain(db, domain);
+      const organisation = await auth.organisationByDomain(domain);
       const account = organisation ? await repo.findActiveAccount(db, organisation.id, email) : null;
       if (!organisation || !account) return;
 
@@ -70,11 +70,9 @@ export function createPasswordResetService(deps: {
       const key = newSecretToken(RESET_KEY_PREFIX);
       await db.transaction(async (tx) => {
         const owner = { organisationId: organisation.id, userId: account.id };
-        await repo.insertResetToken(tx, {
-          ...owner,
-          tokenHash: hashToken(key),
-          expiresAt: new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS),
+        await auth.storeOneTimeToken(tx, owner, repo.RESET_PURPOSE, key, {
           createdAt: at,
+          expiresAt: new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS),
         });
         await audit.record(tx, owner, {
           action: 'other',
@@ -102,7 +100,7 @@ export function createPasswordResetService(deps: {
       const passwordHash = await hashPassword(input.password, hashCost);
       const at = now();
       const done = await db.transaction(async (tx) => {
-        const owner = await repo.consumeResetToken(tx, hashToken(input.key), at);
+        const owner = await auth.spendOneTimeToken(tx, input.key, repo.RESET_PURPOSE, at);
         const account = owner
           ? await repo.findActiveAccountById(tx, owner.organisationId, owner.userId)
           : null;

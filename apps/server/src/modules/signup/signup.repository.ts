@@ -1,6 +1,12 @@
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { invites, oneTimeTokens, organisations, users } from '../../db/schema/index';
+import {
+  invites,
+  oneTimeTokens,
+  organisations,
+  users,
+  type OneTimeTokenPurpose,
+} from '../../db/schema/index';
 
 export type OrganisationRecord = { id: string; name: string; domain: string };
 export type AccountRecord = { id: string; email: string; firstName: string; lastName: string };
@@ -22,19 +28,7 @@ export type InvitationRecord = {
   userArchived: boolean;
 };
 
-const RESET_PURPOSE = 'reset_password';
-
-export async function findOrganisationByDomain(
-  db: Executor,
-  domain: string,
-): Promise<OrganisationRecord | null> {
-  const [row] = await db
-    .select({ id: organisations.id, name: organisations.name, domain: organisations.domain })
-    .from(organisations)
-    .where(eq(organisations.domain, domain.toLowerCase()))
-    .limit(1);
-  return row ?? null;
-}
+export const RESET_PURPOSE = 'reset_password' satisfies OneTimeTokenPurpose;
 
 /** An activated, live member of the organisation by e-mail (lowercase). */
 export async function findActiveAccount(
@@ -82,34 +76,6 @@ export async function findActiveAccountById(
       ),
     )
     .limit(1);
-  return row ?? null;
-}
-
-export async function insertResetToken(
-  db: Executor,
-  token: TokenOwner & { tokenHash: string; expiresAt: Date; createdAt: Date },
-): Promise<void> {
-  await db.insert(oneTimeTokens).values({ ...token, purpose: RESET_PURPOSE });
-}
-
-/** Marks a live reset key used and answers whose it was; null when it is unknown, used or expired. */
-export async function consumeResetToken(
-  db: Executor,
-  tokenHash: string,
-  at: Date,
-): Promise<TokenOwner | null> {
-  const [row] = await db
-    .update(oneTimeTokens)
-    .set({ usedAt: at })
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, tokenHash),
-        eq(oneTimeTokens.purpose, RESET_PURPOSE),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, at),
-      ),
-    )
-    .returning({ organisationId: oneTimeTokens.organisationId, userId: oneTimeTokens.userId });
   return row ?? null;
 }
 
