@@ -1,6 +1,6 @@
 import { organisationLoginLink } from '@vexil/core';
 import type { Database } from '../../db/client';
-import { createAddressLimit, type Outbox } from './mail-limits';
+import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
 import { organisationsMail } from './signup-mails';
 import * as repo from './signup.repository';
 

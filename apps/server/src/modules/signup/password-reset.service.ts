@@ -12,7 +12,7 @@ import { hashPassword, type HashCost } from '../../lib/passwords';
 import { newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
-import { createAddressLimit, type Outbox } from './mail-limits';
+import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
 import { resetPasswordMail } from './signup-mails';
 import * as repo from './signup.repository';
 

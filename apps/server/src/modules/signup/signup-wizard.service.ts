@@ -26,7 +26,7 @@ import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { ProjectsService } from '../projects/projects.service';
-import { createAddressLimit, type Outbox } from './mail-limits';
+import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
 import { signupPinMail, welcomeMail } from './signup-mails';
 import * as repo from './signup-wizard.repository';
 

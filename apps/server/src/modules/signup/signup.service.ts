@@ -6,7 +6,7 @@ import type { AuthService } from '../auth/auth.service';
 import type { ProjectsService } from '../projects/projects.service';
 import { createFindOrganisationsService } from './find-organisations.service';
 import { createInviteeSignupService } from './invitee-signup.service';
-import { createOutbox, type OutboxLogger } from './mail-limits';
+import { createOutbox, type OutboxLogger } from '../../lib/mail-limits';
 import { createPasswordResetService } from './password-reset.service';
 import { createSignupWizardService } from './signup-wizard.service';
 

@@ -309,4 +309,39 @@ describe('without a mail server', () => {
     expect((await team.admin.call('DELETE', `/api/v1/users/${pending!.id}`)).statusCode).toBe(204);
     await invite(team.admin.call, [{ email: 'c@example.com' }]);
   });
+
+  it('sends one address at most 5 invitations an hour from an organisation, then 429 with Retry-After, inviting nobody of that request', async () => {
+    for (let i = 0; i < 5; i++) await invite(team.admin.call, [{ email: 'flooded@example.com' }]);
+    const refused = await post(team.admin.call, [
+      { email: 'fresh@example.com' },
+      { email: 'flooded@example.com' },
+    ]);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      title: 'Too many invitations were sent to flooded@example.com lately. Please wait and try again later.',
+      code: 'rate_limited',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await pendingEmails(team.admin.call)).toEqual(['flooded@example.com']);
+    // The address that was refused nothing may be invited on its own.
+    await invite(team.admin.call, [{ email: 'fresh@example.com' }]);
+  });
+
+  it('limits invitation requests per client address', async () => {
+    const token = await h.login(team.admin);
+    const from = (remoteAddress: string, email: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/v1/invites',
+        remoteAddress,
+        headers: { authorization: `Bearer ${token}` },
+        payload: [{ email }],
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push((await from('203.0.113.7', `person${i}@example.com`)).statusCode);
+    expect(new Set(statuses.slice(0, 30))).toEqual(new Set([201]));
+    expect(statuses[30]).toBe(429);
+    expect((await from('203.0.113.8', 'other@example.com')).statusCode).toBe(201);
+  });
 });

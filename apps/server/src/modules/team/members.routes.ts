@@ -18,6 +18,9 @@ const errors = {
   409: errorBodySchema,
 };
 
+/** Invitation requests one client address may make, on top of the per-recipient limit. */
+const INVITES_RATE_LIMIT = { max: 30, timeWindow: '15 minutes' };
+
 export function membersRoutes(deps: { members: MembersService }): FastifyPluginAsyncZod {
   const { members } = deps;
   return async (app) => {
@@ -72,8 +75,9 @@ export function membersRoutes(deps: { members: MembersService }): FastifyPluginA
           summary:
             'Invite people by e-mail (organisation admins): each gets a single-use link valid 7 days; inviting a pending address again resends; without a mail server the links are returned',
           body: invitesInput,
-          response: { 201: invitesResultSchema, ...errors },
+          response: { 201: invitesResultSchema, ...errors, 429: errorBodySchema },
         },
+        config: { rateLimit: INVITES_RATE_LIMIT },
       },
       async (request, reply) =>
         reply.code(201).send(await members.invite(principalOf(request), request.body)),

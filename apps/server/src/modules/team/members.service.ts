@@ -33,6 +33,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../errors';
+import { createAddressLimit } from '../../lib/mail-limits';
 import { MailDeliveryError, type Mailer } from '../../lib/mailer';
 import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
@@ -45,6 +46,17 @@ import type { MemberRecord } from './team.types';
 /** Activation keys: 256 random bits after a prefix that says what they are. */
 const INVITATION_KEY_PREFIX = 'vxi_';
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Invitation e-mails one organisation may send one address in an hour: an admin resending a few
+ * times passes, an organisation made to flood someone's inbox does not (docs/product.md §8). Making
+ * organisations to go on is itself limited per client address.
+ */
+const INVITATIONS_PER_ADDRESS_PER_HOUR = 5;
+
+/** The refusal of an invitation to an address that was sent too many lately. */
+export function tooManyInvitationsMessage(email: string): string {
+  return `Too many invitations were sent to ${email} lately. Please wait and try again later.`;
+}
 
 /** Where the service reports what an operator should know (a mail server failing); never addresses or keys. */
 export type MembersLogger = { warn: (details: Record<string, unknown>, message: string) => void };
@@ -127,6 +139,11 @@ export function createMembersService(deps: {
 }) {
   const { db, audit, auth, billing, mailer, publicUrl, logger } = deps;
   const now = deps.now ?? (() => new Date());
+  const perAddress = createAddressLimit({
+    keyPrefix: 'invitation-mails',
+    points: INVITATIONS_PER_ADDRESS_PER_HOUR,
+    durationSeconds: 60 * 60,
+  });
 
   function assertTeamAdmin(principal: Principal): void {
     if (!can(principal, 'manage', { type: 'organisation' })) throw new ForbiddenError(TEAM_ADMIN_ONLY);
@@ -330,6 +347,10 @@ export function createMembersService(deps: {
           throw new ValidationError(`${row.index}.email`, `${row.email} is listed twice.`);
         seen.add(row.email);
       }
+      await perAddress.takeAll(
+        rows.map((row) => JSON.stringify([organisationId, row.email])),
+        (index) => tooManyInvitationsMessage(rows[index]!.email),
+      );
       const at = now();
       const expiresAt = new Date(at.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS);
 

@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { TooManyRequestsError } from '../../errors';
-import { MailDeliveryError, type Mailer, type MailMessage } from '../../lib/mailer';
+import { TooManyRequestsError } from '../errors';
+import { MailDeliveryError, type Mailer, type MailMessage } from './mailer';
 
 export const TOO_MANY_MAILS =
   'Too many e-mails were asked for this address. Please wait and try again later.';
@@ -16,14 +16,34 @@ export function createAddressLimit(options: { keyPrefix: string; points: number;
     points: options.points,
     duration: options.durationSeconds,
   });
+  const refusal = (msBeforeNext: number, message: string) =>
+    new TooManyRequestsError(message, Math.max(1, Math.ceil(msBeforeNext / 1000)));
   return {
+    /**
+     * Counts one e-mail for each of `keys`, or for none of them: when any has spent its allowance,
+     * 429 with Retry-After and `message(index)` of the first such key, and nothing is counted. For
+     * a batch of recipients.
+     */
+    async takeAll(keys: readonly string[], message: (index: number) => string): Promise<void> {
+      for (const [index, key] of keys.entries()) {
+        const used = await limiter.get(key);
+        if (used && used.consumedPoints >= options.points) throw refusal(used.msBeforeNext, message(index));
+      }
+      for (const [index, key] of keys.entries()) {
+        try {
+          await limiter.consume(key);
+        } catch (error) {
+          if (error instanceof RateLimiterRes) throw refusal(error.msBeforeNext, message(index));
+          throw error;
+        }
+      }
+    },
     /** Counts one e-mail for `key`; 429 with Retry-After once the window's allowance is spent. */
     async take(key: string): Promise<void> {
       try {
         await limiter.consume(key);
       } catch (error) {
-        if (error instanceof RateLimiterRes)
-          throw new TooManyRequestsError(TOO_MANY_MAILS, Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+        if (error instanceof RateLimiterRes) throw refusal(error.msBeforeNext, TOO_MANY_MAILS);
         throw error;
       }
     },
