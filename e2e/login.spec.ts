@@ -19,7 +19,7 @@ describe('login', () => {
     await t.page.goto('/login');
     await t.page.getByRole('heading', { name: 'Sign in to Vexil' }).waitFor();
     await screenshot(t.page, 'login-organisation');
-    await t.page.getByLabel('Organisation').fill('demo');
+    await t.page.getByLabel('Organisation', { exact: true }).fill('demo');
     await t.page.getByRole('button', { name: 'Continue' }).click();
     await t.page.getByRole('heading', { name: 'Sign in to Demo' }).waitFor();
     expect(new URL(t.page.url()).pathname).toBe('/demo/login');

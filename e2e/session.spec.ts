@@ -7,12 +7,16 @@ const t = useFreshPage();
 const pathname = () => new URL(t.page.url()).pathname;
 
 describe('session', () => {
-  it('takes a signed-out visitor to sign in and back to the page they asked for', async () => {
+  it('takes a signed-out visitor to sign-up on the app address, then through sign-in back to the page they asked for', async () => {
     await t.page.goto('/profile');
+    await t.page.getByRole('heading', { name: 'Confirm your e-mail' }).waitFor();
+    expect(pathname()).toBe('/signup');
+
+    await t.page.getByRole('link', { name: 'Sign in' }).click();
     await t.page.getByRole('heading', { name: 'Sign in to Vexil' }).waitFor();
     expect(pathname()).toBe('/login');
 
-    await t.page.getByLabel('Organisation').fill('demo');
+    await t.page.getByLabel('Organisation', { exact: true }).fill('demo');
     await t.page.getByRole('button', { name: 'Continue' }).click();
     await t.page.getByLabel('Email').fill(ADMIN_EMAIL);
     await t.page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);

@@ -40,11 +40,14 @@ describe('routes', () => {
         },
       });
       const { router } = render('/profile');
-      expect(await screen.findByText('Sign in to Vexil')).toBeTruthy();
-      expect(pathOf(router)).toBe('/login');
+      // On the bare app address, with app-login on and no remembered organisation: sign-up.
+      expect(await screen.findByText('Confirm your e-mail')).toBeTruthy();
+      expect(pathOf(router)).toBe('/signup');
       expect(sessionStorage.getItem('vexil.returnPath')).toBe('/profile');
 
       const user = userEvent.setup();
+      await user.click(screen.getByRole('link', { name: 'Sign in' }));
+      expect(await screen.findByText('Sign in to Vexil')).toBeTruthy();
       await user.type(screen.getByLabelText('Organisation'), 'Demo');
       await user.click(screen.getByRole('button', { name: 'Continue' }));
       expect(await screen.findByText('Sign in to Demo')).toBeTruthy();
@@ -64,6 +67,30 @@ describe('routes', () => {
         rememberMe: true,
       });
       expect(document.cookie).toContain('subdomain=demo');
+    });
+
+    it('sends a signed-out visitor to sign in when app-login is off, or when an organisation is remembered', async () => {
+      stubApi({
+        'GET /api/v1/initial': signedOut,
+        'GET /api/v1/public/context': () =>
+          jsonResponse(200, { ...bareContext, flags: { ...allFlagsOn, 'app-login': false } }),
+      });
+      const first = render('/profile');
+      expect(await screen.findByText('Sign in to Vexil')).toBeTruthy();
+      expect(pathOf(first.router)).toBe('/login');
+      // Without app-login, the bare page offers no sign-up.
+      expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
+      first.unmount();
+
+      stubApi({
+        'GET /api/v1/initial': signedOut,
+        'GET /api/v1/public/context': ({ url }) =>
+          jsonResponse(200, url.searchParams.get('domain') === 'demo' ? demoContext : bareContext),
+      });
+      rememberOrganisation('demo');
+      const second = render('/profile');
+      expect(await screen.findByText('Sign in to Demo')).toBeTruthy();
+      expect(pathOf(second.router)).toBe('/demo/login');
     });
 
     it('shows the Loading page while the initial payload loads', async () => {
@@ -168,6 +195,25 @@ describe('routes', () => {
       render('/nowhere/login');
       expect(await screen.findByText(/We could not find an organisation with the domain/)).toBeTruthy();
       expect(screen.getByLabelText('Organisation')).toBeTruthy();
+    });
+
+    it('signs up by e-mail from the bare app address: the wizard sends the pin at once', async () => {
+      const calls = stubApi({
+        'GET /api/v1/public/context': () => jsonResponse(200, bareContext),
+        'POST /api/v1/signup/registeremail': () => jsonResponse(200, { once: 'once-1' }),
+      });
+      const { router } = render('/login');
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: 'Sign up' }));
+      expect(await screen.findByText('Please provide an email address.')).toBeTruthy();
+      await user.type(screen.getByLabelText('Work e-mail'), 'grace@example.com');
+      await user.click(screen.getByRole('button', { name: 'Sign up' }));
+      expect(await screen.findByText(/We sent a 6-digit pin to/)).toBeTruthy();
+      expect(screen.getByText('grace@example.com')).toBeTruthy();
+      expect(pathOf(router)).toBe('/signup');
+      expect(calls.filter((c) => c.path === '/api/v1/signup/registeremail').map((c) => c.body)).toEqual([
+        { email: 'grace@example.com', beta: false },
+      ]);
     });
 
     it('asks for an organisation domain before going on', async () => {

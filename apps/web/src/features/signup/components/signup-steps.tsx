@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Group, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import {
@@ -59,8 +59,11 @@ function Failure({ children }: { children: string }) {
   );
 }
 
-/** Step 0: the e-mail, then the pin sent to it, which is checked as soon as its 6th digit is typed. */
-export function EmailStep({ values, update, onNext }: StepProps) {
+/**
+ * Step 0: the e-mail, then the pin sent to it, which is checked as soon as its 6th digit is typed.
+ * With `sendNow` (the e-mail came from the sign-in page) the pin is sent on arrival.
+ */
+export function EmailStep({ values, update, onNext, sendNow = false }: StepProps & { sendNow?: boolean }) {
   const register = useRegisterEmail();
   const validate = useValidatePin();
   const emailCheck = useStepCheck(signupEmailForm, { email: values.email });
@@ -87,6 +90,15 @@ export function EmailStep({ values, update, onNext }: StepProps) {
       else setFailure((isApiError(error) && error.title) || 'The pin could not be sent. Please try again.');
     }
   }
+
+  const sentOnArrival = useRef(false);
+  useEffect(() => {
+    if (!sendNow || sentOnArrival.current) return;
+    sentOnArrival.current = true;
+    void send();
+    // Only on arrival: `send` reads the values of this render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sendNow]);
 
   async function check(entered: string) {
     setPinError(null);

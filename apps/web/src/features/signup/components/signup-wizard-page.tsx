@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Box, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { PublicPage } from '../../../components/public-page';
 import { OrganisationStep } from './signup-organisation-step';
 import {
@@ -34,8 +34,20 @@ const STEPS = [
  * is asked again).
  */
 export function SignupWizardPage() {
-  const [values, setValues] = useState<SignupValues>(() => loadSignup() ?? EMPTY_SIGNUP);
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The bare sign-in page hands over the e-mail typed there (docs/product.md §2 "/login").
+  const handedOver = signupEmailOf(location.state);
+  const [values, setValues] = useState<SignupValues>(() =>
+    handedOver !== null ? { ...EMPTY_SIGNUP, email: handedOver } : (loadSignup() ?? EMPTY_SIGNUP),
+  );
   const [step, setStep] = useState(() => (values.confirmed ? 1 : 0));
+  const [sendPinNow] = useState(handedOver !== null);
+
+  useEffect(() => {
+    // Sent once: a reload or Back must not send another pin.
+    if (handedOver !== null) void navigate('.', { replace: true, state: null });
+  }, [handedOver, navigate]);
 
   useEffect(() => saveSignup(values), [values]);
 
@@ -96,13 +108,19 @@ export function SignupWizardPage() {
             {current.intro}
           </Text>
         </Stack>
-        {step === 0 ? <EmailStep {...props} onBack={undefined} /> : null}
+        {step === 0 ? <EmailStep {...props} onBack={undefined} sendNow={sendPinNow} /> : null}
         {step === 1 ? <PasswordStep {...props} onBack={() => setStep(0)} /> : null}
         {step === 2 ? <NameStep {...props} /> : null}
         {step === 3 ? <OrganisationStep {...props} onRestart={restart} /> : null}
       </Stack>
     </PublicPage>
   );
+}
+
+/** The e-mail in the history state the bare sign-in page navigates with, if any. */
+function signupEmailOf(state: unknown): string | null {
+  if (typeof state !== 'object' || state === null || !('signupEmail' in state)) return null;
+  return typeof state.signupEmail === 'string' ? state.signupEmail : null;
 }
 
 /** /activate: the wizard again for a sign-up confirmed in this tab, else /login (docs/product.md §2). */
