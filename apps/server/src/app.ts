@@ -39,6 +39,9 @@ import { createScope } from './modules/scope/scope.service';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { createSegmentsService, segmentKeysOf } from './modules/segments/segments.service';
 import { signupRoutes } from './modules/signup/signup.routes';
+import { createOidcClient } from './modules/sso/oidc-client';
+import { ssoRoutes } from './modules/sso/sso.routes';
+import { createSsoService } from './modules/sso/sso.service';
 import { createSignupService } from './modules/signup/signup.service';
 import { membersRoutes } from './modules/team/members.routes';
 import { createMembersService, type MembersLogger } from './modules/team/members.service';
@@ -53,6 +56,8 @@ import { createTokensService } from './modules/tokens/tokens.service';
 import { createProjectsService } from './modules/projects/projects.service';
 import { createChangeEvents } from './lib/change-events';
 import { createMailer } from './lib/mailer';
+import { createOutgoingFetch } from './lib/outgoing-url';
+import { createSecretBox } from './lib/secret-box';
 import { startPgChangeRelay } from './lib/pg-change-relay';
 import { featureflowRoutes } from './sdk/featureflow.routes';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
@@ -89,7 +94,13 @@ function createServices(
   const clock = options.now ? { now: options.now } : {};
   const uiFlags = config.uiFlags;
   const events = createChangeEvents(onListenerError);
-  const auth = createAuthService({ db, hashCost: config.passwordHashCost, ...clock });
+  const auth = createAuthService({
+    db,
+    hashCost: config.passwordHashCost,
+    // Single sign-on (built below, asked at sign-in time) says who may still use a password.
+    passwordSignInRule: (member) => sso.passwordSignInRule(member),
+    ...clock,
+  });
   const billing = createBillingService({ db, uiFlags, ...clock });
   const team = createTeamService({ db });
   const audit = createAuditService({ db, billing, team, ...clock });
@@ -126,7 +137,6 @@ function createServices(
     ...clock,
   });
   const sdkRegistration = createSdkRegistration({ db, audit, billing, controls, scope, events, ...clock });
-  const account = createAccountService({ db, auth, uiFlags, billing, projects, ...clock });
   const targetUsers = createTargetUsersService({ db, audit, scope });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   const members = createMembersService({
@@ -139,6 +149,25 @@ function createServices(
     logger,
     ...clock,
   });
+  const secrets = createSecretBox({
+    key: config.secretsKey,
+    keyFile: path.join(config.dataDir, 'secrets.key'),
+  });
+  const outgoingFetch = createOutgoingFetch({ allowPrivate: config.outgoingAllowPrivate });
+  const sso = createSsoService({
+    db,
+    audit,
+    auth,
+    members,
+    secrets,
+    oidc: createOidcClient({ fetch: outgoingFetch, allowHttp: config.outgoingAllowPrivate, ...clock }),
+    publicUrl: config.publicUrl,
+    baseDomain: config.baseDomain,
+    allowHttpIssuer: config.outgoingAllowPrivate,
+    logger,
+    ...clock,
+  });
+  const account = createAccountService({ db, auth, uiFlags, billing, projects, sso, ...clock });
   const tokens = createTokensService({ db, audit, enabled: uiFlags['access-tokens'], ...clock });
   const { publicUrl, passwordHashCost: hashCost } = config;
   const signup = createSignupService({
@@ -176,6 +205,9 @@ function createServices(
     tokens,
     roles,
     signup,
+    secrets,
+    outgoingFetch,
+    sso,
   };
 }
 
@@ -278,6 +310,7 @@ export async function buildApp(
   await app.register(tokensRoutes({ tokens: services.tokens }));
   await app.register(rolesRoutes({ roles: services.roles }));
   await app.register(signupRoutes({ signup: services.signup }));
+  await app.register(ssoRoutes({ sso: services.sso }));
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
   await app.register(
@@ -300,6 +333,7 @@ export async function buildApp(
     // Accepted SDK events are flushed before the database closes.
     await sdk.stop();
     services.mailer.close();
+    await services.outgoingFetch.close();
     await database.close();
   });
 

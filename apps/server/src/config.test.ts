@@ -66,4 +66,23 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ databaseConnectTimeoutMs: 2_000, databaseStatementTimeoutMs: 60_000 });
     expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
   });
+
+  it('takes SECRETS_KEY as 32 bytes in hex or base64, and explains a bad one', () => {
+    const bytes = Buffer.alloc(32, 7);
+    expect(loadConfig({}).secretsKey).toBeUndefined();
+    expect(loadConfig({ SECRETS_KEY: bytes.toString('hex') }).secretsKey).toEqual(bytes);
+    expect(loadConfig({ SECRETS_KEY: bytes.toString('base64') }).secretsKey).toEqual(bytes);
+    expect(loadConfig({ SECRETS_KEY: bytes.toString('base64url') }).secretsKey).toEqual(bytes);
+    for (const bad of ['too-short', Buffer.alloc(16).toString('hex'), Buffer.alloc(33).toString('base64')]) {
+      expect(() => loadConfig({ SECRETS_KEY: bad })).toThrow(
+        /SECRETS_KEY: must be 32 random bytes written as 64 hex characters or in base64/,
+      );
+    }
+  });
+
+  it('refuses private addresses for outgoing requests unless OUTGOING_ALLOW_PRIVATE=on', () => {
+    expect(loadConfig({}).outgoingAllowPrivate).toBe(false);
+    expect(loadConfig({ OUTGOING_ALLOW_PRIVATE: 'on' }).outgoingAllowPrivate).toBe(true);
+    expect(() => loadConfig({ OUTGOING_ALLOW_PRIVATE: 'maybe' })).toThrow(/OUTGOING_ALLOW_PRIVATE/);
+  });
 });

@@ -32,6 +32,28 @@ const uiFlagOverrides = z
     return flags;
   });
 
+/**
+ * SECRETS_KEY: the 32-byte key that encrypts secrets at rest (lib/secret-box.ts), as 64 hex characters
+ * or base64 (standard or URL-safe).
+ */
+const secretsKey = z.string().transform((value, ctx) => {
+  const text = value.trim();
+  const bytes = /^[0-9a-f]{64}$/i.test(text)
+    ? Buffer.from(text, 'hex')
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(text)
+      ? Buffer.from(text, 'base64')
+      : null;
+  if (!bytes || bytes.length !== 32) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be 32 random bytes written as 64 hex characters or in base64 (make one with `openssl rand -base64 32`)',
+    });
+    return z.NEVER;
+  }
+  return bytes;
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -60,6 +82,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  SECRETS_KEY: secretsKey.optional(),
+  OUTGOING_ALLOW_PRIVATE: onOff.default(false),
 });
 
 export type Config = {
@@ -82,6 +106,16 @@ export type Config = {
   /** PostgreSQL only (docs/adr/0007-database-faults-and-timeouts.md). */
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
+  /**
+   * The key secrets are encrypted with at rest (lib/secret-box.ts); unset, one is generated into
+   * `${dataDir}/secrets.key` on first use.
+   */
+  secretsKey: Buffer | undefined;
+  /**
+   * Whether the server may fetch URLs that resolve to loopback, private, link-local and other
+   * non-public addresses on users' behalf (lib/outgoing-url.ts): off on the internet.
+   */
+  outgoingAllowPrivate: boolean;
 };
 
 export class ConfigError extends Error {
@@ -119,5 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    secretsKey: e.SECRETS_KEY,
+    outgoingAllowPrivate: e.OUTGOING_ALLOW_PRIVATE,
   };
 }

@@ -3,7 +3,8 @@ import type { FastifyServerOptions } from 'fastify';
 const SECRET_IN_URL = [
   [/\/login\/[^/?#]+/gi, '/login/[redacted]'],
   [/sdk-(srv|js)-env-[0-9a-f]+/gi, 'sdk-$1-env-[redacted]'],
-  [/([?&](token|key|activationKey|password)=)[^&#]*/gi, '$1[redacted]'],
+  // `code` and `state`: an identity provider's answer to single sign-on (modules/sso).
+  [/([?&](token|key|activationKey|password|code|state)=)[^&#]*/gi, '$1[redacted]'],
   [/\/invitee\/[^/?#]+/gi, '/invitee/[redacted]'],
   [/\/invited\/[^/?#]+/gi, '/invited/[redacted]'],
 ] as const;

@@ -39,6 +39,11 @@ async function main() {
     hashCost: config.passwordHashCost,
   });
   const app = await buildApp({ config, database });
+  if (config.databaseUrl && !config.secretsKey) {
+    app.log.warn(
+      `SECRETS_KEY is not set: secrets stored in the database (single sign-on client secrets) are encrypted with a key kept in ${path.join(config.dataDir, 'secrets.key')}, which other instances and a restored backup do not have. Set SECRETS_KEY (e.g. \`openssl rand -base64 32\`), the same on every instance.`,
+    );
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -26,6 +26,7 @@ export * from './schemas/projects';
 export * from './schemas/roles';
 export * from './schemas/segments';
 export * from './schemas/signup';
+export * from './schemas/sso';
 export * from './schemas/targets';
 export * from './schemas/team';
 export * from './schemas/team-members';

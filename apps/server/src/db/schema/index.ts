@@ -13,3 +13,4 @@ export * from './experiments.ts';
 export * from './stats.ts';
 export * from './audit.ts';
 export * from './billing.ts';
+export * from './sso.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { errorBodySchema, initialPayloadSchema, uiFlagsSchema } from '@vexil/core';
+import { errorBodySchema, initialPayloadSchema, publicSsoSchema, uiFlagsSchema } from '@vexil/core';
 import { UnauthorizedError } from '../../errors';
 import { principalOf } from '../../plugins/auth';
 import type { AccountService } from './account.service';
@@ -9,6 +9,7 @@ import type { AccountService } from './account.service';
 const publicContextSchema = z.object({
   organisation: z.object({ id: z.string(), name: z.string(), domain: z.string() }).nullable(),
   flags: uiFlagsSchema,
+  sso: publicSsoSchema.nullable(),
 });
 
 export function accountRoutes(deps: { account: AccountService }): FastifyPluginAsyncZod {
@@ -20,7 +21,8 @@ export function accountRoutes(deps: { account: AccountService }): FastifyPluginA
         config: { public: true },
         schema: {
           tags: ['account'],
-          summary: 'The organisation this address belongs to and the UI flags, before sign-in',
+          summary:
+            'The organisation this address belongs to, its single sign-on and the UI flags, before sign-in',
           querystring: z.object({
             domain: z
               .string()

@@ -4,6 +4,7 @@ import { ForbiddenError, NotFoundError } from '../../errors';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ProjectsService } from '../projects/projects.service';
+import type { SsoService } from '../sso/sso.service';
 import * as repo from './account.repository';
 
 function isAuthority(name: string): name is Authority {
@@ -18,16 +19,22 @@ export function createAccountService(deps: {
   uiFlags: Record<UiFlag, boolean>;
   billing: BillingService;
   projects: ProjectsService;
+  /** The organisation's single sign-on, shown on its sign-in page. */
+  sso: Pick<SsoService, 'publicSso'>;
   now?: () => Date;
 }) {
-  const { db, auth, uiFlags, billing, projects } = deps;
+  const { db, auth, uiFlags, billing, projects, sso } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
-    /** What the dashboard may know before sign-in: which organisation this address is, and the UI flags. */
+    /**
+     * What the dashboard may know before sign-in: which organisation this address is, its single
+     * sign-on, and the UI flags.
+     */
     async publicContext(domain: string | null) {
       const organisation = domain ? await auth.organisationByDomain(domain) : null;
-      return { organisation, flags: uiFlags };
+      const ssoOfOrganisation = organisation ? await sso.publicSso(organisation.id) : null;
+      return { organisation, flags: uiFlags, sso: ssoOfOrganisation };
     },
 
     /** The payload the dashboard loads after sign-in (docs/product.md §3 Initial payload). */

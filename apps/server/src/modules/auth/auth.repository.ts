@@ -33,6 +33,7 @@ export async function findLoginCredentials(
       organisationId: users.organisationId,
       passwordHash: users.passwordHash,
       activated: users.activated,
+      authorities: users.authorities,
     })
     .from(users)
     .where(

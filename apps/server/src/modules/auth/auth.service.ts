@@ -1,6 +1,6 @@
 import type { RoleGrant } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
-import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors';
+import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
 import type { OneTimeTokenPurpose } from '../../db/schema/index';
@@ -37,7 +37,21 @@ export type NewSession = { token: string; rememberMe: boolean; maxAgeSeconds: nu
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export function createAuthService(deps: { db: Database; hashCost: HashCost; now?: () => Date }) {
+/**
+ * Whether a member may sign in with a password: the refusal's words, or null. Single sign-on supplies
+ * it (an organisation that requires it keeps passwords for its organisation admins only).
+ */
+export type PasswordSignInRule = (member: {
+  organisationId: string;
+  authorities: string[];
+}) => Promise<string | null>;
+
+export function createAuthService(deps: {
+  db: Database;
+  hashCost: HashCost;
+  now?: () => Date;
+  passwordSignInRule?: PasswordSignInRule;
+}) {
   const { db, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
   const throttle = createLoginThrottle();
@@ -126,6 +140,9 @@ export function createAuthService(deps: { db: Database; hashCost: HashCost; now?
         throw new UnauthorizedError(INVALID_LOGIN);
       }
       await throttle.succeeded(key);
+      // Asked only once the password is right, so the refusal tells nothing to who does not know it.
+      const refusal = await deps.passwordSignInRule?.(user);
+      if (refusal) throw new ForbiddenError(refusal);
       return startSession(user.organisationId, user.id, input.rememberMe ?? false, client);
     },
 

@@ -12,6 +12,8 @@ export type LoginCredentials = {
   organisationId: string;
   passwordHash: string | null;
   activated: boolean;
+  /** As stored, `ROLE_*` names. */
+  authorities: string[];
 };
 
 /** A live session of an activated, live member: what a request's principal is built from. */

@@ -215,3 +215,57 @@ export async function updateMember(
 export async function deleteMember(tx: Executor, organisationId: string, id: string): Promise<void> {
   await tx.delete(users).where(and(eq(users.organisationId, organisationId), eq(users.id, id)));
 }
+
+/** A new member who is active at once (single sign-on): no password, no invitation. */
+export async function insertActiveMember(
+  tx: Executor,
+  values: {
+    organisationId: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    authorities: string[];
+    at: Date;
+  },
+): Promise<string> {
+  const [row] = await tx
+    .insert(users)
+    .values({
+      organisationId: values.organisationId,
+      email: values.email,
+      firstName: values.firstName,
+      lastName: values.lastName,
+      authorities: values.authorities,
+      activated: true,
+      activatedDate: values.at,
+      createdAt: values.at,
+      updatedAt: values.at,
+    })
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+/** A pending member becomes active, with these names; their open invitations count as accepted. */
+export async function activatePendingMember(
+  tx: Executor,
+  organisationId: string,
+  id: string,
+  values: { firstName: string; lastName: string; at: Date },
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({
+      firstName: values.firstName,
+      lastName: values.lastName,
+      activated: true,
+      activatedDate: values.at,
+      updatedAt: values.at,
+    })
+    .where(and(eq(users.organisationId, organisationId), eq(users.id, id), eq(users.activated, false)));
+  await tx
+    .update(invites)
+    .set({ acceptedAt: values.at })
+    .where(
+      and(eq(invites.organisationId, organisationId), eq(invites.userId, id), isNull(invites.acceptedAt)),
+    );
+}

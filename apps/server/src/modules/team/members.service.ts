@@ -440,6 +440,61 @@ export function createMembersService(deps: {
       return send(prepared, { inviter, organisation, expiresAt });
     },
 
+    /**
+     * Single sign-on (modules/sso): the member a person whose e-mail the organisation's identity
+     * provider vouched for signs in as. An active member signs in; a pending invitation is accepted;
+     * anyone else joins as a new member with `role`, within the plan's seats. Joining is audited.
+     * Refused: a removed (archived) member, and a newcomer when no seat is left.
+     */
+    async memberForSingleSignOn(
+      organisationId: string,
+      person: { email: string; firstName: string; lastName: string; via: string },
+      role: Authority,
+    ): Promise<{ userId: string } | { refused: 'archived' | 'no-seat' }> {
+      const email = person.email.toLowerCase();
+      return db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const [member] = await repo.findByEmails(tx, organisationId, [email]);
+        if (member?.archived) return { refused: 'archived' as const };
+        if (member?.activated) return { userId: member.id };
+        const at = now();
+        const firstName = member?.firstName || person.firstName;
+        const lastName = member?.lastName || person.lastName;
+        const who = describeMember({ firstName, lastName, email });
+        const actor = (userId: string) => ({ organisationId, userId });
+        if (member) {
+          await repo.activatePendingMember(tx, organisationId, member.id, { firstName, lastName, at });
+          await audit.record(tx, actor(member.id), {
+            action: 'update',
+            resourceType: 'user',
+            resourceId: member.id,
+            title: `${displayName({ firstName, lastName, email })} joined the team`,
+            description: `${who} accepted their invitation by signing in with ${escapeMarkdown(person.via)}.`,
+          });
+          return { userId: member.id };
+        }
+        const limit = (await billing.limitsFor(tx, organisationId))?.maxOrganisationUsers ?? null;
+        if (limit !== null && (await repo.countSeats(tx, organisationId)) + 1 > limit)
+          return { refused: 'no-seat' as const };
+        const userId = await repo.insertActiveMember(tx, {
+          organisationId,
+          email,
+          firstName,
+          lastName,
+          authorities: [role],
+          at,
+        });
+        await audit.record(tx, actor(userId), {
+          action: 'create',
+          resourceType: 'user',
+          resourceId: userId,
+          title: `${displayName({ firstName, lastName, email })} joined the team`,
+          description: `${who} signed in with ${escapeMarkdown(person.via)} for the first time and joined as **${AUTHORITY_LABELS[role]}**.`,
+        });
+        return { userId };
+      });
+    },
+
     /** POST /api/v1/account/sessions/revoke-all: "Sign out everywhere" ends every session of the caller. */
     async signOutEverywhere(principal: Principal): Promise<void> {
       await db.transaction(async (tx) => {

@@ -1,0 +1,465 @@
+import { timingSafeEqual } from 'node:crypto';
+import {
+  ASSIGNABLE_AUTHORITIES,
+  AUTHORITIES,
+  AUTHORITY_LABELS,
+  MAX_LENGTH,
+  can,
+  escapeMarkdown,
+  isOrganisationAdmin,
+  markdownCode,
+  ssoRequiredMessage,
+  type PublicSso,
+  type SsoConnection,
+  type SsoConnectionInput,
+  type SsoFailureReason,
+  type SsoSettings,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { lockOrganisation } from '../../db/locks';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
+import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
+import { hashToken } from '../../lib/tokens';
+import type { AuditService } from '../audit/audit.service';
+import type { AuthService, PasswordSignInRule, Principal } from '../auth/auth.service';
+import type { MembersService } from '../team/members.service';
+import {
+  OidcError,
+  newSignInSecrets,
+  type OidcClient,
+  type OidcConnection,
+  type OidcIdentity,
+} from './oidc-client';
+import * as repo from './sso.repository';
+import type { SsoConnectionRecord } from './sso.types';
+
+export const SSO_ADMINS_ONLY = 'Only organisation admins may manage single sign-on.';
+export const HTTPS_ISSUER_MESSAGE = 'The issuer URL must start with https://.';
+export const UNREADABLE_SECRET_MESSAGE =
+  'The stored client secret can no longer be read (SECRETS_KEY has changed): enter it again.';
+/** Where the identity provider sends the browser back to: the one redirect URI of every organisation. */
+export const SSO_CALLBACK_PATH = '/api/v1/sso/callback';
+export const SSO_START_PATH = '/api/v1/sso/start';
+/** How long a sign-in may stay at the identity provider. */
+export const SSO_ATTEMPT_MS = 10 * 60 * 1000;
+
+/** The refusal of an issuer whose discovery document cannot be read (PUT /api/v1/sso). */
+export function unreadableIssuerMessage(detail: string): string {
+  return `Could not read the OpenID Connect configuration of that issuer: ${detail}.`;
+}
+
+/** Where failures are reported: the reason, the organisation and a code, never a person, token or code. */
+export type SsoLogger = { warn: (details: Record<string, unknown>, message: string) => void };
+
+const ASSIGNABLE: ReadonlySet<string> = new Set(ASSIGNABLE_AUTHORITIES);
+type AssignableAuthority = (typeof ASSIGNABLE_AUTHORITIES)[number];
+
+function roleOf(stored: string): AssignableAuthority {
+  return ASSIGNABLE.has(stored)
+    ? (stored as AssignableAuthority)
+    : AUTHORITIES.ROLE_ORGANISATION_READONLY_USER;
+}
+
+function toConnection(row: SsoConnectionRecord): SsoConnection {
+  return {
+    displayName: row.displayName,
+    issuer: row.issuer,
+    clientId: row.clientId,
+    hasClientSecret: row.clientSecretEncrypted !== null,
+    allowedDomains: row.allowedDomains,
+    defaultRole: roleOf(row.defaultRole),
+    required: row.required,
+    lastModifiedDate: row.updatedAt.toISOString(),
+  };
+}
+
+/** Text from an identity provider as a name can hold it: no NUL or lone surrogate, within the length. */
+function cleanName(value: string | null): string {
+  if (!value) return '';
+  return value
+    .replaceAll('\u0000', '')
+    .trim()
+    .slice(0, MAX_LENGTH.name)
+    .replace(/\p{Surrogate}/gu, '');
+}
+
+function namesOf(identity: OidcIdentity): { firstName: string; lastName: string } {
+  const firstName = cleanName(identity.givenName);
+  const lastName = cleanName(identity.familyName);
+  if (firstName || lastName) return { firstName, lastName };
+  const full = cleanName(identity.name);
+  const space = full.indexOf(' ');
+  return space < 0
+    ? { firstName: full, lastName: '' }
+    : { firstName: full.slice(0, space), lastName: full.slice(space + 1).trim() };
+}
+
+/** A verified-looking e-mail address, lowercase, or null. */
+function emailOf(identity: OidcIdentity): string | null {
+  const email = identity.email?.trim().toLowerCase() ?? '';
+  if (email.length > MAX_LENGTH.email || !/^[^\s@]+@[^\s@]+$/.test(email)) return null;
+  if (email.includes('\u0000') || /\p{Surrogate}/u.test(email)) return null;
+  return email;
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** A failure on the way back from the identity provider, answered by a redirect to the sign-in page. */
+class SignInFailure extends Error {
+  constructor(
+    readonly reason: SsoFailureReason,
+    readonly code: string,
+  ) {
+    super(reason);
+  }
+}
+
+export type SsoStart = {
+  /** The organisation the address names (host or `/{organisation}` path), if any. */
+  hostOrganisation: string | null;
+  /** The organisation the sign-in page names, when the address does not. */
+  domain: string | undefined;
+  rememberMe: boolean;
+  /** The host name the request came to (without port). */
+  hostname: string;
+  /** `sub-domain` when the sign-in began on the organisation's sub-domain (set by this service's redirect). */
+  via: string | undefined;
+};
+
+export type SsoCallback = {
+  state: string | undefined;
+  error: string | undefined;
+  /** The whole query string of the provider's answer, as received. */
+  query: string;
+  /** The state cookie set when the sign-in started in this browser. */
+  stateCookie: string | undefined;
+};
+
+export type SsoService = ReturnType<typeof createSsoService>;
+
+/**
+ * Single sign-on with OpenID Connect (docs/adr/0014-single-sign-on.md): an organisation's admins
+ * configure one connection to their identity provider; people of the allowed e-mail domains then
+ * sign in through it, joining the organisation on their first visit.
+ */
+export function createSsoService(deps: {
+  db: Database;
+  audit: AuditService;
+  auth: AuthService;
+  members: MembersService;
+  secrets: SecretBox;
+  oidc: OidcClient;
+  /** The dashboard's public address: the redirect URI is under it. */
+  publicUrl: string;
+  /** Organisations' sub-domains are `{domain}.{baseDomain}`. */
+  baseDomain: string;
+  /** Issuers over plain http are accepted only where private addresses are (OUTGOING_ALLOW_PRIVATE). */
+  allowHttpIssuer: boolean;
+  logger: SsoLogger;
+  now?: () => Date;
+}) {
+  const { db, audit, auth, members, secrets, oidc, baseDomain, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const publicUrl = deps.publicUrl.replace(/\/+$/, '');
+  const redirectUri = `${publicUrl}${SSO_CALLBACK_PATH}`;
+
+  const secretContext = (organisationId: string) => `sso.client_secret:${organisationId}`;
+
+  function assertAdmin(principal: Principal) {
+    if (!can(principal, 'manage', { type: 'organisation' })) throw new ForbiddenError(SSO_ADMINS_ONLY);
+  }
+
+  function oidcConnection(row: SsoConnectionRecord): OidcConnection {
+    return {
+      issuer: row.issuer,
+      clientId: row.clientId,
+      clientSecret: row.clientSecretEncrypted
+        ? secrets.decrypt(row.clientSecretEncrypted, secretContext(row.organisationId))
+        : null,
+      version: `${row.id}:${row.updatedAt.getTime()}`,
+    };
+  }
+
+  /** The connection with its secret decrypted; a secret stored under another SECRETS_KEY fails the sign-in. */
+  function readable(row: SsoConnectionRecord): OidcConnection {
+    try {
+      return oidcConnection(row);
+    } catch (error) {
+      if (error instanceof SecretBoxError) throw new SignInFailure('unavailable', 'SECRET_UNREADABLE');
+      throw error;
+    }
+  }
+
+  /** The organisation's own address on its sub-domain, with the public address's scheme and port. */
+  function subDomainOrigin(domain: string): string {
+    const base = new URL(publicUrl);
+    return `${base.protocol}//${domain}.${baseDomain}${base.port ? `:${base.port}` : ''}`;
+  }
+
+  /** The sign-in page of the organisation (of none, when unknown), where a failed attempt ends. */
+  function loginPage(domain: string | null, viaSubDomain: boolean, reason: SsoFailureReason): string {
+    const query = `?sso=${reason}`;
+    if (domain && viaSubDomain) return `${subDomainOrigin(domain)}/login${query}`;
+    if (domain) return `${publicUrl}/${encodeURIComponent(domain)}/login${query}`;
+    return `${publicUrl}/login${query}`;
+  }
+
+  /** The dashboard's one-time login page on the organisation's address, which exchanges the token. */
+  function tokenLoginPage(domain: string, token: string, rememberMe: boolean, viaSubDomain: boolean): string {
+    const query = new URLSearchParams({ domain, rememberMe: String(rememberMe) });
+    const origin = viaSubDomain ? subDomainOrigin(domain) : publicUrl;
+    return `${origin}/login/${encodeURIComponent(token)}?${query.toString()}`;
+  }
+
+  function failed(
+    organisation: { id: string; domain: string } | null,
+    viaSubDomain: boolean,
+    failure: SignInFailure,
+  ): { location: string } {
+    logger.warn(
+      { organisationId: organisation?.id ?? null, reason: failure.reason, code: failure.code },
+      'Single sign-on failed',
+    );
+    return { location: loginPage(organisation?.domain ?? null, viaSubDomain, failure.reason) };
+  }
+
+  function describe(row: SsoConnectionRecord): string {
+    const domains = row.allowedDomains.map((domain) => markdownCode(domain)).join(', ');
+    return [
+      `- Issuer: ${markdownCode(row.issuer)}`,
+      `- Client ID: ${markdownCode(row.clientId)}`,
+      `- Client secret: ${row.clientSecretEncrypted ? 'stored' : 'none (public client)'}`,
+      `- Allowed e-mail domains: ${domains}`,
+      `- Role of new members: **${AUTHORITY_LABELS[roleOf(row.defaultRole)]}**`,
+      `- Single sign-on required: ${row.required ? '**yes**' : 'no'}`,
+    ].join('\n');
+  }
+
+  return {
+    /** GET /api/v1/sso: the connection (null until configured) and the redirect URI to register. */
+    async settings(principal: Principal): Promise<SsoSettings> {
+      assertAdmin(principal);
+      const row = await repo.findConnection(db, principal.organisationId);
+      return { connection: row ? toConnection(row) : null, redirectUri };
+    },
+
+    /**
+     * PUT /api/v1/sso: creates or replaces the connection, once the issuer's discovery document has
+     * been read (through the outgoing-URL guard). The secret is kept when omitted and cleared by "".
+     */
+    async save(principal: Principal, input: SsoConnectionInput): Promise<SsoConnection> {
+      assertAdmin(principal);
+      const organisationId = principal.organisationId;
+      if (!deps.allowHttpIssuer && !input.issuer.toLowerCase().startsWith('https://'))
+        throw new ValidationError('issuer', HTTPS_ISSUER_MESSAGE);
+      const stored = await repo.findConnection(db, organisationId);
+      let keptSecret: string | null = null;
+      if (input.clientSecret === undefined && stored?.clientSecretEncrypted) {
+        try {
+          keptSecret = secrets.decrypt(stored.clientSecretEncrypted, secretContext(organisationId));
+        } catch (error) {
+          if (!(error instanceof SecretBoxError)) throw error;
+          throw new ValidationError('clientSecret', UNREADABLE_SECRET_MESSAGE);
+        }
+      }
+      const secret = input.clientSecret === undefined ? keptSecret : input.clientSecret || null;
+      try {
+        await oidc.check({ issuer: input.issuer, clientId: input.clientId, clientSecret: secret });
+      } catch (error) {
+        if (!(error instanceof OidcError)) throw error;
+        const message = unreadableIssuerMessage(error.detail);
+        throw new BadRequestError(message, [{ field: 'issuer', message }]);
+      }
+      return db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const before = await repo.findConnection(tx, organisationId, { forUpdate: true });
+        const clientSecretEncrypted =
+          input.clientSecret === undefined
+            ? (before?.clientSecretEncrypted ?? null)
+            : input.clientSecret
+              ? secrets.encrypt(input.clientSecret, secretContext(organisationId))
+              : null;
+        const row = await repo.upsertConnection(
+          tx,
+          organisationId,
+          {
+            displayName: input.displayName,
+            issuer: input.issuer,
+            clientId: input.clientId,
+            clientSecretEncrypted,
+            allowedDomains: [...new Set(input.allowedDomains)],
+            defaultRole: input.defaultRole,
+            required: input.required,
+          },
+          now(),
+        );
+        const secretChange =
+          input.clientSecret === undefined
+            ? ''
+            : input.clientSecret
+              ? ' The client secret was replaced.'
+              : before?.clientSecretEncrypted
+                ? ' The client secret was removed.'
+                : '';
+        await audit.record(tx, principal, {
+          action: before ? 'update' : 'create',
+          resourceType: 'sso_connection',
+          resourceId: row.id,
+          title: before
+            ? `Single sign-on with ${row.displayName} changed`
+            : `Single sign-on with ${row.displayName} set up`,
+          description: `${escapeMarkdown(principal.email)} ${before ? 'changed' : 'set up'} single sign-on with **${escapeMarkdown(row.displayName)}**.${secretChange}\n\n${describe(row)}`,
+        });
+        return toConnection(row);
+      });
+    },
+
+    /** DELETE /api/v1/sso: members sign in with passwords again; sign-ins under way stop working. */
+    async remove(principal: Principal): Promise<void> {
+      assertAdmin(principal);
+      const organisationId = principal.organisationId;
+      await db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const before = await repo.findConnection(tx, organisationId, { forUpdate: true });
+        if (!before || !(await repo.deleteConnection(tx, organisationId)))
+          throw new NotFoundError('single sign-on connection');
+        await repo.deleteAttempts(tx, organisationId);
+        await audit.record(tx, principal, {
+          action: 'delete',
+          resourceType: 'sso_connection',
+          resourceId: before.id,
+          title: `Single sign-on with ${before.displayName} removed`,
+          description: `${escapeMarkdown(principal.email)} removed single sign-on with **${escapeMarkdown(before.displayName)}**. Members sign in with their passwords.`,
+        });
+      });
+    },
+
+    /** What the sign-in page shows of the organisation's single sign-on (GET /api/v1/public/context). */
+    async publicSso(organisationId: string): Promise<PublicSso | null> {
+      const row = await repo.findConnection(db, organisationId);
+      return row ? { displayName: row.displayName, required: row.required } : null;
+    },
+
+    /**
+     * For password sign-in (auth module): with "SSO required", only organisation admins keep their
+     * password, so that a broken identity provider cannot lock the organisation out.
+     */
+    passwordSignInRule: (async (member) => {
+      if (isOrganisationAdmin({ authorities: member.authorities })) return null;
+      const row = await repo.findConnection(db, member.organisationId);
+      return row?.required ? ssoRequiredMessage(row.displayName) : null;
+    }) satisfies PasswordSignInRule,
+
+    /**
+     * GET /api/v1/sso/start: sends the browser to the organisation's identity provider, with a new
+     * state (kept as a hash, and in a cookie of this browser), nonce and PKCE verifier. A start on
+     * the organisation's sub-domain is first sent to the public address, where the provider comes back.
+     */
+    async start(input: SsoStart): Promise<{ location: string; state?: string }> {
+      const domain = (input.hostOrganisation ?? input.domain)?.toLowerCase() || null;
+      if (!domain) return failed(null, false, new SignInFailure('not-configured', 'NO_ORGANISATION'));
+      const onSubDomain = input.hostname.toLowerCase() === `${domain}.${baseDomain}`;
+      const viaSubDomain = onSubDomain || input.via === 'sub-domain';
+      // Started on the organisation's sub-domain: the attempt is made at the public address instead,
+      // where the provider comes back to and so where the state cookie must be. Once only.
+      if (onSubDomain && input.via !== 'sub-domain') {
+        const query = new URLSearchParams({
+          domain,
+          rememberMe: String(input.rememberMe),
+          via: 'sub-domain',
+        });
+        return { location: `${publicUrl}${SSO_START_PATH}?${query.toString()}` };
+      }
+      const organisation = await repo.findOrganisationByDomain(db, domain);
+      if (!organisation) return failed(null, false, new SignInFailure('not-configured', 'NO_ORGANISATION'));
+      const { connection } = organisation;
+      if (!connection)
+        return failed(organisation, viaSubDomain, new SignInFailure('not-configured', 'NO_CONNECTION'));
+      const { state, nonce, codeVerifier } = newSignInSecrets();
+      let location: URL;
+      try {
+        location = await oidc.authorizationUrl(organisation.id, readable(connection), {
+          redirectUri,
+          state,
+          nonce,
+          codeVerifier,
+        });
+      } catch (error) {
+        if (error instanceof SignInFailure) return failed(organisation, viaSubDomain, error);
+        if (!(error instanceof OidcError)) throw error;
+        return failed(organisation, viaSubDomain, new SignInFailure('unavailable', error.code));
+      }
+      const at = now();
+      await repo.deleteExpiredAttempts(db, organisation.id, at);
+      await repo.insertAttempt(db, {
+        organisationId: organisation.id,
+        stateHash: hashToken(state),
+        nonce,
+        codeVerifier,
+        rememberMe: input.rememberMe,
+        viaSubDomain,
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + SSO_ATTEMPT_MS),
+      });
+      return { location: location.href, state };
+    },
+
+    /**
+     * GET /api/v1/sso/callback: the identity provider's answer. The state is taken once (a replay
+     * finds nothing) and must be this browser's; the code is exchanged and the ID token checked; the
+     * e-mail must be verified and of an allowed domain. Then the member signs in (or joins) through a
+     * one-time login token handed to the organisation's address; any failure ends on its sign-in page.
+     */
+    async callback(input: SsoCallback): Promise<{ location: string }> {
+      if (!input.state) return failed(null, false, new SignInFailure('expired', 'NO_STATE'));
+      if (!input.stateCookie || !sameText(input.stateCookie, input.state))
+        return failed(null, false, new SignInFailure('expired', 'OTHER_BROWSER'));
+      const attempt = await repo.takeAttempt(db, hashToken(input.state));
+      if (!attempt) return failed(null, false, new SignInFailure('expired', 'UNKNOWN_STATE'));
+      const organisation = { id: attempt.organisationId, domain: attempt.organisationDomain };
+      const fail = (reason: SsoFailureReason, code: string) =>
+        failed(organisation, attempt.viaSubDomain, new SignInFailure(reason, code));
+      if (attempt.expiresAt.getTime() <= now().getTime()) return fail('expired', 'EXPIRED_STATE');
+      const connection = await repo.findConnection(db, organisation.id);
+      if (!connection) return fail('not-configured', 'NO_CONNECTION');
+      if (input.error) {
+        if (input.error === 'access_denied') return fail('cancelled', 'ACCESS_DENIED');
+        const busy = input.error === 'temporarily_unavailable' || input.error === 'server_error';
+        return fail(busy ? 'unavailable' : 'invalid', `PROVIDER_${input.error.slice(0, 40).toUpperCase()}`);
+      }
+      let identity: OidcIdentity;
+      try {
+        identity = await oidc.identify(
+          organisation.id,
+          readable(connection),
+          new URL(`${redirectUri}?${input.query}`),
+          { state: input.state, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier },
+        );
+      } catch (error) {
+        if (error instanceof SignInFailure) return fail(error.reason, error.code);
+        if (!(error instanceof OidcError)) throw error;
+        return fail(error.kind, error.code);
+      }
+      const email = emailOf(identity);
+      if (!email) return fail('not-allowed', 'NO_EMAIL');
+      if (!identity.emailVerified) return fail('not-allowed', 'EMAIL_NOT_VERIFIED');
+      const emailDomain = email.slice(email.lastIndexOf('@') + 1);
+      if (!connection.allowedDomains.includes(emailDomain)) return fail('not-allowed', 'DOMAIN_NOT_ALLOWED');
+      const member = await members.memberForSingleSignOn(
+        organisation.id,
+        { email, ...namesOf(identity), via: connection.displayName },
+        roleOf(connection.defaultRole),
+      );
+      if ('refused' in member)
+        return fail('not-allowed', member.refused === 'no-seat' ? 'NO_SEAT' : 'MEMBER_REMOVED');
+      const token = await auth.createLoginToken(organisation.id, member.userId);
+      return {
+        location: tokenLoginPage(organisation.domain, token, attempt.rememberMe, attempt.viaSubDomain),
+      };
+    },
+  };
+}

@@ -1,0 +1,424 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { AUTHORITIES, type InvitesResult } from '@vexil/core';
+import { invites, ssoAttempts, ssoConnections, users } from '../../db/schema/index';
+import { secretBoxWithKey } from '../../lib/secret-box';
+import { hashToken } from '../../lib/tokens';
+import { auditTrail, callerFor, subscribe, type Caller } from '../../../test/api';
+import { createHarness, randomIp, type Harness, type TestUser } from '../../../test/helpers';
+import { captureLogs } from '../../../test/logs';
+import { startOidcProvider, type OidcProviderHandle } from '../../../test/oidc-provider';
+import {
+  PUBLIC_HOST,
+  REDIRECT_URI,
+  TEST_SECRETS_KEY,
+  configureSso,
+  deliver,
+  loginTokenOf,
+  runSso,
+  signedInAs,
+  startSso,
+} from '../../../test/sso';
+
+const ADA = {
+  sub: 'ada',
+  email: 'Ada@Example.COM',
+  email_verified: true,
+  given_name: 'Ada',
+  family_name: 'Lovelace',
+};
+const GRACE = {
+  sub: 'grace',
+  email: 'grace@example.com',
+  email_verified: true,
+  name: 'Grace Brewster Hopper',
+};
+const MALLORY = { sub: 'mallory', email: 'mallory@elsewhere.org', email_verified: true, name: 'Mallory' };
+const UNVERIFIED = { sub: 'unverified', email: 'eve@example.com', email_verified: false, name: 'Eve' };
+const NO_EMAIL = { sub: 'anonymous', name: 'Anonymous' };
+
+let h: Harness;
+let provider: OidcProviderHandle;
+const logs = captureLogs('info');
+let admin: TestUser;
+let adminCall: Caller;
+
+beforeAll(async () => {
+  provider = await startOidcProvider({
+    clients: [
+      { client_id: 'vexil', client_secret: 'client-s3cret-value', redirect_uris: [REDIRECT_URI] },
+      { client_id: 'other-app', client_secret: 'other-s3cret-value', redirect_uris: [REDIRECT_URI] },
+    ],
+    accounts: [ADA, GRACE, MALLORY, UNVERIFIED, NO_EMAIL],
+  });
+  h = await createHarness(
+    { OUTGOING_ALLOW_PRIVATE: 'on', SECRETS_KEY: TEST_SECRETS_KEY },
+    { logger: logs.logger },
+  );
+});
+afterAll(async () => {
+  await h?.close();
+  await provider?.close();
+});
+beforeEach(async () => {
+  await h.database.reset();
+  provider.tamperIdTokens(null);
+  admin = await h.createOrganisation({ domain: 'acme' });
+  adminCall = callerFor(h.app, await h.login(admin));
+  await configureSso(adminCall, provider);
+});
+
+async function member(organisationId: string, email: string) {
+  const [row] = await h.database.db
+    .select()
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), eq(users.email, email)));
+  return row;
+}
+
+async function memberCount(organisationId: string) {
+  return (await h.database.db.select().from(users).where(eq(users.organisationId, organisationId))).length;
+}
+
+function failure(location: URL) {
+  return `${location.origin}${location.pathname}?${location.searchParams.toString()}`;
+}
+
+describe('signing in', () => {
+  it('signs an existing member in by e-mail, whatever its case, through a one-time login link', async () => {
+    const existing = await h.createUser(admin.organisationId, 'acme', {
+      authority: AUTHORITIES.ROLE_ORGANISATION_READONLY_USER,
+    });
+    await h.database.db.update(users).set({ email: 'ada@example.com' }).where(eq(users.id, existing.id));
+    const count = await memberCount(admin.organisationId);
+
+    const run = await runSso(h, provider, 'acme', 'ada', { rememberMe: true });
+    expect(run.location.origin).toBe(`http://${PUBLIC_HOST}`);
+    expect(run.location.pathname).toMatch(/^\/login\/vxo_/);
+    expect(Object.fromEntries(run.location.searchParams)).toEqual({ domain: 'acme', rememberMe: 'true' });
+
+    const initial = await signedInAs(h, run.location);
+    expect(initial.principalUser).toMatchObject({
+      id: existing.id,
+      email: 'ada@example.com',
+      authorities: [AUTHORITIES.ROLE_ORGANISATION_READONLY_USER],
+    });
+    expect(initial.organisation.domain).toBe('acme');
+    expect(await memberCount(admin.organisationId)).toBe(count);
+  });
+
+  it('sent the provider a PKCE S256 request with state, nonce and the openid email profile scope', async () => {
+    const { location, cookie, state } = await startSso(h, 'acme');
+    expect(location.pathname).toBe('/auth');
+    const params = Object.fromEntries(location.searchParams);
+    expect(params).toMatchObject({
+      client_id: 'vexil',
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'openid email profile',
+      code_challenge_method: 'S256',
+    });
+    expect(params['code_challenge']).toMatch(/^[\w-]{43}$/);
+    expect(params['nonce']).toMatch(/^[\w-]{43}$/);
+    expect(state).toMatch(/^[\w-]{43}$/);
+    expect(cookie).toBe(state);
+    // Only the state's hash is stored.
+    const [attempt] = await h.database.db.select().from(ssoAttempts);
+    expect(attempt?.stateHash).toBe(hashToken(state));
+    expect(JSON.stringify(attempt)).not.toContain(state);
+  });
+
+  it('makes a newcomer of an allowed domain a member with the default role and the provider’s names', async () => {
+    const run = await runSso(h, provider, 'acme', 'grace');
+    const initial = await signedInAs(h, run.location);
+    expect(initial.principalUser).toMatchObject({
+      email: 'grace@example.com',
+      firstName: 'Grace',
+      lastName: 'Brewster Hopper',
+      authorities: [AUTHORITIES.ROLE_ORGANISATION_EDITOR],
+    });
+    expect(await member(admin.organisationId, 'grace@example.com')).toMatchObject({
+      activated: true,
+      passwordHash: null,
+    });
+    const [joined] = await auditTrail(adminCall);
+    expect(joined?.title).toBe('Grace Brewster Hopper joined the team');
+    expect(joined?.description).toContain('signed in with Acme ID for the first time');
+  });
+
+  it('accepts a pending invitation for that e-mail, keeping the invited role', async () => {
+    const res = await adminCall('POST', '/api/v1/invites', [
+      { email: 'ada@example.com', firstName: 'Augusta' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const pending = res.json<InvitesResult>().invitations[0]!;
+
+    const initial = await signedInAs(h, (await runSso(h, provider, 'acme', 'ada')).location);
+    expect(initial.principalUser).toMatchObject({
+      id: pending.id,
+      email: 'ada@example.com',
+      firstName: 'Augusta',
+      authorities: [AUTHORITIES.ROLE_ORGANISATION_READONLY_USER],
+    });
+    const [invitation] = await h.database.db.select().from(invites).where(eq(invites.userId, pending.id));
+    expect(invitation?.acceptedAt).toBeInstanceOf(Date);
+    expect((await auditTrail(adminCall))[0]?.description).toContain('accepted their invitation');
+  });
+
+  it('ends on the organisation’s sub-domain when it started there', async () => {
+    const first = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/sso/start?rememberMe=false',
+      remoteAddress: randomIp(),
+      headers: { host: `acme.${PUBLIC_HOST}` },
+    });
+    expect(first.statusCode).toBe(302);
+    // The attempt begins at the public address, where the provider comes back to.
+    const restart = new URL(String(first.headers.location));
+    expect(restart.origin).toBe(`http://${PUBLIC_HOST}`);
+    expect(Object.fromEntries(restart.searchParams)).toEqual({
+      domain: 'acme',
+      rememberMe: 'false',
+      via: 'sub-domain',
+    });
+    const started = await startSso(h, 'acme', { via: 'sub-domain' });
+    const answer = await provider.signIn(started.location.href, 'grace');
+    const location = await deliver(h, answer, started.cookie);
+    expect(location.origin).toBe(`http://acme.${PUBLIC_HOST}`);
+    expect(location.pathname).toMatch(/^\/login\/vxo_/);
+    expect((await signedInAs(h, location)).principalUser.email).toBe('grace@example.com');
+  });
+
+  it('starts in place on an address that is not a sub-domain (a proxy that rewrites Host): no redirect loop', async () => {
+    const started = await startSso(h, 'acme', { host: 'vexil-upstream:3000' });
+    expect(started.location.origin).toBe(provider.issuer);
+    // Once sent from the sub-domain, a start is never sent on again.
+    const again = await startSso(h, 'acme', { host: `acme.${PUBLIC_HOST}`, via: 'sub-domain' });
+    expect(again.location.origin).toBe(provider.issuer);
+  });
+
+  it('starts from the organisation named in the path, as the sign-in page at /{organisation}/login does', async () => {
+    const started = await startSso(h, '', { path: '/acme/api/v1/sso/start' });
+    expect(started.location.origin).toBe(provider.issuer);
+  });
+});
+
+describe('refusals', () => {
+  it('refuses an e-mail of a domain the organisation does not allow, creating nobody', async () => {
+    const count = await memberCount(admin.organisationId);
+    const run = await runSso(h, provider, 'acme', 'mallory');
+    expect(failure(run.location)).toBe(`http://${PUBLIC_HOST}/acme/login?sso=not-allowed`);
+    expect(await memberCount(admin.organisationId)).toBe(count);
+  });
+
+  it('refuses an e-mail the provider says is not verified, and an answer without an e-mail', async () => {
+    for (const login of ['unverified', 'anonymous']) {
+      const run = await runSso(h, provider, 'acme', login);
+      expect(failure(run.location), login).toBe(`http://${PUBLIC_HOST}/acme/login?sso=not-allowed`);
+    }
+    expect(await member(admin.organisationId, 'eve@example.com')).toBeUndefined();
+  });
+
+  it('refuses an ID token issued to another client (wrong audience), even validly signed', async () => {
+    provider.tamperIdTokens({ claims: (claims) => ({ ...claims, aud: 'other-app' }) });
+    const run = await runSso(h, provider, 'acme', 'grace');
+    expect(failure(run.location)).toBe(`http://${PUBLIC_HOST}/acme/login?sso=invalid`);
+    expect(await member(admin.organisationId, 'grace@example.com')).toBeUndefined();
+  });
+
+  it('refuses an ID token from another issuer, even validly signed', async () => {
+    provider.tamperIdTokens({ claims: (claims) => ({ ...claims, iss: 'https://evil.example.com' }) });
+    const run = await runSso(h, provider, 'acme', 'grace');
+    expect(failure(run.location)).toBe(`http://${PUBLIC_HOST}/acme/login?sso=invalid`);
+  });
+
+  it('refuses an ID token signed with a key the provider does not publish, or for another nonce', async () => {
+    provider.tamperIdTokens({ signWith: 'other-key' });
+    expect(failure((await runSso(h, provider, 'acme', 'grace')).location)).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=invalid`,
+    );
+    provider.tamperIdTokens({ claims: (claims) => ({ ...claims, nonce: 'replayed-nonce' }) });
+    expect(failure((await runSso(h, provider, 'acme', 'grace')).location)).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=invalid`,
+    );
+    provider.tamperIdTokens({
+      claims: (claims) => ({ ...claims, exp: Math.floor(Date.now() / 1000) - 3600 }),
+    });
+    expect(failure((await runSso(h, provider, 'acme', 'grace')).location)).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=invalid`,
+    );
+    expect(await member(admin.organisationId, 'grace@example.com')).toBeUndefined();
+  });
+
+  it('refuses a replayed state: the answer works once', async () => {
+    const run = await runSso(h, provider, 'acme', 'grace');
+    loginTokenOf(run.location);
+    const replay = await deliver(h, run.answer, run.cookie);
+    expect(failure(replay)).toBe(`http://${PUBLIC_HOST}/login?sso=expired`);
+  });
+
+  it('refuses an expired state', async () => {
+    const started = await startSso(h, 'acme');
+    const answer = await provider.signIn(started.location.href, 'grace');
+    await h.database.db
+      .update(ssoAttempts)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(ssoAttempts.stateHash, hashToken(started.state)));
+    expect(failure(await deliver(h, answer, started.cookie))).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=expired`,
+    );
+    expect(await h.database.db.select().from(ssoAttempts)).toEqual([]);
+  });
+
+  it('refuses an answer brought by another browser than the one that started (no state cookie)', async () => {
+    const started = await startSso(h, 'acme');
+    const answer = await provider.signIn(started.location.href, 'grace');
+    expect(failure(await deliver(h, answer, undefined))).toBe(`http://${PUBLIC_HOST}/login?sso=expired`);
+    expect(failure(await deliver(h, answer, 'someone-elses-state'))).toBe(
+      `http://${PUBLIC_HOST}/login?sso=expired`,
+    );
+    // The browser that started it still can.
+    loginTokenOf(await deliver(h, answer, started.cookie));
+  });
+
+  it('says the sign-in was cancelled when the provider answers access_denied', async () => {
+    const run = await runSso(h, provider, 'acme', 'grace', { cancel: true });
+    expect(run.answer.searchParams.get('error')).toBe('access_denied');
+    expect(failure(run.location)).toBe(`http://${PUBLIC_HOST}/acme/login?sso=cancelled`);
+  });
+
+  it('refuses a newcomer when the plan has no seat left, but still signs members in', async () => {
+    await h
+      .createUser(admin.organisationId, 'acme')
+      .then((user) =>
+        h.database.db.update(users).set({ email: 'ada@example.com' }).where(eq(users.id, user.id)),
+      );
+    await subscribe(h, admin.organisationId, {
+      maxOrganisationUsers: await memberCount(admin.organisationId),
+    });
+    expect(failure((await runSso(h, provider, 'acme', 'grace')).location)).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=not-allowed`,
+    );
+    expect(await member(admin.organisationId, 'grace@example.com')).toBeUndefined();
+    loginTokenOf((await runSso(h, provider, 'acme', 'ada')).location);
+  });
+
+  it('refuses a member who was removed (archived)', async () => {
+    const user = await h.createUser(admin.organisationId, 'acme');
+    await h.database.db
+      .update(users)
+      .set({ email: 'ada@example.com', archived: true })
+      .where(eq(users.id, user.id));
+    expect(failure((await runSso(h, provider, 'acme', 'ada')).location)).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=not-allowed`,
+    );
+  });
+
+  it('says single sign-on is not set up for an organisation without it, or an unknown one', async () => {
+    await h.createOrganisation({ domain: 'plain' });
+    expect(failure((await startSso(h, 'plain')).location)).toBe(
+      `http://${PUBLIC_HOST}/plain/login?sso=not-configured`,
+    );
+    expect(failure((await startSso(h, 'nobody')).location)).toBe(
+      `http://${PUBLIC_HOST}/login?sso=not-configured`,
+    );
+    expect(failure((await startSso(h, '')).location)).toBe(`http://${PUBLIC_HOST}/login?sso=not-configured`);
+  });
+
+  it('says the provider is unavailable when the stored secret can no longer be decrypted', async () => {
+    await h.database.db
+      .update(ssoConnections)
+      .set({ clientSecretEncrypted: secretBoxWithKey(Buffer.alloc(32, 1)).encrypt('client-s3cret-value') })
+      .where(eq(ssoConnections.organisationId, admin.organisationId));
+    expect(failure((await startSso(h, 'acme')).location)).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=unavailable`,
+    );
+  });
+
+  it('says the provider is unavailable when it cannot be reached', async () => {
+    const gone = await startOidcProvider({
+      clients: [{ client_id: 'vexil', redirect_uris: [REDIRECT_URI] }],
+      accounts: [],
+    });
+    const other = await h.createOrganisation({ domain: 'gone' });
+    await configureSso(callerFor(h.app, await h.login(other)), gone, { clientSecret: '' });
+    await gone.close();
+    expect(failure((await startSso(h, 'gone')).location)).toBe(
+      `http://${PUBLIC_HOST}/gone/login?sso=unavailable`,
+    );
+  });
+});
+
+describe('organisations', () => {
+  let beta: TestUser;
+  beforeEach(async () => {
+    beta = await h.createOrganisation({ domain: 'beta' });
+    await configureSso(callerFor(h.app, await h.login(beta)), provider, {
+      clientId: 'other-app',
+      clientSecret: 'other-s3cret-value',
+      allowedDomains: ['example.com', 'elsewhere.org'],
+    });
+  });
+
+  it('signs in to the organisation whose attempt the state names, whatever address the answer comes to', async () => {
+    const started = await startSso(h, 'acme');
+    const answer = await provider.signIn(started.location.href, 'grace');
+    const location = await deliver(h, answer, started.cookie, `beta.${PUBLIC_HOST}`);
+    expect(location.searchParams.get('domain')).toBe('acme');
+    const token = loginTokenOf(location);
+    // The token is acme's: beta's address refuses it.
+    const atBeta = await h.app.inject({
+      method: 'POST',
+      url: '/api/authenticate/token',
+      remoteAddress: randomIp(),
+      payload: { token, domain: 'beta' },
+    });
+    expect(atBeta.statusCode).toBe(401);
+    expect(await member(beta.organisationId, 'grace@example.com')).toBeUndefined();
+    expect(await member(admin.organisationId, 'grace@example.com')).toBeDefined();
+  });
+
+  it('refuses one organisation’s answer delivered with another organisation’s state', async () => {
+    // mallory@elsewhere.org may join beta, not acme: an answer obtained through beta…
+    const atBeta = await startSso(h, 'beta');
+    const answer = await provider.signIn(atBeta.location.href, 'mallory');
+    // …brought back with a sign-in started at acme (its state and cookie) is refused.
+    const atAcme = await startSso(h, 'acme');
+    const forged = new URL(answer);
+    forged.searchParams.set('state', atAcme.state);
+    expect(failure(await deliver(h, forged, atAcme.cookie))).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=invalid`,
+    );
+    expect(await member(admin.organisationId, 'mallory@elsewhere.org')).toBeUndefined();
+    expect(await member(beta.organisationId, 'mallory@elsewhere.org')).toBeUndefined();
+  });
+});
+
+describe('logs', () => {
+  it('log failures with the reason and organisation only: no e-mail, code, state or token', async () => {
+    const run = await runSso(h, provider, 'acme', 'mallory');
+    provider.tamperIdTokens({ claims: (claims) => ({ ...claims, aud: 'other-app' }) });
+    const invalid = await runSso(h, provider, 'acme', 'grace');
+    provider.tamperIdTokens(null);
+    const success = await runSso(h, provider, 'acme', 'grace');
+    const failures = logs.lines().filter((line) => line.msg === 'Single sign-on failed');
+    expect(failures).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ organisationId: admin.organisationId, reason: 'not-allowed' }),
+        expect.objectContaining({ organisationId: admin.organisationId, reason: 'invalid' }),
+      ]),
+    );
+    const raw = logs.raw();
+    for (const secret of [
+      'mallory@elsewhere.org',
+      'grace@example.com',
+      run.state,
+      invalid.state,
+      String(run.answer.searchParams.get('code')),
+      String(invalid.answer.searchParams.get('code')),
+      loginTokenOf(success.location),
+      'client-s3cret-value',
+    ])
+      expect(raw).not.toContain(secret);
+  });
+});
