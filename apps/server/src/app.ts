@@ -36,6 +36,8 @@ import { projectsRoutes } from './modules/projects/projects.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
 import { createRolesService } from './modules/roles/roles.service';
 import { createScope } from './modules/scope/scope.service';
+import { experimentsRoutes } from './modules/experiments/experiments.routes';
+import { createExperimentsService } from './modules/experiments/experiments.service';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { createSegmentsService, segmentKeysOf } from './modules/segments/segments.service';
 import { signupRoutes } from './modules/signup/signup.routes';
@@ -138,6 +140,7 @@ function createServices(
   });
   const sdkRegistration = createSdkRegistration({ db, audit, billing, controls, scope, events, ...clock });
   const targetUsers = createTargetUsersService({ db, audit, scope });
+  const experiments = createExperimentsService({ db, audit, billing, scope, events, ...clock });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   const members = createMembersService({
     db,
@@ -193,6 +196,7 @@ function createServices(
     impressions,
     targets,
     segments,
+    experiments,
     controls,
     environments,
     projects,
@@ -306,6 +310,7 @@ export async function buildApp(
   await app.register(membersRoutes({ members: services.members }));
   await app.register(targetsRoutes({ targets: services.targets }));
   await app.register(segmentsRoutes({ segments: services.segments }));
+  await app.register(experimentsRoutes({ experiments: services.experiments }));
   await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
   await app.register(tokensRoutes({ tokens: services.tokens }));
   await app.register(rolesRoutes({ roles: services.roles }));

@@ -94,6 +94,26 @@ export function timeOf(event: SdkEvent, receivedAt: Date): Date {
   return plausible ? new Date(time) : receivedAt;
 }
 
+/** Most entries of a goal row's `evaluatedFeatures` that are read. */
+const MAX_EVALUATED_FEATURES = 1_000;
+
+/**
+ * The features and variants a goal row says its user was shown (the browser SDK's
+ * `evaluatedFeatures`, a map of feature key to variant key). Any other shape, or entries that are
+ * not two short strings, is ignored: the field is optional and SDKs differ.
+ */
+export function evaluatedFeaturesOf(event: SdkEvent): [featureKey: string, variantKey: string][] {
+  const map = (event as { evaluatedFeatures?: unknown }).evaluatedFeatures;
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return [];
+  const pairs: [string, string][] = [];
+  for (const [featureKey, variantKey] of Object.entries(map)) {
+    if (pairs.length >= MAX_EVALUATED_FEATURES) break;
+    if (typeof variantKey === 'string' && featureKey.length <= 200 && variantKey.length <= 200)
+      pairs.push([featureKey, variantKey]);
+  }
+  return pairs;
+}
+
 /** Whether a row counts as an evaluation (a missing type does). */
 export function isEvaluate(event: SdkEvent): boolean {
   return event.type === undefined || event.type === null || event.type === 'evaluate';

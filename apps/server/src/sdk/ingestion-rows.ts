@@ -28,6 +28,28 @@ export type ValueRow = {
   lastSeenAt: Date;
 };
 export type GoalRow = { organisationId: string; projectId: string; key: string; lastSeenAt: Date };
+/**
+ * A user exposed to a running experiment: the earliest exposure's variant is the one they count for;
+ * `crossed` when they were also seen with the other variant.
+ */
+export type ExposureRow = {
+  organisationId: string;
+  experimentId: string;
+  userKey: string;
+  variantKey: string;
+  exposedAt: Date;
+  crossed: boolean;
+};
+/** Goal events of an experiment's goal from one user: the first and last time, how many, their values. */
+export type ConversionRow = {
+  organisationId: string;
+  experimentId: string;
+  userKey: string;
+  firstAt: Date;
+  lastAt: Date;
+  count: number;
+  valueSum: number;
+};
 
 export type Rows = {
   impressions: Map<string, ImpressionRow>;
@@ -35,6 +57,8 @@ export type Rows = {
   users: Map<string, UserRow>;
   values: Map<string, ValueRow>;
   goals: Map<string, GoalRow>;
+  exposures: Map<string, ExposureRow>;
+  conversions: Map<string, ConversionRow>;
 };
 
 export function emptyRows(): Rows {
@@ -44,12 +68,21 @@ export function emptyRows(): Rows {
     users: new Map(),
     values: new Map(),
     goals: new Map(),
+    exposures: new Map(),
+    conversions: new Map(),
   };
 }
 
 export function isEmpty(rows: Rows): boolean {
   return (
-    rows.impressions.size + rows.controls.size + rows.users.size + rows.values.size + rows.goals.size === 0
+    rows.impressions.size +
+      rows.controls.size +
+      rows.users.size +
+      rows.values.size +
+      rows.goals.size +
+      rows.exposures.size +
+      rows.conversions.size ===
+    0
   );
 }
 
@@ -96,6 +129,31 @@ export function seeGoal(rows: Rows, row: GoalRow) {
   else if (row.lastSeenAt > existing.lastSeenAt) existing.lastSeenAt = row.lastSeenAt;
 }
 
+export function expose(rows: Rows, row: ExposureRow) {
+  const key = rowKey(row.experimentId, row.userKey);
+  const existing = rows.exposures.get(key);
+  if (!existing) {
+    rows.exposures.set(key, { ...row });
+    return;
+  }
+  const crossed = existing.crossed || row.crossed || existing.variantKey !== row.variantKey;
+  if (row.exposedAt < existing.exposedAt) rows.exposures.set(key, { ...row, crossed });
+  else existing.crossed = crossed;
+}
+
+export function convert(rows: Rows, row: ConversionRow) {
+  const key = rowKey(row.experimentId, row.userKey);
+  const existing = rows.conversions.get(key);
+  if (!existing) {
+    rows.conversions.set(key, { ...row });
+    return;
+  }
+  if (row.firstAt < existing.firstAt) existing.firstAt = row.firstAt;
+  if (row.lastAt > existing.lastAt) existing.lastAt = row.lastAt;
+  existing.count += row.count;
+  existing.valueSum += row.valueSum;
+}
+
 /** One set of rows for several: what one transaction writes for a group of requests. */
 export function mergeRows(parts: readonly Rows[]): Rows {
   if (parts.length === 1) return parts[0]!;
@@ -106,6 +164,8 @@ export function mergeRows(parts: readonly Rows[]): Rows {
     for (const row of part.users.values()) seeUser(merged, row);
     for (const row of part.values.values()) seeValue(merged, row);
     for (const row of part.goals.values()) seeGoal(merged, row);
+    for (const row of part.exposures.values()) expose(merged, row);
+    for (const row of part.conversions.values()) convert(merged, row);
   }
   return merged;
 }
@@ -118,13 +178,30 @@ export function dropVanished(rows: Rows, live: Live) {
   for (const [key, row] of rows.users) if (!live.environments.has(row.environmentId)) rows.users.delete(key);
   for (const [key, row] of rows.values) if (!live.projects.has(row.projectId)) rows.values.delete(key);
   for (const [key, row] of rows.goals) if (!live.projects.has(row.projectId)) rows.goals.delete(key);
+  for (const [key, row] of rows.exposures)
+    if (!live.experiments.has(row.experimentId)) rows.exposures.delete(key);
+  for (const [key, row] of rows.conversions)
+    if (!live.experiments.has(row.experimentId)) rows.conversions.delete(key);
 }
 
 /** The ids rows refer to, to ask which still exist. */
 export function referencedIds(rows: Rows) {
   const environments = new Set([...rows.users.values()].map((row) => row.environmentId));
   const projects = new Set([...rows.values.values(), ...rows.goals.values()].map((row) => row.projectId));
-  return { controls: [...rows.controls.keys()], environments: [...environments], projects: [...projects] };
+  const experiments = new Set(
+    [...rows.exposures.values(), ...rows.conversions.values()].map((row) => row.experimentId),
+  );
+  return {
+    controls: [...rows.controls.keys()],
+    environments: [...environments],
+    projects: [...projects],
+    experiments: [...experiments],
+  };
 }
 
-export type Live = { controls: Set<string>; environments: Set<string>; projects: Set<string> };
+export type Live = {
+  controls: Set<string>;
+  environments: Set<string>;
+  projects: Set<string>;
+  experiments: Set<string>;
+};

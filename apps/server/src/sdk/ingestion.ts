@@ -3,12 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { TargetUserAttributes } from '../db/schema/index';
 import { isDataError, isForeignKeyViolation } from '../db/errors';
-import { isEvaluate, timeOf, userOf, type IngestOutcome, type SdkEvent } from './events';
+import { evaluatedFeaturesOf, isEvaluate, timeOf, userOf, type IngestOutcome, type SdkEvent } from './events';
 import { createDailyBound, createFairShare } from './ingestion-limits';
 import * as rowsOf from './ingestion-rows';
 import type { Rows } from './ingestion-rows';
 import * as repo from './ingestion.repository';
 import type { EnvironmentSnapshot } from './sdk-store';
+import type { RunningExperiment } from './sdk.repository';
 
 /** Attribute values longer than this are not kept as suggestions. */
 const MAX_SUGGESTED_VALUE_LENGTH = 200;
@@ -127,10 +128,38 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
   /** A write has gone unanswered for `stallMs`: storage counts as down until one succeeds. */
   let stalled = false;
 
+  /** Whether `experiment` counts what happened at `at`: between its start and its end, if any. */
+  const runsAt = (experiment: RunningExperiment, at: Date) =>
+    at >= experiment.startDate && (experiment.endDate === null || at <= experiment.endDate);
+
+  /** A user shown `variantKey` of `featureKey` at `at`: an exposure of each experiment on it that runs then. */
+  function exposeUser(
+    rows: Rows,
+    snapshot: EnvironmentSnapshot,
+    userKey: string,
+    featureKey: string,
+    variantKey: string,
+    at: Date,
+  ) {
+    for (const experiment of snapshot.experiments.byFeature.get(featureKey) ?? []) {
+      if (variantKey !== experiment.control && variantKey !== experiment.variation) continue;
+      if (!runsAt(experiment, at)) continue;
+      rowsOf.expose(rows, {
+        organisationId: experiment.organisationId,
+        experimentId: experiment.id,
+        userKey,
+        variantKey,
+        exposedAt: at,
+        crossed: false,
+      });
+    }
+  }
+
   /** One request's rows, within the daily bounds of its environment and project. */
   function collect(snapshot: EnvironmentSnapshot, events: readonly SdkEvent[], receivedAt: Date): Rows {
     const rows = rowsOf.emptyRows();
     const { organisationId, environmentId, projectId } = snapshot.keys;
+    const experimenting = snapshot.experiments.byFeature.size > 0;
     for (const event of events) {
       const at = timeOf(event, receivedAt);
       const user = userOf(event);
@@ -170,7 +199,26 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
           });
         }
         rowsOf.touchControl(rows, { controlId, lastImpressionAt: counted ? at : null, seenAt: receivedAt });
+        if (experimenting && counted && user)
+          exposeUser(rows, snapshot, user.id, entry.control.key, variantKey, at);
       } else if (event.type === 'goal' && event.goalKey) {
+        if (experimenting && user) {
+          // The browser SDK's goal rows say which variants the user was shown (docs/sdk-protocol.md §6.2).
+          for (const [featureKey, variantKey] of evaluatedFeaturesOf(event))
+            exposeUser(rows, snapshot, user.id, featureKey, variantKey, at);
+          for (const experiment of snapshot.experiments.byGoal.get(event.goalKey) ?? []) {
+            if (!runsAt(experiment, at)) continue;
+            rowsOf.convert(rows, {
+              organisationId: experiment.organisationId,
+              experimentId: experiment.id,
+              userKey: user.id,
+              firstAt: at,
+              lastAt: at,
+              count: 1,
+              valueSum: Number.isFinite(event.value) ? event.value! : 0,
+            });
+          }
+        }
         if (!names.admit(environmentId, rowsOf.rowKey('goal', event.goalKey), receivedAt)) continue;
         rowsOf.seeGoal(rows, { organisationId, projectId, key: event.goalKey, lastSeenAt: at });
       }
@@ -306,6 +354,9 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
             await repo.upsertUsers(tx, [...rows.users.values()]);
             await repo.upsertValues(tx, [...rows.values.values()]);
             await repo.upsertGoals(tx, [...rows.goals.values()]);
+            // Exposures before conversions: a goal in the same batch as its exposure converts.
+            await repo.addExposures(tx, [...rows.exposures.values()]);
+            await repo.addConversions(tx, [...rows.conversions.values()]);
           });
         }
         recovered();

@@ -44,7 +44,24 @@ export type EnvironmentSnapshot = {
   bytes: Buffer;
   /** Quoted strong ETag of `body`. */
   etag: string;
+  /** The running experiments, by feature key and by goal key, for the event ingestion. */
+  experiments: ExperimentsIndex;
 };
+
+export type ExperimentsIndex = {
+  byFeature: ReadonlyMap<string, readonly repo.RunningExperiment[]>;
+  byGoal: ReadonlyMap<string, readonly repo.RunningExperiment[]>;
+};
+
+const NO_EXPERIMENTS: ExperimentsIndex = { byFeature: new Map(), byGoal: new Map() };
+
+function indexExperiments(running: repo.RunningExperiment[]): ExperimentsIndex {
+  if (running.length === 0) return NO_EXPERIMENTS;
+  return {
+    byFeature: groupBy(running, (experiment) => experiment.featureKey),
+    byGoal: groupBy(running, (experiment) => experiment.goalKey),
+  };
+}
 
 /** What changed in a rebuild, for the SSE streams of that environment. */
 export type SnapshotChange = { snapshot: EnvironmentSnapshot; updated: ControlEntry[]; deleted: string[] };
@@ -140,6 +157,7 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
       body: '{}',
       bytes: Buffer.from('{}'),
       etag: etagOf('{}'),
+      experiments: NO_EXPERIMENTS,
     };
     for (const listener of listeners.get(environmentId) ?? [])
       listener({ snapshot: empty, updated: [], deleted });
@@ -153,7 +171,8 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
     );
     const controls = buildControls(rows, variantRows);
     const body = serialise(controls);
-    return { keys, controls, body, bytes: Buffer.from(body), etag: etagOf(body) };
+    const experiments = indexExperiments(await repo.runningExperimentsOf(db, keys.environmentId));
+    return { keys, controls, body, bytes: Buffer.from(body), etag: etagOf(body), experiments };
   }
 
   function install(snapshot: EnvironmentSnapshot) {

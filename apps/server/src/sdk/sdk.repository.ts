@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import {
   environments,
+  experiments,
   featureControls,
   features,
   projects,
@@ -97,3 +98,45 @@ export async function variantsOf(db: Executor, featureIds: string[]) {
 }
 
 export type VariantRow = { featureId: string; key: string; name: string; value: JsonValue | null };
+
+/** An enabled, started experiment of the environment: what the event ingestion counts for. */
+export type RunningExperiment = {
+  id: string;
+  organisationId: string;
+  featureKey: string;
+  goalKey: string;
+  control: string;
+  variation: string;
+  startDate: Date;
+  endDate: Date | null;
+};
+
+/** The environment's enabled experiments that have started, on live features. */
+export async function runningExperimentsOf(
+  db: Executor,
+  environmentId: string,
+): Promise<RunningExperiment[]> {
+  const rows = await db
+    .select({
+      id: experiments.id,
+      organisationId: experiments.organisationId,
+      featureKey: features.key,
+      goalKey: experiments.goalKey,
+      control: experiments.controlVariantKey,
+      variation: experiments.variationVariantKey,
+      startDate: experiments.startDate,
+      endDate: experiments.endDate,
+    })
+    .from(experiments)
+    .innerJoin(features, eq(features.id, experiments.featureId))
+    .where(
+      and(
+        eq(experiments.environmentId, environmentId),
+        eq(experiments.enabled, true),
+        eq(experiments.archived, false),
+        eq(features.archived, false),
+        sql`${experiments.startDate} is not null`,
+      ),
+    );
+  return rows.map((row) => ({ ...row, startDate: row.startDate! }));
+}

@@ -56,6 +56,25 @@ describe('experimentStatisticsSchema', () => {
         on: { goals: 30, impressions: 100, conversionRate: 0.3 },
         off: { goals: 20, impressions: 100, conversionRate: 0.2 },
       },
+      mode: 'fixed',
+      invalidReasons: [],
+      difference: { estimate: 0.1, lower: -0.02, upper: 0.22, level: 0.95 },
+      relativeLift: { estimate: 0.5, lower: -0.1, upper: 1.4, level: 0.95 },
+      sampleRatio: {
+        expectedVariationShare: 0.5,
+        observedVariationShare: 0.5,
+        chiSquare: 0,
+        pvalue: 1,
+        flagged: false,
+        message: null,
+      },
+      usersInBothVariants: 0,
+      daily: [
+        {
+          day: '2026-11-24',
+          variants: { on: { impressions: 100, goals: 30 }, off: { impressions: 100, goals: 20 } },
+        },
+      ],
     };
     expect(experimentStatisticsSchema.parse(stats)).toEqual(stats);
   });

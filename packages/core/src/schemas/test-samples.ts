@@ -129,6 +129,7 @@ export const EXPERIMENT = {
   startDate: DATE,
   endDate: null,
   archived: false,
+  mode: 'fixed',
   results: { validResult: false, winningVariation: null },
   feature: { id: ID, key: 'checkout', name: 'Checkout' },
 } satisfies Experiment;

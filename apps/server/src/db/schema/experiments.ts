@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { archivable, createdAt, id, notArchived, timestamptz, updatedAt } from './columns.ts';
 import { features } from './features.ts';
 import { users } from './identity.ts';
@@ -70,6 +82,8 @@ export const experiments = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     enabled: boolean('enabled').notNull().default(false),
+    /** How significance is read: `fixed` (z-test) or `sequential` (always-valid p-value). */
+    mode: text('mode').$type<'fixed' | 'sequential'>().notNull().default('fixed'),
     /** Normalised goal key; goals(project_id, key) holds the same key. */
     goalKey: text('goal_key').notNull(),
     /** Variant keys of the feature (docs/product.md §3: control, variation). */
@@ -93,6 +107,31 @@ export const experiments = pgTable(
     check('experiments_distinct_variants', sql`control_variant_key <> variation_variant_key`),
     check('experiments_dates_ordered', sql`end_date is null or start_date is null or end_date >= start_date`),
   ],
+);
+
+/**
+ * One SDK user exposed to a running experiment: the variant of their first exposure (which they count
+ * for), whether they were later seen with the other variant, and their conversion (the first goal
+ * event of the experiment's goal after exposure; later ones add to `conversions` and `valueSum`).
+ * Statistics are counts over these rows, so they are exact and survive restarts.
+ */
+export const experimentExposures = pgTable(
+  'experiment_exposures',
+  {
+    experimentId: uuid('experiment_id')
+      .notNull()
+      .references(() => experiments.id, { onDelete: 'cascade' }),
+    organisationId: organisationId(),
+    userKey: text('user_key').notNull(),
+    variantKey: text('variant_key').notNull(),
+    exposedAt: timestamptz('exposed_at').notNull(),
+    /** Seen with the other variant after the first exposure (a rule changed mid-experiment). */
+    crossed: boolean('crossed').notNull().default(false),
+    convertedAt: timestamptz('converted_at'),
+    conversions: integer('conversions').notNull().default(0),
+    valueSum: doublePrecision('value_sum').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'experiment_exposures_pk', columns: [t.experimentId, t.userKey] })],
 );
 
 export type GoalRow = typeof goals.$inferSelect;

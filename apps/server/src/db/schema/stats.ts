@@ -1,5 +1,4 @@
 import { bigint, date, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { experiments, goals } from './experiments.ts';
 import { featureControls } from './features.ts';
 import { organisationId } from './tenant.ts';
 
@@ -30,28 +29,5 @@ export const impressionCounters = pgTable(
   ],
 );
 
-/** Goal conversions per experiment, variant and day (experiment statistics). */
-export const goalCounters = pgTable(
-  'goal_counters',
-  {
-    organisationId: organisationId(),
-    experimentId: uuid('experiment_id')
-      .notNull()
-      .references(() => experiments.id, { onDelete: 'cascade' }),
-    goalId: uuid('goal_id')
-      .notNull()
-      .references(() => goals.id, { onDelete: 'cascade' }),
-    variantKey: text('variant_key').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
-    count: bigint('count', { mode: 'number' }).notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ name: 'goal_counters_pk', columns: [t.experimentId, t.goalId, t.variantKey, t.day] }),
-    index('goal_counters_goal_idx').on(t.goalId),
-  ],
-);
-
 export type ImpressionCounterRow = typeof impressionCounters.$inferSelect;
 export type NewImpressionCounterRow = typeof impressionCounters.$inferInsert;
-export type GoalCounterRow = typeof goalCounters.$inferSelect;
-export type NewGoalCounterRow = typeof goalCounters.$inferInsert;

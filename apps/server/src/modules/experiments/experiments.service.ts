@@ -1,0 +1,411 @@
+import {
+  escapeMarkdown,
+  markdownCode,
+  type EnvironmentRef,
+  type Experiment,
+  type ExperimentDay,
+  type ExperimentInput,
+  type ExperimentStatistics,
+  type Goal,
+} from '@vexil/core';
+import type { Database, Executor } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
+import type { ChangeEvents } from '../../lib/change-events';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
+import type { Scope } from '../scope/scope.service';
+import * as repo from './experiments.repository';
+import type { ExperimentRecord, ExperimentWrite } from './experiments.types';
+import { analyseExperiment, type ArmPair } from './statistics';
+
+export const EXPERIMENTS_NOT_ON_PLAN =
+  'Experiments are not available on your current plan. Upgrade it to run experiments.';
+
+/** Most goal keys GET /api/v1/goals answers. */
+const GOALS_LIMIT = 100;
+
+export type ExperimentsService = ReturnType<typeof createExperimentsService>;
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+function toExperiment(row: ExperimentRecord, environment: EnvironmentRef): Experiment {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    enabled: row.enabled,
+    goalKey: row.goalKey,
+    featureId: row.featureId,
+    featureKey: row.featureKey,
+    environmentId: environment.id,
+    environmentKey: environment.key,
+    projectKey: environment.project.key,
+    control: row.control,
+    variation: row.variation,
+    startDate: iso(row.startDate),
+    endDate: iso(row.endDate),
+    archived: row.archived,
+    mode: row.mode,
+    results: row.results
+      ? { validResult: row.results.validResult, winningVariation: row.results.winningVariation }
+      : null,
+    feature: { id: row.featureId, key: row.featureKey, name: row.featureName },
+  };
+}
+
+/**
+ * Once an experiment has started, what it measures is fixed: changing the feature, the variants, the
+ * goal or the mode would mix users counted under different designs into one result.
+ */
+function assertSameDesign(row: ExperimentRecord, input: ExperimentInput) {
+  const fields = [
+    ['featureId', row.featureId, input.featureId, 'feature'],
+    ['control', row.control, input.control, 'control variant'],
+    ['variation', row.variation, input.variation, 'alternate variant'],
+    ['goalKey', row.goalKey, input.goalKey, 'goal'],
+    ['mode', row.mode, input.mode, 'mode'],
+  ] as const;
+  for (const [field, before, after, label] of fields)
+    if (before !== after)
+      throw new ValidationError(
+        field,
+        `The ${label} of an experiment cannot change once it has started. Create a new experiment instead.`,
+      );
+}
+
+function nameTaken(name: string) {
+  return new ValidationError('name', `An experiment named "${name}" already exists in this environment.`);
+}
+
+/**
+ * Conversion experiments of one environment (docs/product.md §2 "Experiments"): the control variant
+ * of a feature against an alternate, measured by a goal. Enabling one the first time starts it;
+ * disabling it finishes it (its end date); enabling a finished one runs it again. While it runs, the
+ * SDK event ingestion records each user's first exposure and conversion (sdk/ingestion.ts), and the
+ * statistics are counted from those rows (docs/adr/0015-experiment-statistics.md).
+ */
+export function createExperimentsService(deps: {
+  db: Database;
+  audit: AuditService;
+  billing: BillingService;
+  scope: Scope;
+  events: ChangeEvents;
+  now?: () => Date;
+}) {
+  const { db, audit, billing, scope, events } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  function assertCan(
+    principal: Principal,
+    action: 'create' | 'update' | 'delete',
+    environment: EnvironmentRef,
+  ) {
+    assertAllowed(principal, action, {
+      type: 'experiment',
+      environment: {
+        production: environment.production,
+        tags: environment.tags,
+        projectId: environment.project.id,
+      },
+    });
+  }
+
+  async function assertOnPlan(executor: Executor, organisationId: string) {
+    if (!(await billing.allows(organisationId, 'variantTesting', executor)))
+      throw new ForbiddenError(EXPERIMENTS_NOT_ON_PLAN, 'plan_required');
+  }
+
+  /** The experiment and its live environment; 404 for another organisation's, an archived one, or one whose environment is gone. */
+  async function find(
+    executor: Executor,
+    principal: Principal,
+    id: string,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<{ row: ExperimentRecord; environment: EnvironmentRef }> {
+    const row = await repo.findById(executor, principal.organisationId, id, options);
+    const environment = row
+      ? await scope.findEnvironmentById(principal.organisationId, row.environmentId, executor)
+      : null;
+    if (!row || row.archived || !environment) throw new NotFoundError('experiment', id);
+    return { row, environment };
+  }
+
+  /** The feature and variants of the input, checked: a live feature of the environment's project with both variants. */
+  async function checkedFeature(
+    executor: Executor,
+    principal: Principal,
+    input: ExperimentInput,
+    environment: EnvironmentRef,
+  ) {
+    const feature = await repo.featureWithVariants(executor, principal.organisationId, input.featureId);
+    if (!feature || feature.projectId !== environment.project.id)
+      throw new ValidationError('featureId', 'Feature is required');
+    for (const [field, key] of [
+      ['control', input.control],
+      ['variation', input.variation],
+    ] as const) {
+      if (!feature.variantKeys.includes(key))
+        throw new ValidationError(field, `"${key}" is not a variant of the feature ${feature.name}.`);
+    }
+    return feature;
+  }
+
+  /** Start and end dates after a write that sets `enabled`. */
+  function datesFor(
+    enabled: boolean,
+    previous: Pick<ExperimentRecord, 'enabled' | 'startDate' | 'endDate'> | null,
+  ) {
+    const at = now();
+    if (enabled) return { startDate: previous?.startDate ?? at, endDate: null };
+    if (previous?.enabled) return { startDate: previous.startDate, endDate: at };
+    return { startDate: previous?.startDate ?? null, endDate: previous?.endDate ?? null };
+  }
+
+  function write(
+    input: ExperimentInput,
+    dates: { startDate: Date | null; endDate: Date | null },
+  ): ExperimentWrite {
+    return {
+      featureId: input.featureId,
+      name: input.name,
+      description: input.description,
+      enabled: input.enabled,
+      mode: input.mode,
+      goalKey: input.goalKey,
+      controlVariantKey: input.control,
+      variationVariantKey: input.variation,
+      ...dates,
+    };
+  }
+
+  function changed(environment: EnvironmentRef, organisationId: string) {
+    // The SDK layer keeps the running experiments of each environment for the ingestion.
+    events.publish({ type: 'environment.changed', organisationId, environmentId: environment.id });
+  }
+
+  function describe(row: Pick<ExperimentInput, 'control' | 'variation' | 'goalKey'>, featureName: string) {
+    return `**${escapeMarkdown(featureName)}**: ${markdownCode(row.control)} against ${markdownCode(row.variation)}, goal ${markdownCode(row.goalKey)}`;
+  }
+
+  return {
+    /** GET /api/v1/experiments/?projectKey=&environmentKey= */
+    async list(principal: Principal, projectKey: string, environmentKey: string): Promise<Experiment[]> {
+      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
+      const rows = await repo.list(db, principal.organisationId, environment.id);
+      return rows.map((row) => toExperiment(row, environment));
+    },
+
+    /** GET /api/v1/experiments/{id} */
+    async get(principal: Principal, id: string): Promise<Experiment> {
+      const { row, environment } = await find(db, principal, id);
+      return toExperiment(row, environment);
+    },
+
+    /** POST /api/v1/experiments/ */
+    async create(principal: Principal, input: ExperimentInput): Promise<Experiment> {
+      if (input.id !== undefined)
+        throw new ValidationError('id', 'A new experiment has no id: use PUT to update.');
+      const environment = await scope.environment(
+        principal.organisationId,
+        input.projectKey,
+        input.environmentKey,
+      );
+      assertCan(principal, 'create', environment);
+      try {
+        const experiment = await db.transaction(async (tx) => {
+          await assertOnPlan(tx, principal.organisationId);
+          const feature = await checkedFeature(tx, principal, input, environment);
+          const id = await repo.insert(tx, {
+            ...write(input, datesFor(input.enabled, null)),
+            organisationId: principal.organisationId,
+            environmentId: environment.id,
+            createdById: principal.userId,
+          });
+          await repo.ensureGoal(tx, principal.organisationId, environment.project.id, input.goalKey);
+          await audit.record(tx, principal, {
+            action: 'create',
+            resourceType: 'experiment',
+            resourceId: id,
+            projectKey: environment.project.key,
+            environmentKey: environment.key,
+            title: `Experiment ${input.name} created in ${environment.name}`,
+            description: `${escapeMarkdown(principal.email)} created the experiment **${escapeMarkdown(input.name)}** in **${escapeMarkdown(environment.name)}**: ${describe(input, feature.name)}${input.enabled ? ', and started it' : ''}.`,
+          });
+          const row = await repo.findById(tx, principal.organisationId, id);
+          return toExperiment(row!, environment);
+        });
+        changed(environment, principal.organisationId);
+        return experiment;
+      } catch (error) {
+        if (isUniqueViolation(error, 'experiments_environment_name_unique')) throw nameTaken(input.name);
+        throw error;
+      }
+    },
+
+    /** PUT /api/v1/experiments/: every field; the environment stays. */
+    async update(principal: Principal, input: ExperimentInput): Promise<Experiment> {
+      if (input.id === undefined)
+        throw new ValidationError('id', 'An id is required to update an experiment.');
+      const id = input.id;
+      try {
+        const { experiment, environment } = await db.transaction(async (tx) => {
+          const { row, environment } = await find(tx, principal, id, { forUpdate: true });
+          if (environment.project.key !== input.projectKey || environment.key !== input.environmentKey)
+            throw new NotFoundError('experiment', id);
+          assertCan(principal, 'update', environment);
+          await assertOnPlan(tx, principal.organisationId);
+          if (row.startDate) assertSameDesign(row, input);
+          const feature = await checkedFeature(tx, principal, input, environment);
+          await repo.update(tx, principal.organisationId, id, write(input, datesFor(input.enabled, row)));
+          await repo.ensureGoal(tx, principal.organisationId, environment.project.id, input.goalKey);
+          const what =
+            row.enabled === input.enabled
+              ? 'updated'
+              : input.enabled
+                ? row.endDate
+                  ? 'restarted'
+                  : 'started'
+                : 'finished';
+          await audit.record(tx, principal, {
+            action: 'update',
+            resourceType: 'experiment',
+            resourceId: id,
+            projectKey: environment.project.key,
+            environmentKey: environment.key,
+            title: `Experiment ${input.name} ${what} in ${environment.name}`,
+            description: `${escapeMarkdown(principal.email)} ${what} the experiment **${escapeMarkdown(input.name)}** in **${escapeMarkdown(environment.name)}**: ${describe(input, feature.name)}.`,
+          });
+          const updated = await repo.findById(tx, principal.organisationId, id);
+          return { experiment: toExperiment(updated!, environment), environment };
+        });
+        changed(environment, principal.organisationId);
+        return experiment;
+      } catch (error) {
+        if (isUniqueViolation(error, 'experiments_environment_name_unique')) throw nameTaken(input.name);
+        throw error;
+      }
+    },
+
+    /** DELETE /api/v1/experiments/{id}: archives it (it stops counting and leaves the list). */
+    async archive(principal: Principal, id: string): Promise<void> {
+      const environment = await db.transaction(async (tx) => {
+        const { row, environment } = await find(tx, principal, id, { forUpdate: true });
+        assertCan(principal, 'delete', environment);
+        await repo.archive(tx, principal.organisationId, id, now());
+        await audit.record(tx, principal, {
+          action: 'delete',
+          resourceType: 'experiment',
+          resourceId: id,
+          projectKey: environment.project.key,
+          environmentKey: environment.key,
+          title: `Experiment ${row.name} archived in ${environment.name}`,
+          description: `${escapeMarkdown(principal.email)} archived the experiment **${escapeMarkdown(row.name)}** in **${escapeMarkdown(environment.name)}**.`,
+        });
+        return environment;
+      });
+      changed(environment, principal.organisationId);
+    },
+
+    /** GET /api/v1/goals?projectKey=&query=: goals SDKs reported and goals experiments name. */
+    async goals(principal: Principal, projectKey: string, text: string | undefined): Promise<Goal[]> {
+      const project = await scope.project(principal.organisationId, projectKey);
+      const keys = await repo.goalKeys(
+        db,
+        principal.organisationId,
+        project.id,
+        text?.trim() || undefined,
+        GOALS_LIMIT,
+      );
+      return keys.map((key) => ({ key, name: key }));
+    },
+
+    /** GET /api/v1/experiment-statistics/{id} */
+    async statistics(principal: Principal, id: string): Promise<ExperimentStatistics> {
+      const { row } = await find(db, principal, id);
+      const counts = await repo.variantCounts(db, principal.organisationId, id);
+      const daily = await repo.dailyCounts(db, principal.organisationId, id);
+      const arm = (key: string) => {
+        const found = counts.find((c) => c.variantKey === key);
+        return {
+          key,
+          exposures: found?.exposures ?? 0,
+          conversions: found?.conversions ?? 0,
+          valueSum: found?.valueSum ?? 0,
+        };
+      };
+      const days = cumulativeDays(daily, [row.control, row.variation]);
+      const looks: ArmPair[] = days.slice(0, -1).map((day) => ({
+        control: {
+          exposures: day.variants[row.control]!.impressions,
+          conversions: day.variants[row.control]!.goals,
+        },
+        variation: {
+          exposures: day.variants[row.variation]!.impressions,
+          conversions: day.variants[row.variation]!.goals,
+        },
+      }));
+      const analysis = analyseExperiment({
+        control: arm(row.control),
+        variation: arm(row.variation),
+        mode: row.mode,
+        sequential: { earlierLooks: looks },
+        usersInBothVariants: counts.reduce((sum, c) => sum + c.crossed, 0),
+      });
+      return {
+        confidence: analysis.confidence,
+        pvalue: analysis.pvalue,
+        validResult: analysis.validResult,
+        winningVariation: analysis.winningVariation,
+        zscore: analysis.zscore,
+        variantResults: Object.fromEntries(
+          Object.entries(analysis.variantResults).map(([key, result]) => [
+            key,
+            {
+              impressions: result.impressions,
+              goals: result.goals,
+              conversionRate: result.conversionRate,
+              ...(result.valueSum !== undefined ? { valueSum: result.valueSum } : {}),
+            },
+          ]),
+        ),
+        mode: analysis.mode,
+        invalidReasons: analysis.invalidReasons,
+        difference: analysis.difference,
+        relativeLift: analysis.relativeLift,
+        sampleRatio: analysis.sampleRatio,
+        usersInBothVariants: analysis.usersInBothVariants,
+        daily: days,
+      };
+    },
+  };
+}
+
+/** The daily new exposures and conversions added up, per variant, for every day from the first to the last. */
+export function cumulativeDays(
+  daily: {
+    exposed: { day: string; variantKey: string; count: number }[];
+    converted: { day: string; variantKey: string; count: number }[];
+  },
+  variantKeys: readonly string[],
+): ExperimentDay[] {
+  const dayKeys = [...new Set([...daily.exposed, ...daily.converted].map((row) => row.day))].sort();
+  const totals = new Map(variantKeys.map((key) => [key, { impressions: 0, goals: 0 }]));
+  const byDay = (rows: { day: string; variantKey: string; count: number }[]) => {
+    const map = new Map<string, number>();
+    for (const row of rows) map.set(`${row.day} ${row.variantKey}`, row.count);
+    return map;
+  };
+  const exposed = byDay(daily.exposed);
+  const converted = byDay(daily.converted);
+  return dayKeys.map((day) => {
+    for (const [key, total] of totals) {
+      total.impressions += exposed.get(`${day} ${key}`) ?? 0;
+      total.goals += converted.get(`${day} ${key}`) ?? 0;
+    }
+    return { day, variants: Object.fromEntries([...totals].map(([key, total]) => [key, { ...total }])) };
+  });
+}
