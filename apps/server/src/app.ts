@@ -170,7 +170,16 @@ function createServices(
     logger,
     ...clock,
   });
-  const account = createAccountService({ db, auth, uiFlags, billing, projects, sso, ...clock });
+  const account = createAccountService({
+    db,
+    auth,
+    uiFlags,
+    billing,
+    projects,
+    sso,
+    baseDomain: config.baseDomain,
+    ...clock,
+  });
   const tokens = createTokensService({ db, audit, enabled: uiFlags['access-tokens'], ...clock });
   const { publicUrl, passwordHashCost: hashCost } = config;
   const signup = createSignupService({

@@ -104,6 +104,11 @@ describe('GET /api/v1/public/context', () => {
     expect(res.json<{ organisation: { name: string } }>().organisation.name).toBe('Demo');
   });
 
+  it('tells the base domain, where the bare sign-in page sends people to their sub-domain', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/v1/public/context' });
+    expect(res.json()).toMatchObject({ organisation: null, baseDomain: 'vexil.test', sso: null });
+  });
+
   it('names the organisation of a ?domain= and null for an unknown one', async () => {
     await seedDemo(h);
     const known = await h.app.inject({ method: 'GET', url: '/api/v1/public/context?domain=demo' });

@@ -10,6 +10,8 @@ const publicContextSchema = z.object({
   organisation: z.object({ id: z.string(), name: z.string(), domain: z.string() }).nullable(),
   flags: uiFlagsSchema,
   sso: publicSsoSchema.nullable(),
+  /** Organisations live on `{domain}.{baseDomain}` (the BASE_DOMAIN setting). */
+  baseDomain: z.string(),
 });
 
 export function accountRoutes(deps: { account: AccountService }): FastifyPluginAsyncZod {

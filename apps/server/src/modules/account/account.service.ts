@@ -21,9 +21,11 @@ export function createAccountService(deps: {
   projects: ProjectsService;
   /** The organisation's single sign-on, shown on its sign-in page. */
   sso: Pick<SsoService, 'publicSso'>;
+  /** BASE_DOMAIN: the bare sign-in page sends people to `{domain}.{baseDomain}` when served from it. */
+  baseDomain: string;
   now?: () => Date;
 }) {
-  const { db, auth, uiFlags, billing, projects, sso } = deps;
+  const { db, auth, uiFlags, billing, projects, sso, baseDomain } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
@@ -34,7 +36,7 @@ export function createAccountService(deps: {
     async publicContext(domain: string | null) {
       const organisation = domain ? await auth.organisationByDomain(domain) : null;
       const ssoOfOrganisation = organisation ? await sso.publicSso(organisation.id) : null;
-      return { organisation, flags: uiFlags, sso: ssoOfOrganisation };
+      return { organisation, flags: uiFlags, sso: ssoOfOrganisation, baseDomain };
     },
 
     /** The payload the dashboard loads after sign-in (docs/product.md §3 Initial payload). */

@@ -63,6 +63,7 @@ describe('admin tabs', () => {
       'Team',
       'Roles',
       'Access Tokens',
+      'Single sign-on',
       'Audit',
       'Billing',
       'Integrations',
@@ -78,7 +79,7 @@ describe('admin tabs', () => {
       integrations: false,
     };
     const first = renderAdmin('/admin/projects', initialPayload({ flags }));
-    expect(await tabNames()).toEqual(['Projects', 'Team', 'Audit']);
+    expect(await tabNames()).toEqual(['Projects', 'Team', 'Single sign-on', 'Audit']);
     first.unmount();
 
     renderAdmin('/admin/billing', initialPayload({ flags }));

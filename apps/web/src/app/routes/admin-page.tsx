@@ -7,6 +7,7 @@ import { AuditAdmin } from '../../features/audit/components/audit-admin';
 import { ProjectAdmin } from '../../features/projects/components/project-admin';
 import { AccessTokensAdmin } from '../../features/tokens/components/access-tokens-admin';
 import { RolesAdmin } from '../../features/roles/components/roles-admin';
+import { SsoAdmin } from '../../features/sso/components/sso-admin';
 import { TeamAdmin } from '../../features/team/components/team-admin';
 import { ADMIN_TABS, DEFAULT_ADMIN_TAB, useVisibleAdminTabs, type AdminTab } from './admin-tabs';
 
@@ -38,6 +39,8 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
       return <RolesAdmin />;
     case 'tokens':
       return <AccessTokensAdmin />;
+    case 'sso':
+      return <SsoAdmin />;
     default:
       // The other tabs' screens come with their own issues.
       return <UnavailablePanel tab={tab} />;

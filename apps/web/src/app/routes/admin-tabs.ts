@@ -17,6 +17,7 @@ export const ADMIN_TABS: readonly AdminTab[] = [
   { value: 'users', title: 'Team', adminOnly: true },
   { value: 'roles', title: 'Roles', adminOnly: true, flag: 'roles-admin' },
   { value: 'tokens', title: 'Access Tokens', adminOnly: true, flag: 'access-tokens' },
+  { value: 'sso', title: 'Single sign-on', adminOnly: true },
   { value: 'audit', title: 'Audit', adminOnly: false },
   { value: 'billing', title: 'Billing', adminOnly: true, flag: 'billing' },
   { value: 'integrations', title: 'Integrations', adminOnly: true, flag: 'integrations' },

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { FlagsProvider } from '../../../lib/flags';
 import { PublicPage } from '../../../components/public-page';
 import { LoadingPage } from '../../../components/loading-page';
@@ -11,10 +11,12 @@ import { OrganisationForm } from './organisation-form';
 
 /**
  * /login and /{organisation}/login. The organisation comes from the path, else from the host; on the
- * bare app address a remembered organisation is reopened, otherwise the user names it.
+ * bare app address a remembered organisation is reopened, otherwise the user names it. A single
+ * sign-on that failed comes back here with `?sso={reason}`, which the form explains.
  */
 export function LoginPage() {
   const { organisation: pathDomain } = useParams();
+  const { search } = useLocation();
   const domain = pathDomain?.toLowerCase();
   const context = usePublicContext(domain);
   const remembered = domain ? null : readRememberedOrganisation();
@@ -41,18 +43,29 @@ export function LoginPage() {
     );
   }
 
-  const { organisation, flags } = context.data;
-  if (!organisation && !domain && remembered) return <Navigate to={`/${remembered}/login`} replace />;
+  const { organisation, flags, sso, baseDomain } = context.data;
+  // The query (a single sign-on's failure) goes along.
+  if (!organisation && !domain && remembered) {
+    return <Navigate to={{ pathname: `/${remembered}/login`, search }} replace />;
+  }
 
   return (
     <FlagsProvider flags={flags}>
-      <PublicPage>
-        {organisation ? (
-          <LoginForm organisation={organisation} canChooseOrganisation={Boolean(domain)} />
-        ) : (
-          <OrganisationForm unknownDomain={unknownDomain} />
-        )}
-      </PublicPage>
+      {/* The single sign-on part of the form loads on first use: Loading until it is there. */}
+      <Suspense fallback={<LoadingPage />}>
+        <PublicPage>
+          {organisation ? (
+            <LoginForm
+              organisation={organisation}
+              canChooseOrganisation={Boolean(domain)}
+              sso={sso}
+              ssoFailure={new URLSearchParams(search).get('sso')}
+            />
+          ) : (
+            <OrganisationForm unknownDomain={unknownDomain} baseDomain={baseDomain} />
+          )}
+        </PublicPage>
+      </Suspense>
     </FlagsProvider>
   );
 }
