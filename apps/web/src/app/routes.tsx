@@ -111,6 +111,17 @@ const projectRoutes: RouteObject[] = [
         ),
       },
       {
+        path: 'experiments',
+        lazy: screen(() => import('./routes/environment-experiments-page'), 'EnvironmentExperimentsPage'),
+      },
+      {
+        path: 'experiments/:experimentId/stats',
+        lazy: screen(
+          () => import('./routes/environment-experiment-stats-page'),
+          'EnvironmentExperimentStatsPage',
+        ),
+      },
+      {
         path: 'users',
         lazy: screen(() => import('./routes/environment-users-page'), 'EnvironmentUsersPage', 'traffic'),
       },

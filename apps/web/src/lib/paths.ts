@@ -36,6 +36,20 @@ export function featureDetailPath(
   return tab ? `${page}/${tab}` : page;
 }
 
+/** The Experiments page of an environment. */
+export function experimentsPath(projectKey: string, environmentKey: string): string {
+  return environmentSectionPath(projectKey, environmentKey, 'experiments');
+}
+
+/** The statistics page of an experiment in its environment. */
+export function experimentStatsPath(
+  projectKey: string,
+  environmentKey: string,
+  experimentId: string,
+): string {
+  return `${experimentsPath(projectKey, environmentKey)}/${segment(experimentId)}/stats`;
+}
+
 /** `/projects/{projectKey}/features/{featureKey}`, which opens the feature in the first environment. */
 export function projectFeaturePath(projectKey: string, featureKey: string): string {
   return `/projects/${segment(projectKey)}/features/${segment(featureKey)}`;

@@ -6,6 +6,7 @@ import { TruncatedText } from '../../../components/truncated-text';
 import { trafficLabel } from '../../../lib/control-labels';
 import { useNarrowScreen } from '../../../lib/narrow-screen';
 import { featureDetailPath } from '../../../lib/paths';
+import { FeatureExperiments } from './feature-experiments';
 import { ImpressionsChart } from './impressions-chart';
 
 type EnvironmentSummary = ProjectSummary['environments'][number];
@@ -20,7 +21,8 @@ export type FeatureOverviewProps = {
 
 /**
  * docs/product.md §2 Overview: the feature in every environment of the project (state with its on/off switch,
- * which each environment's permission governs, what it serves, traffic, impressions today) and the daily impressions chart of the current environment.
+ * which each environment's permission governs, what it serves, traffic, impressions today), the experiments running
+ * on it in the current environment (flag experiments) and the daily impressions chart of the current environment.
  */
 export function FeatureOverview({ feature, project, environment, toggle }: FeatureOverviewProps) {
   const control = feature.controls[environment.key];
@@ -42,6 +44,7 @@ export function FeatureOverview({ feature, project, environment, toggle }: Featu
           <EnvironmentTable feature={feature} project={project} rows={rows} toggle={toggle} />
         )}
       </Card>
+      <FeatureExperiments featureId={feature.id} projectKey={project.key} environment={environment} />
       {control ? (
         <ImpressionsChart
           controlId={control.id}
