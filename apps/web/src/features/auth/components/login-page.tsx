@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { FlagsProvider } from '../../../lib/flags';
@@ -7,7 +7,11 @@ import { LoadingPage } from '../../../components/loading-page';
 import { forgetOrganisation, readRememberedOrganisation } from '../../../lib/remembered-organisation';
 import { usePublicContext } from '../api/get-public-context';
 import { LoginForm } from './login-form';
-import { OrganisationForm } from './organisation-form';
+
+/** The bare app address's form loads on first use: most visits sign in to a known organisation. */
+const OrganisationForm = lazy(() =>
+  import('./organisation-form').then((module) => ({ default: module.OrganisationForm })),
+);
 
 /**
  * /login and /{organisation}/login. The organisation comes from the path, else from the host; on the
