@@ -1,7 +1,15 @@
 import { and, asc, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
-import { experimentExposures, experiments, features, goals, variants } from '../../db/schema/index';
+import {
+  experimentExposures,
+  experiments,
+  featureControls,
+  features,
+  goals,
+  variants,
+  type ControlRule,
+} from '../../db/schema/index';
 import type { ExperimentRecord, ExperimentWrite, FeatureForExperiment } from './experiments.types';
 
 const experimentColumns = {
@@ -189,4 +197,24 @@ export async function dailyCounts(db: Executor, organisationId: string, experime
       .groupBy(convertedDay, experimentExposures.variantKey),
   ];
   return { exposed, converted };
+}
+
+/** The targeting rules of a feature in an environment (empty when it has no control there). */
+export async function rulesOf(
+  db: Executor,
+  organisationId: string,
+  featureId: string,
+  environmentId: string,
+): Promise<ControlRule[]> {
+  const [row] = await db
+    .select({ rules: featureControls.rules })
+    .from(featureControls)
+    .where(
+      and(
+        eq(featureControls.organisationId, organisationId),
+        eq(featureControls.featureId, featureId),
+        eq(featureControls.environmentId, environmentId),
+      ),
+    );
+  return row?.rules ?? [];
 }

@@ -6,11 +6,12 @@ import {
   type Environment,
   type Experiment,
   type ExperimentStatistics,
+  type Feature,
 } from '@vexil/core';
 import { experimentExposures } from '../../db/schema/index';
 import { auditTrail, createTeam, subscribe, type Caller, type Team } from '../../../test/api';
 import { createHarness, type Harness } from '../../../test/helpers';
-import { sdkFixture } from '../../../test/sdk';
+import { saveControl, sdkFixture } from '../../../test/sdk';
 import { EXPERIMENTS_NOT_ON_PLAN } from './experiments.service';
 
 let h: Harness;
@@ -381,6 +382,36 @@ describe('counting', () => {
       .from(experimentExposures)
       .where(eq(experimentExposures.experimentId, experiment.id));
     expect(rows).toEqual([]);
+  });
+
+  it('checks the sample ratio against the split the targeting configures', async () => {
+    const experiment = await create(team.admin.call, { enabled: true });
+    const split = (off: number, on: number) =>
+      saveControl(team.admin.call, fixture.checkout, fixture.development, {
+        enabled: true,
+        rules: [
+          {
+            defaultRule: true,
+            audience: null,
+            variantSplits: [
+              { variantKey: 'off', split: off },
+              { variantKey: 'on', split: on },
+            ],
+          },
+        ] as Feature['controls'][string]['rules'],
+      });
+    await split(70, 30);
+    const rows: unknown[] = [];
+    for (let i = 0; i < 700; i++) rows.push(shown(`c${i}`, 'off'));
+    for (let i = 0; i < 300; i++) rows.push(shown(`v${i}`, 'on'));
+    await events(rows);
+    const asConfigured = await statistics(team.admin.call, experiment.id);
+    expect(asConfigured.sampleRatio).toMatchObject({ expectedVariationShare: 0.3, flagged: false });
+    // The same users against an even split: 700 against 300 is not chance.
+    await split(50, 50);
+    const even = await statistics(team.admin.call, experiment.id);
+    expect(even.sampleRatio).toMatchObject({ expectedVariationShare: 0.5, flagged: true });
+    expect(even.sampleRatio.message).toBeTruthy();
   });
 
   it('finds the test vector: 1000/100 against 1000/130 is a winner for the alternate at z ≈ 2.10', async () => {

@@ -348,9 +348,11 @@ export function createExperimentsService(deps: {
           conversions: day.variants[row.variation]!.goals,
         },
       }));
+      const rules = await repo.rulesOf(db, principal.organisationId, row.featureId, row.environmentId);
       const analysis = analyseExperiment({
         control: arm(row.control),
         variation: arm(row.variation),
+        expectedVariationShare: configuredShare(rules, row.control, row.variation),
         mode: row.mode,
         sequential: { earlierLooks: looks },
         usersInBothVariants: counts.reduce((sum, c) => sum + c.crossed, 0),
@@ -382,6 +384,32 @@ export function createExperimentsService(deps: {
       };
     },
   };
+}
+
+/**
+ * The share of the alternate among the experiment's users that the targeting configures: from the
+ * default rule's split between the two variants, else the first rule splitting between both, else
+ * even. The sample-ratio check compares the exposures with it.
+ */
+export function configuredShare(
+  rules: readonly {
+    defaultRule?: boolean;
+    variantSplits: readonly { variantKey: string; split: number }[];
+  }[],
+  control: string,
+  variation: string,
+): number {
+  const shareOf = (rule: (typeof rules)[number]) => {
+    const split = (key: string) => rule.variantSplits.find((s) => s.variantKey === key)?.split ?? 0;
+    const [c, v] = [split(control), split(variation)];
+    return c > 0 && v > 0 ? v / (c + v) : null;
+  };
+  const ordered = [...rules.filter((rule) => rule.defaultRule), ...rules.filter((rule) => !rule.defaultRule)];
+  for (const rule of ordered) {
+    const share = shareOf(rule);
+    if (share !== null) return share;
+  }
+  return 0.5;
 }
 
 /** The daily new exposures and conversions added up, per variant, for every day from the first to the last. */
