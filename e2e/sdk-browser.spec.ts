@@ -16,6 +16,26 @@ const umd = path.join(
   'featureflow.umd.js',
 );
 
+/**
+ * A shop on its own origin (a server of its own on loopback, like Vexil here: Chromium lets a page
+ * call a server in the same address space) that loads the published SDK; closed after the test.
+ */
+async function openShop(): Promise<number> {
+  const script = await readFile(umd, 'utf8');
+  const shop = http.createServer((request, response) => {
+    if (request.url === '/featureflow.umd.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    } else {
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Shop</title><script src="/featureflow.umd.js"></script>');
+    }
+  });
+  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => shop.close(() => resolve())));
+  return (shop.address() as AddressInfo).port;
+}
+
 describe('featureflow-client 2.1.0 in Chromium', () => {
   it('evaluates a feature for its user and sends evaluate and goal events from another origin', async () => {
     const base = sharedServerURL();
@@ -45,21 +65,7 @@ describe('featureflow-client 2.1.0 in Chromium', () => {
     });
     const environment = await api<{ jsApiKey: string }>('GET', '/api/v1/environments/sp/development');
 
-    // A shop on its own origin (a server of its own on loopback, like Vexil here: Chromium lets a
-    // page call a server in the same address space) that loads the published SDK.
-    const script = await readFile(umd, 'utf8');
-    const shop = http.createServer((request, response) => {
-      if (request.url === '/featureflow.umd.js') {
-        response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      } else {
-        response
-          .writeHead(200, { 'content-type': 'text/html' })
-          .end('<!doctype html><title>Shop</title><script src="/featureflow.umd.js"></script>');
-      }
-    });
-    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const { port } = shop.address() as AddressInfo;
-    onTestFinished(() => new Promise<void>((resolve) => shop.close(() => resolve())));
+    const port = await openShop();
     const sent: string[] = [];
     t.page.on('request', (request) => {
       if (request.url().includes('/api/js/v1/event/')) sent.push(request.postData() ?? '');
@@ -148,19 +154,7 @@ describe('featureflow-client 2.1.0 in Chromium', () => {
     });
     const environment = await api<{ jsApiKey: string }>('GET', '/api/v1/environments/sp/development');
 
-    const script = await readFile(umd, 'utf8');
-    const shop = http.createServer((request, response) => {
-      if (request.url === '/featureflow.umd.js') {
-        response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      } else {
-        response
-          .writeHead(200, { 'content-type': 'text/html' })
-          .end('<!doctype html><title>Shop</title><script src="/featureflow.umd.js"></script>');
-      }
-    });
-    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const { port } = shop.address() as AddressInfo;
-    onTestFinished(() => new Promise<void>((resolve) => shop.close(() => resolve())));
+    const port = await openShop();
     await t.page.goto(`http://127.0.0.1:${port}/`);
 
     type Browser = {

@@ -115,17 +115,22 @@ export async function invitationExpiries(
   return new Map(rows.map((row) => [row.userId, row.expiresAt]));
 }
 
-/** A new pending (not activated) member. */
-export async function insertPendingMember(
+type NewMember = {
+  organisationId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  authorities: string[];
+  at: Date;
+};
+
+/**
+ * A new member: pending (invited, not activated) or active at once (single sign-on); either way
+ * without a password.
+ */
+export async function insertMember(
   tx: Executor,
-  values: {
-    organisationId: string;
-    email: string;
-    firstName: string;
-    lastName: string;
-    authorities: string[];
-    at: Date;
-  },
+  values: NewMember & { activated: boolean },
 ): Promise<string> {
   const [row] = await tx
     .insert(users)
@@ -135,7 +140,8 @@ export async function insertPendingMember(
       firstName: values.firstName,
       lastName: values.lastName,
       authorities: values.authorities,
-      activated: false,
+      activated: values.activated,
+      activatedDate: values.activated ? values.at : null,
       createdAt: values.at,
       updatedAt: values.at,
     })
@@ -214,35 +220,6 @@ export async function updateMember(
  */
 export async function deleteMember(tx: Executor, organisationId: string, id: string): Promise<void> {
   await tx.delete(users).where(and(eq(users.organisationId, organisationId), eq(users.id, id)));
-}
-
-/** A new member who is active at once (single sign-on): no password, no invitation. */
-export async function insertActiveMember(
-  tx: Executor,
-  values: {
-    organisationId: string;
-    email: string;
-    firstName: string;
-    lastName: string;
-    authorities: string[];
-    at: Date;
-  },
-): Promise<string> {
-  const [row] = await tx
-    .insert(users)
-    .values({
-      organisationId: values.organisationId,
-      email: values.email,
-      firstName: values.firstName,
-      lastName: values.lastName,
-      authorities: values.authorities,
-      activated: true,
-      activatedDate: values.at,
-      createdAt: values.at,
-      updatedAt: values.at,
-    })
-    .returning({ id: users.id });
-  return row!.id;
 }
 
 /** A pending member becomes active, with these names; their open invitations count as accepted. */

@@ -398,7 +398,8 @@ export function createMembersService(deps: {
               at,
             });
           } else {
-            userId = await repo.insertPendingMember(tx, {
+            userId = await repo.insertMember(tx, {
+              activated: false,
               organisationId,
               email: row.email,
               firstName,
@@ -476,7 +477,8 @@ export function createMembersService(deps: {
         const limit = (await billing.limitsFor(tx, organisationId))?.maxOrganisationUsers ?? null;
         if (limit !== null && (await repo.countSeats(tx, organisationId)) + 1 > limit)
           return { refused: 'no-seat' as const };
-        const userId = await repo.insertActiveMember(tx, {
+        const userId = await repo.insertMember(tx, {
+          activated: true,
           organisationId,
           email,
           firstName,
