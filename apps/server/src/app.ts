@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { BadRequestError } from './errors';
@@ -38,6 +39,8 @@ import { createRolesService } from './modules/roles/roles.service';
 import { createScope } from './modules/scope/scope.service';
 import { experimentsRoutes } from './modules/experiments/experiments.routes';
 import { createExperimentsService } from './modules/experiments/experiments.service';
+import { createLiveHub } from './modules/live/live.hub';
+import { registerLiveRoutes } from './modules/live/live.routes';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { createSegmentsService, segmentKeysOf } from './modules/segments/segments.service';
 import { signupRoutes } from './modules/signup/signup.routes';
@@ -96,6 +99,7 @@ function createServices(
   const clock = options.now ? { now: options.now } : {};
   const uiFlags = config.uiFlags;
   const events = createChangeEvents(onListenerError);
+  const live = createLiveHub({ events });
   const auth = createAuthService({
     db,
     hashCost: config.passwordHashCost,
@@ -196,6 +200,7 @@ function createServices(
   const roles = createRolesService({ db, audit, enabled: uiFlags['roles-admin'], ...clock });
   return {
     events,
+    live,
     auth,
     billing,
     account,
@@ -304,6 +309,8 @@ export async function buildApp(
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
+  // The live dashboard's socket; a browser sends it nothing worth more than a few bytes.
+  await app.register(websocket, { options: { maxPayload: 1024 } });
   registerAuth(app, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });
   await registerOpenApi(app);
 
@@ -320,6 +327,7 @@ export async function buildApp(
   await app.register(targetsRoutes({ targets: services.targets }));
   await app.register(segmentsRoutes({ segments: services.segments }));
   await app.register(experimentsRoutes({ experiments: services.experiments }));
+  registerLiveRoutes(app, { hub: services.live });
   await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
   await app.register(tokensRoutes({ tokens: services.tokens }));
   await app.register(rolesRoutes({ roles: services.roles }));
@@ -343,7 +351,9 @@ export async function buildApp(
   app.addHook('onReady', async () => {
     await sdk.start();
   });
+  services.live.start();
   app.addHook('onClose', async () => {
+    services.live.stop();
     // Accepted SDK events are flushed before the database closes.
     await sdk.stop();
     services.mailer.close();
@@ -363,7 +373,17 @@ function createSdk(
   ingestionOptions: IngestionOptions = {},
 ) {
   const store = createSdkStore({ db: database.db, events: services.events, logger: app.log });
-  const ingestion = createIngestion({ ...ingestionOptions, db: database.db, logger: app.log });
+  const ingestion = createIngestion({
+    ...ingestionOptions,
+    db: database.db,
+    logger: app.log,
+    onFirstSeen: ({ organisationId, ...where }, at) =>
+      services.events.publish({
+        type: 'dashboard',
+        organisationId,
+        change: { kind: 'feature.seen', ...where, at: at.toISOString() },
+      }),
+  });
   let relay: ReturnType<typeof startPgChangeRelay> | null = null;
   return {
     store,

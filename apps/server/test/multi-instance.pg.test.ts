@@ -3,6 +3,7 @@
  * other through LISTEN/NOTIFY (docs/architecture.md "Scale"). Runs in the PostgreSQL project only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
 import { createTeam, type Team } from './api';
@@ -60,6 +61,31 @@ describe('two instances on one PostgreSQL', () => {
       expect(JSON.parse(update.data)).toMatchObject({ checkout: { key: 'checkout', enabled: true } });
     } finally {
       abort.abort();
+    }
+  });
+
+  it('tells a dashboard open on one instance of a change saved through the other', async () => {
+    const other = await createTeam(h);
+    const fixture = await sdkFixture(other.admin.call);
+    const listening = second.server.address();
+    const port =
+      typeof listening === 'object' && listening
+        ? listening.port
+        : Number(new URL(await second.listen({ port: 0, host: '127.0.0.1' })).port);
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v1/live`, {
+      headers: { authorization: `Bearer ${await h.login(other.readOnly)}` },
+    });
+    const kinds: string[] = [];
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type: string; change?: { kind: string } };
+      kinds.push(message.change?.kind ?? message.type);
+    });
+    try {
+      await expect.poll(() => kinds).toContain('hello');
+      await saveControl(other.admin.call, fixture.checkout, fixture.development, { enabled: true });
+      await expect.poll(() => kinds, { timeout: 10_000 }).toContain('feature.toggled');
+    } finally {
+      socket.close();
     }
   });
 });

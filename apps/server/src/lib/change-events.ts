@@ -1,20 +1,47 @@
 import { EventEmitter } from 'node:events';
 
 /**
- * A change that the SDK snapshots (and, later, dashboard sockets) must learn about. Services
- * publish after their transaction commits; the SDK layer rebuilds the environment's payload.
+ * What changed, for the dashboards open in the organisation (docs/product.md "Live updates"): which
+ * feature of which project and environment, how, and who did it (absent for an SDK).
  */
-export type ChangeEvent = {
-  /**
-   * `environment.changed`: anything an environment serves changed (features, controls, the
-   * environment itself, keys included). `environment.removed`: its keys stop working at once.
-   */
-  type: 'environment.changed' | 'environment.removed';
-  organisationId: string;
-  environmentId: string;
+export type LiveChange = {
+  kind:
+    | 'feature.toggled'
+    | 'feature.targeting'
+    | 'feature.settings'
+    | 'feature.created'
+    | 'feature.deleted'
+    | 'feature.seen'
+    | 'experiment.changed';
+  projectKey: string;
+  environmentKey?: string;
+  featureKey?: string;
+  actor?: { id: string; name: string };
+  /** When it happened (ISO 8601). */
+  at: string;
+};
+
+/**
+ * A change that the SDK snapshots and the live dashboards must learn about. Services publish after
+ * their transaction commits.
+ *
+ * - `environment.changed`: anything an environment serves changed (features, controls, the
+ *   environment itself, keys included); the SDK layer rebuilds its payload.
+ * - `environment.removed`: its keys stop working at once.
+ * - `dashboard`: a change people looking at the dashboard should see without reloading.
+ */
+export type ChangeEvent = (
+  | { type: 'environment.changed' | 'environment.removed'; organisationId: string; environmentId: string }
+  | { type: 'dashboard'; organisationId: string; change: LiveChange }
+) & {
   /** Set on events that came from another server instance, so they are not relayed back. */
   remote?: boolean;
 };
+
+/** Who a live change names: the member, by e-mail. */
+export function actorOf(principal: { userId: string; email: string }): LiveChange['actor'] {
+  return { id: principal.userId, name: principal.email };
+}
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -24,7 +51,7 @@ export type ChangeEvents = {
   subscribe(listener: ChangeListener): () => void;
 };
 
-/** The in-process bus. Across instances the events travel through PostgreSQL LISTEN/NOTIFY (SDK issue). */
+/** The in-process bus. Across instances the events travel through PostgreSQL LISTEN/NOTIFY (lib/pg-change-relay.ts). */
 export function createChangeEvents(onListenerError: (error: unknown) => void): ChangeEvents {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);

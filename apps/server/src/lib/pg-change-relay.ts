@@ -64,12 +64,7 @@ export function startPgChangeRelay(deps: {
       try {
         const { origin, event } = JSON.parse(message.payload) as { origin: string; event: ChangeEvent };
         if (origin === instance) return;
-        events.publish({
-          type: event.type,
-          organisationId: event.organisationId,
-          environmentId: event.environmentId,
-          remote: true,
-        });
+        events.publish({ ...event, remote: true });
       } catch (error) {
         logger.warn({ err: error }, 'Ignored an unreadable change notification');
       }
@@ -111,10 +106,8 @@ export function startPgChangeRelay(deps: {
 
   const unsubscribe = events.subscribe((event) => {
     if (event.remote || stopped) return;
-    const payload = JSON.stringify({
-      origin: instance,
-      event: { type: event.type, organisationId: event.organisationId, environmentId: event.environmentId },
-    });
+    // NOTIFY payloads are limited to 8,000 bytes; an event is a few hundred.
+    const payload = JSON.stringify({ origin: instance, event: { ...event, remote: undefined } });
     sender.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error: unknown) => {
       logger.warn({ err: error }, 'Could not send a change notification');
     });

@@ -102,7 +102,10 @@ function requestOrigin(request: FastifyRequest): string {
  * non-GET fetch; a write that comes with the cookie must come from our own origin.
  */
 function assertSameOrigin(request: FastifyRequest, config: Config, cookieAuthenticated: boolean) {
-  if (SAFE_METHODS.has(request.method)) return;
+  // A WebSocket opens with a GET, yet what follows may act with the cookie: browsers always send
+  // Origin on it, and another site's page must not open one (cross-site WebSocket hijacking).
+  const upgrade = String(request.headers.upgrade ?? '').toLowerCase() === 'websocket';
+  if (SAFE_METHODS.has(request.method) && !upgrade) return;
   const origin = request.headers.origin;
   const allowed = new Set([requestOrigin(request), new URL(config.publicUrl).origin]);
   if (origin !== undefined) {

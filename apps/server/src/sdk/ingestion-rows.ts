@@ -12,7 +12,20 @@ export type ImpressionRow = {
   day: string;
   count: number;
 };
-export type ControlRow = { controlId: string; lastImpressionAt: Date | null; seenAt: Date };
+export type ControlRow = {
+  controlId: string;
+  lastImpressionAt: Date | null;
+  seenAt: Date;
+  /** Where the control is, told to the live dashboards when an SDK first evaluates it. */
+  where: FeatureWhere;
+};
+/** A feature in an environment, as the dashboard names it. */
+export type FeatureWhere = {
+  organisationId: string;
+  projectKey: string;
+  environmentKey: string;
+  featureKey: string;
+};
 export type UserRow = {
   organisationId: string;
   environmentId: string;

@@ -52,9 +52,13 @@ export async function addImpressions(db: Executor, rows: ImpressionRow[]) {
   );
 }
 
-/** Marks controls available and moves their last impression forward (never back), in one statement. */
-export async function touchControls(db: Executor, rows: ControlRow[]) {
+/**
+ * Marks controls available and moves their last impression forward (never back), in one statement.
+ * Answers the ids of the controls that became available now: evaluated by an SDK for the first time.
+ */
+export async function touchControls(db: Executor, rows: ControlRow[]): Promise<string[]> {
   rows.sort((a, b) => byText(a.controlId, b.controlId));
+  const firstSeen: string[] = [];
   await chunked(rows, async (chunk) => {
     const values = sql.join(
       chunk.map(
@@ -64,7 +68,9 @@ export async function touchControls(db: Executor, rows: ControlRow[]) {
       sql`, `,
     );
     // Rows already available with a later impression are left alone: no new row version, no lock.
-    await db.execute(sql`
+    // `available_at` is set only when it was empty, so it equals this request's time exactly when
+    // the control became available now.
+    const result = (await db.execute(sql`
       update ${featureControls} as fc
       set available = true,
           available_at = coalesce(fc.available_at, v.seen_at),
@@ -72,8 +78,14 @@ export async function touchControls(db: Executor, rows: ControlRow[]) {
       from (values ${values}) as v(id, seen_at, last_impression_at)
       where fc.id = v.id
         and (not fc.available or fc.available_at is null
-             or v.last_impression_at > coalesce(fc.last_impression_at, '-infinity'::timestamptz))`);
+             or v.last_impression_at > coalesce(fc.last_impression_at, '-infinity'::timestamptz))
+      returning fc.id, (fc.available_at = v.seen_at) as first`)) as unknown as {
+      // Both drivers (node-postgres and PGlite) answer their rows in `rows`.
+      rows: { id: string; first: boolean }[];
+    };
+    for (const row of result.rows) if (row.first) firstSeen.push(row.id);
   });
+  return firstSeen;
 }
 
 export async function upsertUsers(db: Executor, rows: UserRow[]) {

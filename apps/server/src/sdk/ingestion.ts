@@ -85,7 +85,14 @@ export type Ingestion = ReturnType<typeof createIngestion>;
  * is answered only once the transaction holding its rows has committed. So acknowledged means
  * stored, and a failed write refuses exactly the requests whose rows it held.
  */
-export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger } & IngestionOptions) {
+export function createIngestion(
+  deps: {
+    db: Database;
+    logger: FastifyBaseLogger;
+    /** Told, once stored, of each feature an SDK evaluated in an environment for the first time. */
+    onFirstSeen?: (where: rowsOf.FeatureWhere, at: Date) => void;
+  } & IngestionOptions,
+) {
   const { db, logger } = deps;
   const options = { ...DEFAULTS };
   for (const key of Object.keys(DEFAULTS) as (keyof IngestionOptions)[]) {
@@ -158,7 +165,7 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
   /** One request's rows, within the daily bounds of its environment and project. */
   function collect(snapshot: EnvironmentSnapshot, events: readonly SdkEvent[], receivedAt: Date): Rows {
     const rows = rowsOf.emptyRows();
-    const { organisationId, environmentId, projectId } = snapshot.keys;
+    const { organisationId, environmentId, projectId, projectKey, environmentKey } = snapshot.keys;
     const experimenting = snapshot.experiments.byFeature.size > 0;
     for (const event of events) {
       const at = timeOf(event, receivedAt);
@@ -198,7 +205,12 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
             count,
           });
         }
-        rowsOf.touchControl(rows, { controlId, lastImpressionAt: counted ? at : null, seenAt: receivedAt });
+        rowsOf.touchControl(rows, {
+          controlId,
+          lastImpressionAt: counted ? at : null,
+          seenAt: receivedAt,
+          where: { organisationId, projectKey, environmentKey, featureKey: entry.control.key },
+        });
         if (experimenting && counted && user)
           exposeUser(rows, snapshot, user.id, entry.control.key, variantKey, at);
       } else if (event.type === 'goal' && event.goalKey) {
@@ -347,10 +359,11 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
       const rows = rowsOf.mergeRows(group.map((waiter) => waiter.rows));
       let failure: unknown;
       try {
+        let firstSeen: string[] = [];
         if (!rowsOf.isEmpty(rows)) {
           await db.transaction(async (tx) => {
             await repo.addImpressions(tx, [...rows.impressions.values()]);
-            await repo.touchControls(tx, [...rows.controls.values()]);
+            firstSeen = await repo.touchControls(tx, [...rows.controls.values()]);
             await repo.upsertUsers(tx, [...rows.users.values()]);
             await repo.upsertValues(tx, [...rows.values.values()]);
             await repo.upsertGoals(tx, [...rows.goals.values()]);
@@ -360,6 +373,10 @@ export function createIngestion(deps: { db: Database; logger: FastifyBaseLogger 
           });
         }
         recovered();
+        for (const controlId of firstSeen) {
+          const row = rows.controls.get(controlId);
+          if (row) deps.onFirstSeen?.(row.where, row.seenAt);
+        }
         return 'stored';
       } catch (error) {
         failure = error;

@@ -227,7 +227,7 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
     async start(): Promise<void> {
       unsubscribe = events.subscribe((event) => {
         if (event.type === 'environment.removed') drop(event.environmentId);
-        else void rebuild(event.environmentId);
+        else if (event.type === 'environment.changed') void rebuild(event.environmentId);
       });
       const load = async () => {
         try {

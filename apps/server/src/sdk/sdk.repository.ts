@@ -15,6 +15,9 @@ export type EnvironmentKeys = {
   environmentId: string;
   organisationId: string;
   projectId: string;
+  /** The dashboard's names of the environment and its project (for live changes). */
+  projectKey: string;
+  environmentKey: string;
   serverApiKey: string;
   jsApiKey: string;
 };
@@ -25,6 +28,8 @@ const keyColumns = {
   environmentId: environments.id,
   organisationId: environments.organisationId,
   projectId: environments.projectId,
+  projectKey: projects.key,
+  environmentKey: environments.key,
   serverApiKey: environments.serverApiKey,
   jsApiKey: environments.jsApiKey,
 };

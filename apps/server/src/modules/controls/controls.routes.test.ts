@@ -182,7 +182,9 @@ describe('PUT /api/v1/feature-controls/', () => {
 
   it('publishes the environment’s change after it commits', async () => {
     const seen: string[] = [];
-    const unsubscribe = h.app.services.events.subscribe((event) => seen.push(event.environmentId));
+    const unsubscribe = h.app.services.events.subscribe((event) => {
+      if (event.type === 'environment.changed') seen.push(event.environmentId);
+    });
     try {
       await save(development(), { enabled: true });
       await save(production(), { enabled: true }, team.editor.call);

@@ -18,7 +18,7 @@ import {
 import type { SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import { BadRequestError, NotFoundError, assertAllowed } from '../../errors';
-import type { ChangeEvents } from '../../lib/change-events';
+import { actorOf, type ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -181,6 +181,14 @@ export function createControlsService(deps: {
       const today = await impressions.today(tx, organisationId, [after.id]);
       return {
         environmentId: environment.id,
+        live: {
+          kind: switched && !rulesChanged ? ('feature.toggled' as const) : ('feature.targeting' as const),
+          projectKey: project.key,
+          environmentKey: environment.key,
+          featureKey: feature.key,
+          actor: actorOf(principal),
+          at: at.toISOString(),
+        },
         view: toControlView(
           after,
           {
@@ -194,6 +202,7 @@ export function createControlsService(deps: {
       };
     });
     events.publish({ type: 'environment.changed', organisationId, environmentId: result.environmentId });
+    events.publish({ type: 'dashboard', organisationId, change: result.live });
     return result.view;
   }
 

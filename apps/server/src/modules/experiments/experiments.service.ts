@@ -11,7 +11,7 @@ import {
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import type { ChangeEvents } from '../../lib/change-events';
+import { actorOf, type ChangeEvents } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
@@ -182,9 +182,22 @@ export function createExperimentsService(deps: {
     };
   }
 
-  function changed(environment: EnvironmentRef, organisationId: string) {
+  function changed(environment: EnvironmentRef, principal: Principal, featureKey: string) {
+    const { organisationId } = principal;
     // The SDK layer keeps the running experiments of each environment for the ingestion.
     events.publish({ type: 'environment.changed', organisationId, environmentId: environment.id });
+    events.publish({
+      type: 'dashboard',
+      organisationId,
+      change: {
+        kind: 'experiment.changed',
+        projectKey: environment.project.key,
+        environmentKey: environment.key,
+        featureKey,
+        actor: actorOf(principal),
+        at: now().toISOString(),
+      },
+    });
   }
 
   function describe(row: Pick<ExperimentInput, 'control' | 'variation' | 'goalKey'>, featureName: string) {
@@ -217,6 +230,7 @@ export function createExperimentsService(deps: {
       assertCan(principal, 'create', environment);
       try {
         const experiment = await db.transaction(async (tx) => {
+          await billing.assertActive(principal.organisationId, tx);
           await assertOnPlan(tx, principal.organisationId);
           const feature = await checkedFeature(tx, principal, input, environment);
           const id = await repo.insert(tx, {
@@ -238,7 +252,7 @@ export function createExperimentsService(deps: {
           const row = await repo.findById(tx, principal.organisationId, id);
           return toExperiment(row!, environment);
         });
-        changed(environment, principal.organisationId);
+        changed(environment, principal, experiment.featureKey);
         return experiment;
       } catch (error) {
         if (isUniqueViolation(error, 'experiments_environment_name_unique')) throw nameTaken(input.name);
@@ -257,6 +271,7 @@ export function createExperimentsService(deps: {
           if (environment.project.key !== input.projectKey || environment.key !== input.environmentKey)
             throw new NotFoundError('experiment', id);
           assertCan(principal, 'update', environment);
+          await billing.assertActive(principal.organisationId, tx);
           await assertOnPlan(tx, principal.organisationId);
           if (row.startDate) assertSameDesign(row, input);
           const feature = await checkedFeature(tx, principal, input, environment);
@@ -282,7 +297,7 @@ export function createExperimentsService(deps: {
           const updated = await repo.findById(tx, principal.organisationId, id);
           return { experiment: toExperiment(updated!, environment), environment };
         });
-        changed(environment, principal.organisationId);
+        changed(environment, principal, experiment.featureKey);
         return experiment;
       } catch (error) {
         if (isUniqueViolation(error, 'experiments_environment_name_unique')) throw nameTaken(input.name);
@@ -292,9 +307,10 @@ export function createExperimentsService(deps: {
 
     /** DELETE /api/v1/experiments/{id}: archives it (it stops counting and leaves the list). */
     async archive(principal: Principal, id: string): Promise<void> {
-      const environment = await db.transaction(async (tx) => {
+      const archived = await db.transaction(async (tx) => {
         const { row, environment } = await find(tx, principal, id, { forUpdate: true });
         assertCan(principal, 'delete', environment);
+        await billing.assertActive(principal.organisationId, tx);
         await repo.archive(tx, principal.organisationId, id, now());
         await audit.record(tx, principal, {
           action: 'delete',
@@ -305,9 +321,9 @@ export function createExperimentsService(deps: {
           title: `Experiment ${row.name} archived in ${environment.name}`,
           description: `${escapeMarkdown(principal.email)} archived the experiment **${escapeMarkdown(row.name)}** in **${escapeMarkdown(environment.name)}**.`,
         });
-        return environment;
+        return { environment, featureKey: row.featureKey };
       });
-      changed(environment, principal.organisationId);
+      changed(archived.environment, principal, archived.featureKey);
     },
 
     /** GET /api/v1/goals?projectKey=&query=: goals SDKs reported and goals experiments name. */

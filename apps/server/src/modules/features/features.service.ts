@@ -4,7 +4,7 @@ import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import type { ChangeEvents } from '../../lib/change-events';
+import { actorOf, type ChangeEvents, type LiveChange } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -56,9 +56,19 @@ export function createFeaturesService(deps: {
   const { db, audit, billing, controls, scope, team, events, read } = deps;
   const now = deps.now ?? (() => new Date());
 
-  function publishProject(organisationId: string, environmentIds: string[]) {
+  function publishProject(
+    principal: Principal,
+    environmentIds: string[],
+    change: { kind: LiveChange['kind']; projectKey: string; featureKey: string },
+  ) {
+    const { organisationId } = principal;
     for (const environmentId of environmentIds)
       events.publish({ type: 'environment.changed', organisationId, environmentId });
+    events.publish({
+      type: 'dashboard',
+      organisationId,
+      change: { ...change, actor: actorOf(principal), at: now().toISOString() },
+    });
   }
 
   async function environmentIdsOf(tx: Executor, organisationId: string, projectId: string) {
@@ -147,7 +157,11 @@ export function createFeaturesService(deps: {
             environmentIds,
           };
         });
-        publishProject(organisationId, environmentIds);
+        publishProject(principal, environmentIds, {
+          kind: 'feature.created',
+          projectKey,
+          featureKey: feature.key,
+        });
         return feature;
       } catch (error) {
         // Another request took the same key between our read and insert.
@@ -261,14 +275,18 @@ export function createFeaturesService(deps: {
         const environmentIds = await environmentIdsOf(tx, organisationId, project.id);
         return { feature: await read.one(tx, principal, { feature: after, project }), environmentIds };
       });
-      publishProject(organisationId, environmentIds);
+      publishProject(principal, environmentIds, {
+        kind: 'feature.settings',
+        projectKey,
+        featureKey: feature.key,
+      });
       return feature;
     },
 
     /** DELETE /api/v1/project/{projectKey}/features/{featureId}/: archives it (production editors only). */
     async remove(principal: Principal, projectKey: string, featureId: string): Promise<void> {
       const organisationId = principal.organisationId;
-      const environmentIds = await db.transaction(async (tx) => {
+      const archived = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
         assertAllowed(principal, 'delete', { type: 'feature', projectId: found.project.id });
@@ -284,9 +302,13 @@ export function createFeaturesService(deps: {
           featureKey: feature.key,
           ...featureDeleted(principal.email, feature, project),
         });
-        return environmentIdsOf(tx, organisationId, project.id);
+        return { environmentIds: await environmentIdsOf(tx, organisationId, project.id), key: feature.key };
       });
-      publishProject(organisationId, environmentIds);
+      publishProject(principal, archived.environmentIds, {
+        kind: 'feature.deleted',
+        projectKey,
+        featureKey: archived.key,
+      });
     },
 
     /** PUT /api/v1/features/link: links an issue-tracker key to a feature (create permission, docs/product.md §2). */
@@ -296,6 +318,7 @@ export function createFeaturesService(deps: {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found) throw new NotFoundError('feature', featureId);
         assertAllowed(principal, 'create', { type: 'feature', projectId: found.project.id });
+        await billing.assertActive(organisationId, tx);
         const links = await repo.issueLinksOf(tx, organisationId, [featureId]);
         if (!links.some((l) => l.key === issueKey)) {
           await repo.addIssueLinks(tx, organisationId, featureId, [issueKey]);

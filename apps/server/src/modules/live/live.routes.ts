@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../plugins/auth';
+import type { LiveHub } from './live.hub';
+
+/** How often an idle connection is pinged; one that missed the previous pong is closed. */
+const PING_MS = 30_000;
+
+/**
+ * GET /api/v1/live: the dashboard's WebSocket (docs/product.md "Live updates"). Authenticated like
+ * every dashboard call (the session cookie, same origin only), scoped to the member's organisation;
+ * it only sends: `{"type":"change","change":{…}}` when someone changes a feature or an experiment, or
+ * an SDK first evaluates a feature. Messages from the browser are ignored.
+ */
+export function registerLiveRoutes(app: FastifyInstance, deps: { hub: LiveHub }) {
+  const { hub } = deps;
+  app.get(
+    '/api/v1/live',
+    {
+      websocket: true,
+      schema: {
+        tags: ['account'],
+        summary:
+          'WebSocket of live changes in the organisation (features toggled, targeted, edited, created or deleted; experiments; features first seen by an SDK)',
+        hide: true,
+      },
+    },
+    (socket, request) => {
+      const principal = principalOf(request);
+      let alive = true;
+      const leave = hub.join({
+        organisationId: principal.organisationId,
+        send: (message) => {
+          if (socket.readyState === socket.OPEN) socket.send(message);
+        },
+      });
+      const ping = setInterval(() => {
+        if (!alive) {
+          socket.terminate();
+          return;
+        }
+        alive = false;
+        socket.ping();
+      }, PING_MS);
+      ping.unref();
+      socket.on('pong', () => {
+        alive = true;
+      });
+      socket.on('close', () => {
+        clearInterval(ping);
+        leave();
+      });
+      socket.send(JSON.stringify({ type: 'hello' }));
+    },
+  );
+}
