@@ -6,9 +6,10 @@ import { bundle } from './bundle.bench';
 import { engine } from './engine.bench';
 import { featureList } from './feature-list.bench';
 import { foundation } from './foundation.bench';
+import { live } from './live.bench';
 import { sdk } from './sdk.bench';
 
-const all = { foundation, engine, sdk, bundle, featureList } as const;
+const all = { foundation, engine, sdk, bundle, featureList, live } as const;
 const wanted = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 for (const name of wanted.length ? wanted : (Object.keys(all) as (keyof typeof all)[])) {
   console.log(`\n## ${name}\n`);

@@ -21,7 +21,12 @@ export const DEMO_DOMAIN = 'demo';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
-export type RunningServer = { url: string; stop: () => Promise<void> };
+export type RunningServer = {
+  url: string;
+  stop: () => Promise<void>;
+  /** The server process's id (benchmarks read its memory). */
+  pid: number;
+};
 
 /**
  * Creates the server's embedded database before it starts, migrated and seeded as a first start
@@ -156,5 +161,5 @@ export async function startServer(
     await delay(250);
   }
 
-  return { url, stop: cleanUp };
+  return { url, stop: cleanUp, pid: child.pid! };
 }
