@@ -6,6 +6,7 @@ import { useInitial } from '../entities/account/api/get-initial';
 import { LoadingPage } from '../components/loading-page';
 import { isApiError } from '../lib/api-client';
 import { FlagsProvider } from '../lib/flags';
+import { LiveRoot } from './live/live-root';
 import { readRememberedOrganisation } from '../lib/remembered-organisation';
 import { rememberReturnPath } from '../lib/return-path';
 import { SessionProvider } from '../lib/session';
@@ -38,7 +39,9 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (!initial.data) return <LoadingPage />;
   return (
     <SessionProvider session={initial.data}>
-      <FlagsProvider flags={initial.data.flags}>{children}</FlagsProvider>
+      <FlagsProvider flags={initial.data.flags}>
+        <LiveRoot>{children}</LiveRoot>
+      </FlagsProvider>
     </SessionProvider>
   );
 }

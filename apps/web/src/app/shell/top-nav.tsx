@@ -6,6 +6,7 @@ import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/logo';
 import { QuickSearchButton } from '../../features/quick-search/components/quick-search-button';
 import { API_REFERENCE_PATH, HELP_PATH } from '../../lib/paths';
+import { LiveStatusBadge } from '../live/live-status';
 import { EnvironmentSlot } from './environment-slot';
 import { useNavItems } from './nav-items';
 import { ProfileMenu } from './profile-menu';
@@ -63,6 +64,7 @@ export function TopNav() {
             </Group>
           </Group>
           <Group gap={8} wrap="nowrap">
+            <LiveStatusBadge />
             <QuickSearchButton />
             <Box visibleFrom="sm">
               <Link

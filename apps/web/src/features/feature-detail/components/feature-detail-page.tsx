@@ -14,6 +14,7 @@ import { useFeature } from '../../../entities/features/api/get-feature';
 import { FeatureAudit } from './feature-audit';
 import { FeatureBreadcrumb } from './feature-breadcrumb';
 import { FeatureHeader } from './feature-header';
+import { LiveChangeNotice } from './live-change-notice';
 import { FeatureOverview } from './feature-overview';
 import { FeatureSettings } from './feature-settings';
 import { featureDetailPath } from '../../../lib/paths';
@@ -118,6 +119,7 @@ export function FeatureDetailPage({
 
   return (
     <Stack gap="lg" ref={root}>
+      <LiveChangeNotice root={root} projectKey={project.key} featureKey={data.key} />
       <FeatureBreadcrumb
         project={project}
         environment={environment}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createLiveConnection, reconnectDelay } from './live-connection';
+
+/** A socket the test drives: it opens, brings messages and drops when told. */
+class FakeSocket {
+  onopen: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  closed = false;
+  close() {
+    this.closed = true;
+    this.onclose?.({} as CloseEvent);
+  }
+  open() {
+    this.onopen?.({} as Event);
+  }
+  receive(data: unknown) {
+    this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data) } as MessageEvent);
+  }
+  drop() {
+    this.onclose?.({} as CloseEvent);
+  }
+}
+
+function setup() {
+  const sockets: FakeSocket[] = [];
+  const timers: { run: () => void; ms: number }[] = [];
+  const connection = createLiveConnection('ws://vexil.test/api/v1/live', {
+    open: () => {
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      return socket;
+    },
+    setTimer: (run, ms) => {
+      const timer = { run, ms };
+      timers.push(timer);
+      return timer;
+    },
+    clearTimer: (timer) => timers.splice(timers.indexOf(timer as (typeof timers)[number]), 1),
+  });
+  return { connection, sockets, timers };
+}
+
+describe('the live connection', () => {
+  it('connects at once, and passes on the changes it hears (nothing else)', () => {
+    const { connection, sockets } = setup();
+    expect(connection.status()).toBe('CONNECTING');
+    const statuses: string[] = [];
+    connection.onStatus(() => statuses.push(connection.status()));
+    const changes: unknown[] = [];
+    connection.onChange((change) => changes.push(change));
+    sockets[0]!.open();
+    sockets[0]!.receive({ type: 'hello' });
+    sockets[0]!.receive('not json');
+    const change = { kind: 'feature.toggled', projectKey: 'web', featureKey: 'checkout', at: 'now' };
+    sockets[0]!.receive({ type: 'change', change });
+    expect(statuses).toEqual(['CONNECTED']);
+    expect(changes).toEqual([change]);
+  });
+
+  it('reconnects after a drop with a growing wait, and starts the count again once connected', () => {
+    const { connection, sockets, timers } = setup();
+    sockets[0]!.open();
+    sockets[0]!.drop();
+    expect(connection.status()).toBe('DISCONNECTED');
+    expect(timers).toHaveLength(1);
+    expect(timers[0]!.ms).toBeGreaterThanOrEqual(1_000);
+    timers.shift()!.run();
+    sockets[1]!.drop();
+    expect(timers[0]!.ms).toBeGreaterThanOrEqual(2_000);
+    timers.shift()!.run();
+    sockets[2]!.open();
+    expect(connection.status()).toBe('CONNECTED');
+    sockets[2]!.drop();
+    expect(timers[0]!.ms).toBeLessThan(2_000);
+  });
+
+  it('stops for good: no more attempts after stop', () => {
+    const { connection, sockets, timers } = setup();
+    sockets[0]!.open();
+    connection.stop();
+    expect(sockets[0]!.closed).toBe(true);
+    expect(connection.status()).toBe('DISCONNECTED');
+    expect(timers).toEqual([]);
+  });
+
+  it('waits between 1 s and 30 s (plus up to a quarter), doubling', () => {
+    expect(reconnectDelay(0, () => 0)).toBe(1_000);
+    expect(reconnectDelay(3, () => 0)).toBe(8_000);
+    expect(reconnectDelay(20, () => 0)).toBe(30_000);
+    expect(reconnectDelay(20, () => 1)).toBe(37_500);
+  });
+});

@@ -1,0 +1,93 @@
+import type { LiveChange, LiveChannel, LiveStatus } from '../../lib/live';
+
+/** Waits between attempts: doubling from 1 s to 30 s, with up to a quarter more at random. */
+export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt));
+  return Math.round(base * (1 + random() / 4));
+}
+
+type SocketLike = Pick<WebSocket, 'close'> & {
+  onopen: ((event: Event) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+};
+
+/**
+ * One WebSocket to `url` for the tab, opened again with backoff whenever it drops (a server
+ * restart, a lost network, a sleeping laptop), until `stop`. Messages other than changes are ignored.
+ */
+export function createLiveConnection(
+  url: string,
+  options: {
+    open?: (url: string) => SocketLike;
+    setTimer?: (run: () => void, ms: number) => unknown;
+    clearTimer?: (timer: unknown) => void;
+  } = {},
+): LiveChannel & { stop(): void } {
+  const open = options.open ?? ((address: string) => new WebSocket(address));
+  const setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
+  const clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
+  let status: LiveStatus = 'DISCONNECTED';
+  let socket: SocketLike | null = null;
+  let timer: unknown = null;
+  let attempt = 0;
+  let stopped = false;
+  const statusListeners = new Set<() => void>();
+  const changeListeners = new Set<(change: LiveChange) => void>();
+
+  function setStatus(next: LiveStatus) {
+    if (status === next) return;
+    status = next;
+    for (const listener of statusListeners) listener();
+  }
+
+  function connect() {
+    timer = null;
+    if (stopped) return;
+    setStatus('CONNECTING');
+    const current = open(url);
+    socket = current;
+    current.onopen = () => {
+      attempt = 0;
+      setStatus('CONNECTED');
+    };
+    current.onmessage = (event) => {
+      let message: { type?: unknown; change?: LiveChange };
+      try {
+        message = JSON.parse(String(event.data)) as typeof message;
+      } catch {
+        return;
+      }
+      if (message.type !== 'change' || !message.change) return;
+      for (const listener of changeListeners) listener(message.change);
+    };
+    current.onclose = () => {
+      if (socket !== current) return;
+      socket = null;
+      setStatus('DISCONNECTED');
+      if (stopped) return;
+      timer = setTimer(connect, reconnectDelay(attempt));
+      attempt += 1;
+    };
+  }
+
+  connect();
+  return {
+    status: () => status,
+    onStatus(listener) {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
+    stop() {
+      stopped = true;
+      if (timer !== null) clearTimer(timer);
+      socket?.close();
+      socket = null;
+      setStatus('DISCONNECTED');
+    },
+  };
+}

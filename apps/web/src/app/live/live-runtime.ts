@@ -1,0 +1,54 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { experimentKeys } from '../../entities/experiments/api/query-keys';
+import { featureKeys } from '../../entities/features/api/query-keys';
+import type { LiveChange } from '../../lib/live';
+import { createLiveConnection } from './live-connection';
+
+/** Changes arriving within this long refresh the screens once. */
+const COALESCE_MS = 250;
+
+/** The socket's address on this page's own origin. */
+export function liveUrl(location: Pick<Location, 'protocol' | 'host'>): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v1/live`;
+}
+
+/**
+ * Opens the tab's live connection and keeps the open screens current: a change refreshes the
+ * queries it can affect (only those on screen are fetched again; editors keep unsaved edits, see
+ * the feature page), and coming back after a drop refreshes everything, since changes made
+ * meanwhile were not heard.
+ */
+export function startLive(queryClient: QueryClient) {
+  const connection = createLiveConnection(liveUrl(window.location));
+  let pending: LiveChange[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let wasConnected = false;
+
+  const flush = () => {
+    timer = null;
+    const changes = pending;
+    pending = [];
+    if (changes.some((change) => change.kind.startsWith('feature.')))
+      void queryClient.invalidateQueries({ queryKey: featureKeys.all });
+    if (changes.some((change) => change.kind === 'experiment.changed' || change.kind === 'feature.deleted'))
+      void queryClient.invalidateQueries({ queryKey: experimentKeys.all });
+  };
+  const stopChanges = connection.onChange((change) => {
+    pending.push(change);
+    timer ??= setTimeout(flush, COALESCE_MS);
+  });
+  const stopStatus = connection.onStatus(() => {
+    if (connection.status() !== 'CONNECTED') return;
+    if (wasConnected) void queryClient.invalidateQueries();
+    wasConnected = true;
+  });
+  return {
+    ...connection,
+    stop() {
+      stopChanges();
+      stopStatus();
+      if (timer) clearTimeout(timer);
+      connection.stop();
+    },
+  };
+}
