@@ -22,7 +22,11 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { createAuditService } from './modules/audit/audit.service';
+import { createBillingAccountService } from './modules/billing/billing-account.service';
+import type { BillingProvider } from './modules/billing/billing-provider';
+import { billingRoutes } from './modules/billing/billing.routes';
 import { createBillingService } from './modules/billing/billing.service';
+import { createBillingProvider } from './modules/billing/providers/index';
 import { environmentsRoutes } from './modules/environments/environments.routes';
 import { createEnvironmentsService } from './modules/environments/environments.service';
 import { controlsRoutes } from './modules/controls/controls.routes';
@@ -78,6 +82,8 @@ export type BuildAppOptions = {
   now?: () => Date;
   /** Tests shorten the ingestion's retry and stall timings; production keeps the defaults. */
   ingestion?: IngestionOptions;
+  /** Tests stand a provider of their own in for the one BILLING_PROVIDER names. */
+  billingProvider?: BillingProvider;
 };
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -107,12 +113,30 @@ function createServices(
     passwordSignInRule: (member) => sso.passwordSignInRule(member),
     ...clock,
   });
-  const billing = createBillingService({ db, uiFlags, ...clock });
+  const billing = createBillingService({
+    db,
+    uiFlags,
+    catalogue: config.billing.catalogue,
+    trialDays: config.billing.trialDays,
+    ...clock,
+  });
   const team = createTeamService({ db });
   const audit = createAuditService({ db, billing, team, ...clock });
   const scope = createScope({ db });
   const impressions = createImpressionsService({ db, ...clock });
-  const targets = createTargetsService({ db, audit, scope, ...clock });
+  const targets = createTargetsService({ db, audit, billing, scope, ...clock });
+  const billingAccount = createBillingAccountService({
+    db,
+    audit,
+    billing,
+    provider: options.billingProvider ?? createBillingProvider(config.billing),
+    catalogue: config.billing.catalogue,
+    uiFlags,
+    publicUrl: config.publicUrl,
+    baseDomain: config.baseDomain,
+    logger,
+    ...clock,
+  });
   const controls = createControlsService({
     db,
     audit,
@@ -127,7 +151,7 @@ function createServices(
     }),
     ...clock,
   });
-  const segments = createSegmentsService({ db, audit, scope, controls, ...clock });
+  const segments = createSegmentsService({ db, audit, billing, scope, controls, ...clock });
   const environments = createEnvironmentsService({ db, audit, billing, controls, events, scope, ...clock });
   const projects = createProjectsService({ db, audit, billing, environments, events, ...clock });
   const featureReads = createFeatureReadModel({ db, scope, controls, team });
@@ -190,6 +214,7 @@ function createServices(
     db,
     audit,
     auth,
+    billing,
     projects,
     mailer,
     publicUrl,
@@ -203,6 +228,7 @@ function createServices(
     live,
     auth,
     billing,
+    billingAccount,
     account,
     audit,
     scope,
@@ -333,6 +359,7 @@ export async function buildApp(
   await app.register(rolesRoutes({ roles: services.roles }));
   await app.register(signupRoutes({ signup: services.signup }));
   await app.register(ssoRoutes({ sso: services.sso }));
+  await app.register(billingRoutes({ billing: services.billingAccount }));
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
   await app.register(
@@ -349,6 +376,10 @@ export async function buildApp(
   await registerWeb(app, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
 
   app.addHook('onReady', async () => {
+    // The catalogue tables follow the provider's plans; a provider out of reach does not stop the start.
+    await services.billingAccount.syncCatalogue().catch((err: unknown) => {
+      app.log.warn({ err }, 'The billing plans could not be read from the billing provider');
+    });
     await sdk.start();
   });
   services.live.start();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UI_FLAGS, type UiFlag } from '@vexil/core';
+import { DEFAULT_CATALOGUE, readCatalogueFile, type BillingCatalogue } from './modules/billing/catalogue';
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0'], { message: 'must be on or off' })
@@ -84,7 +85,59 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   SECRETS_KEY: secretsKey.optional(),
   OUTGOING_ALLOW_PRIVATE: onOff.default(false),
+  BILLING_PROVIDER: z.enum(['local', 'stripe'], { message: 'must be local or stripe' }).default('local'),
+  BILLING_PLANS_FILE: z
+    .string()
+    .transform((file, ctx) => {
+      const read = readCatalogueFile(file);
+      for (const problem of read.problems) ctx.addIssue({ code: 'custom', message: problem });
+      return read.catalogue ?? z.NEVER;
+    })
+    .optional(),
+  BILLING_TRIAL_DAYS: z.coerce
+    .number({ message: 'must be a number of days' })
+    .int('must be a whole number of days')
+    .min(0, 'must be 0 (no trial) or more')
+    .max(365, 'must be at most 365')
+    .default(14),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
+      'must be a Stripe secret or restricted key (sk_live_…, sk_test_…)',
+    )
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  STRIPE_API_URL: z.url({ message: 'must be an absolute URL such as http://127.0.0.1:12111' }).optional(),
 });
+
+/** Variables a setting requires, listed with the other problems so one start shows them all. */
+function missingTogether(env: Record<string, string | undefined>): string[] {
+  if (env.BILLING_PROVIDER !== 'stripe') return [];
+  return (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)
+    .filter((name) => !env[name])
+    .map((name) => `${name}: is required when BILLING_PROVIDER=stripe`);
+}
+
+/** Billing (docs/adr/0016-billing-providers.md). */
+export type BillingConfig = {
+  /** Where plans are sold: `local` (plans from configuration, no payments) or `stripe`. */
+  provider: 'local' | 'stripe';
+  /** The plans of the local provider, the Free plan and the trial's plan (BILLING_PLANS_FILE). */
+  catalogue: BillingCatalogue;
+  /** Days of the trial a new organisation starts with; 0 starts it on the Free plan. */
+  trialDays: number;
+  /** Set exactly when `provider` is `stripe`. */
+  stripe: {
+    secretKey: string;
+    webhookSecret: string;
+    /** Tests point the client at a stand-in server; unset, Stripe's own API. */
+    apiUrl: string | undefined;
+  } | null;
+};
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -116,6 +169,7 @@ export type Config = {
    * non-public addresses on users' behalf (lib/outgoing-url.ts): off on the internet.
    */
   outgoingAllowPrivate: boolean;
+  billing: BillingConfig;
 };
 
 export class ConfigError extends Error {
@@ -130,10 +184,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Empty strings mean "unset", as a blank line in an .env file would.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  const missing = missingTogether(cleaned);
+  if (!parsed.success || missing.length) {
+    const issues = parsed.success ? [] : parsed.error.issues;
+    throw new ConfigError([...issues.map((i) => `${i.path.join('.')}: ${i.message}`), ...missing]);
   }
   const e = parsed.data;
+  const billing = billingConfig(e);
   return {
     nodeEnv: e.NODE_ENV,
     host: e.HOST,
@@ -155,5 +212,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     secretsKey: e.SECRETS_KEY,
     outgoingAllowPrivate: e.OUTGOING_ALLOW_PRIVATE,
+    billing,
+  };
+}
+
+/** The billing settings; `missingTogether` has checked that a Stripe provider has its keys. */
+function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
+  return {
+    provider: e.BILLING_PROVIDER,
+    catalogue: e.BILLING_PLANS_FILE ?? DEFAULT_CATALOGUE,
+    trialDays: e.BILLING_TRIAL_DAYS,
+    stripe:
+      e.BILLING_PROVIDER === 'stripe' && e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }
+        : null,
   };
 }

@@ -14,8 +14,15 @@ export const ERROR_CODES = [
   'forbidden',
   /** 403: allowed outside production; a production environment needs a production editor. */
   'production_rights_required',
-  /** 403: the subscription is inactive, or the plan does not include this. */
+  /** 403: the plan does not include this (the audit log, experiments). */
   'plan_required',
+  /**
+   * 403: the subscription is inactive (the trial ended without a purchase, or the payment provider
+   * ended it): nothing may change until a plan is bought, while SDKs keep evaluating.
+   */
+  'subscription_inactive',
+  /** 400: the payment provider refused the change of plan; `detail` says why. */
+  'subscription_change_refused',
   /** 404: no such resource in this organisation. */
   'not_found',
   /** 409: the change conflicts with the stored state (a key taken meanwhile…). */
@@ -26,6 +33,8 @@ export const ERROR_CODES = [
   'rate_limited',
   /** 503: a dependency (the database) is unavailable; retry after `Retry-After`. */
   'unavailable',
+  /** 503: the payment provider could not be reached or answered an error. */
+  'billing_unavailable',
   /** 500: a fault on the server's side. */
   'internal',
 ] as const;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { auditPageSchema, auditQuery } from './audit';
-import { billingInfoSchema, productSchema, subscriptionSchema, usageSchema } from './billing';
+import {
+  billingContactInput,
+  billingInfoSchema,
+  localSubscribeInput,
+  productSchema,
+  subscriptionSchema,
+  usageSchema,
+} from './billing';
 import { toFieldErrors } from './common';
 import { integrationSchema } from './integrations';
 import { AUDIT_ITEM, ID, SUBSCRIPTION } from './test-samples';
@@ -76,6 +83,17 @@ describe('billing schemas', () => {
       featuresUsed: 10,
       applicationUniqueUsersUsed: 100,
       impressionsUsed: 1000,
+      periodStart: '2026-11-01T00:00:00.000Z',
+      periodEnd: '2026-12-01T00:00:00.000Z',
+      warnings: [
+        {
+          key: 'maxImpressions',
+          used: 1000,
+          limit: 1000,
+          message:
+            '1,000 impressions this month: your plan includes 1,000. Features keep evaluating; upgrade your plan to stay within it.',
+        },
+      ],
     };
     expect(usageSchema.parse(usage)).toEqual(usage);
     const info = {
@@ -102,5 +120,29 @@ describe('billing schemas', () => {
     expect(
       subscriptionSchema.safeParse({ ...SUBSCRIPTION, limits: { ...limits, maxProjects: -1 } }).success,
     ).toBe(false);
+  });
+});
+
+describe('local billing inputs', () => {
+  it('takes a price and optional whole seats', () => {
+    expect(localSubscribeInput.parse({ priceId: ' local-team-month ' })).toEqual({
+      priceId: 'local-team-month',
+    });
+    expect(errors(localSubscribeInput.safeParse({ priceId: '', seats: 1.5 }))).toEqual([
+      { field: 'priceId', message: 'Plan is required' },
+      { field: 'seats', message: 'Seats must be a whole number.' },
+    ]);
+  });
+
+  it('takes a billing contact whose blank fields clear it', () => {
+    expect(billingContactInput.parse({})).toEqual({ email: '', name: '', phone: '' });
+    expect(billingContactInput.parse({ email: ' a@b.co ', name: 'A', phone: '1' })).toEqual({
+      email: 'a@b.co',
+      name: 'A',
+      phone: '1',
+    });
+    expect(errors(billingContactInput.safeParse({ email: 'nope' }))).toEqual([
+      { field: 'email', message: 'Email must be valid' },
+    ]);
   });
 });

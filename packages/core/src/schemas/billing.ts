@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_LENGTH, text } from './common';
+import { MAX_LENGTH, optionalText, text } from './common';
 
 /** Subscription states; `inactive` means the trial expired (docs/product.md §4). */
 export const SUBSCRIPTION_STATUSES = ['active', 'inactive'] as const;
@@ -57,7 +57,27 @@ export const subscriptionSchema = z.object({
 /** Type of {@link subscriptionSchema}. */
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-/** Response of GET /api/v1/billing/usage. */
+/** The words shown to others than organisation admins on the Billing tab (docs/product.md §2). */
+export const BILLING_ADMIN_ONLY = 'Only organisation admins may manage billing...';
+
+/** The monthly limits that only warn: going past them never stops evaluation (docs/product.md §9). */
+export const MONTHLY_LIMIT_KEYS = ['maxApplicationUniqueUsers', 'maxImpressions'] as const;
+
+/** A monthly limit reached this month (GET /api/v1/billing/usage, with the impressions-limits flag on). */
+export const usageWarningSchema = z.object({
+  key: z.enum(MONTHLY_LIMIT_KEYS),
+  used: count,
+  limit: count,
+  message: z.string(),
+});
+/** Type of {@link usageWarningSchema}. */
+export type UsageWarning = z.infer<typeof usageWarningSchema>;
+
+/**
+ * Response of GET /api/v1/billing/usage. `seats` counts members and pending invitations,
+ * `environmentsUsed` the environments of every project; application users and impressions are those
+ * of the current calendar month in UTC, from `periodStart` (inclusive) to `periodEnd` (exclusive).
+ */
 export const usageSchema = z.object({
   seats: count,
   projectsUsed: count,
@@ -65,6 +85,9 @@ export const usageSchema = z.object({
   featuresUsed: count,
   applicationUniqueUsersUsed: count,
   impressionsUsed: count,
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  warnings: z.array(usageWarningSchema),
 });
 /** Type of {@link usageSchema}. */
 export type Usage = z.infer<typeof usageSchema>;
@@ -106,3 +129,34 @@ export const changeSubscriptionInput = z.object({
 });
 /** Type of {@link changeSubscriptionInput}. */
 export type ChangeSubscriptionInput = z.infer<typeof changeSubscriptionInput>;
+
+/** The price id of the Free plan, which the local provider's checkout accepts. */
+export const FREE_PRICE_ID = 'free';
+
+/**
+ * Body of POST /api/v1/billing/local/subscribe (the local provider's checkout page): the price chosen
+ * (a product's price id, or `free`) and, optionally, the seats to pay for (default: those in use).
+ */
+export const localSubscribeInput = z.object({
+  priceId: text({ max: MAX_LENGTH.name, required: 'Plan is required' }),
+  seats: z
+    .number({ error: 'Seats must be a number.' })
+    .int('Seats must be a whole number.')
+    .min(1, 'Seats must be at least 1.')
+    .max(100_000, 'Seats must be at most 100,000.')
+    .optional(),
+});
+/** Type of {@link localSubscribeInput}. */
+export type LocalSubscribeInput = z.infer<typeof localSubscribeInput>;
+
+/** Body of PUT /api/v1/billing/local/contact (the local provider's Manage Billing Details page). */
+export const billingContactInput = z.object({
+  /** Blank, or an e-mail address. */
+  email: text({ max: MAX_LENGTH.email })
+    .pipe(z.union([z.literal(''), z.email({ error: 'Email must be valid' })]))
+    .default(''),
+  name: optionalText(MAX_LENGTH.name),
+  phone: optionalText(40),
+});
+/** Type of {@link billingContactInput}. */
+export type BillingContactInput = z.infer<typeof billingContactInput>;

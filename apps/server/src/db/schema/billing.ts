@@ -140,9 +140,21 @@ export const subscriptions = pgTable(
   ],
 );
 
+/**
+ * The payment provider's webhook events already processed, by the provider's event id: an event is
+ * applied once, in the transaction that records it, and a replay finds its row and changes nothing
+ * (docs/adr/0016-billing-providers.md). Global: an event names its organisation only in its content.
+ */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamptz('received_at').notNull().defaultNow(),
+});
+
 export type ProductRow = typeof products.$inferSelect;
 export type NewProductRow = typeof products.$inferInsert;
 export type PriceRow = typeof prices.$inferSelect;
 export type NewPriceRow = typeof prices.$inferInsert;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscriptionRow = typeof subscriptions.$inferInsert;
+export type BillingEventRow = typeof billingEvents.$inferSelect;

@@ -40,3 +40,37 @@ export type SubscriptionRecord = {
   /** As stored: a missing number is unlimited, a missing capability allowed (see `completeLimits`). */
   limits: Partial<Limits>;
 };
+
+/** What GET /api/v1/billing/info and the provider's customer are made of. */
+export type BillingDetails = {
+  externalCustomerId: string | null;
+  externalSubscriptionId: string | null;
+  cardBrand: string | null;
+  cardLastFour: string | null;
+  billingEmail: string | null;
+  billingName: string | null;
+  billingPhone: string | null;
+};
+
+/** A catalogue price with its product, as a subscription copies it (amounts in cents per seat). */
+export type CataloguePriceRecord = {
+  priceId: string;
+  externalPriceId: string;
+  productName: string;
+  currency: string;
+  interval: SubscriptionPrice['interval'];
+  intervalCount: number;
+  amount: number;
+  unitLabel: string | null;
+  limits: Partial<Limits>;
+};
+
+/** The counts of GET /api/v1/billing/usage. */
+export type UsageCounts = {
+  seats: number;
+  projects: number;
+  environments: number;
+  features: number;
+  applicationUniqueUsers: number;
+  impressions: number;
+};

@@ -193,6 +193,7 @@ export function createEnvironmentsService(deps: {
         const { row, project } = await db.transaction(async (tx) => {
           await lockOrganisation(tx, organisationId);
           const project = await scope.project(organisationId, input.projectKey, tx);
+          await billing.assertActive(organisationId, tx);
           if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
           if (input.cloneEnvironmentId) {
             const source = await repo.findById(tx, organisationId, input.cloneEnvironmentId);
@@ -262,6 +263,7 @@ export function createEnvironmentsService(deps: {
       const row = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!found) throw new NotFoundError('environment', id);
+        await billing.assertActive(organisationId, tx);
         const { environment: before, project } = found;
         if (changedSince(before.updatedAt, input.lastModifiedDate))
           throw await audit.staleWrite(tx, principal, { type: 'environment', id }, 'environment');
@@ -314,6 +316,7 @@ export function createEnvironmentsService(deps: {
         await lockOrganisation(tx, organisationId);
         const found = await repo.findById(tx, organisationId, id);
         if (!found) throw new NotFoundError('environment', id);
+        await billing.assertActive(organisationId, tx);
         const { environment, project } = found;
         if ((await repo.countLiveInProject(tx, organisationId, project.id)) <= 1) {
           throw new BadRequestError(LAST_ENVIRONMENT_MESSAGE);

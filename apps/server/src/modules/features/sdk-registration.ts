@@ -37,8 +37,9 @@ export type SdkRegistrationCommand = ReturnType<typeof createSdkRegistration>;
  * environment and, where the environment lets SDKs create features (`sdkCanCreateFeatures`, off in
  * production by default), creates those the project lacks (with their variants, default on/off).
  * The SDK, named by its key's environment, is the audit log's actor. Features past the plan's
- * limit, or in an environment that does not let SDKs create features, are not created: they come
- * back as `refused`, and the SDK is told 200 either way (see the route).
+ * limit, while the subscription is inactive, or in an environment that does not let SDKs create
+ * features, are not created: they come back as `refused`, and the SDK is told 200 either way (see
+ * the route).
  */
 export function createSdkRegistration(deps: {
   db: Database;
@@ -76,10 +77,18 @@ export function createSdkRegistration(deps: {
       const registered: string[] = [];
       const refused: string[] = [];
       let environmentIds: string[] = [environmentId];
+      // While the subscription is inactive features are not created; the declared ones still become
+      // available, and evaluation carries on (docs/product.md §4).
+      let active: boolean | null = null;
       for (const item of items) {
         let featureId = existing.get(item.key);
         if (!featureId) {
           if (!target.sdkCanCreateFeatures) {
+            refused.push(item.key);
+            continue;
+          }
+          active ??= await billing.isActive(organisationId, tx);
+          if (!active) {
             refused.push(item.key);
             continue;
           }

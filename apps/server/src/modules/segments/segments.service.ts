@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import { changedSince } from '../../lib/versions';
@@ -46,11 +47,13 @@ export type SegmentsService = ReturnType<typeof createSegmentsService>;
 export function createSegmentsService(deps: {
   db: Database;
   audit: AuditService;
+  /** While the subscription is inactive nothing changes (docs/product.md §4). */
+  billing: Pick<BillingService, 'assertActive'>;
   scope: Scope;
   controls: ControlsService;
   now?: () => Date;
 }) {
-  const { db, audit, scope, controls } = deps;
+  const { db, audit, billing, scope, controls } = deps;
   const now = deps.now ?? (() => new Date());
 
   function assertCan(
@@ -86,6 +89,7 @@ export function createSegmentsService(deps: {
       assertCan(principal, 'create', environment, environment.project.id);
       try {
         return await db.transaction(async (tx) => {
+          await billing.assertActive(principal.organisationId, tx);
           if (await repo.keyTaken(tx, environment.id, input.key)) throw keyTakenError(input.key);
           const at = now();
           const row = await repo.insert(tx, {
@@ -128,6 +132,7 @@ export function createSegmentsService(deps: {
           throw new NotFoundError('segment', id);
         }
         assertCan(principal, 'update', found.environment, found.project.id);
+        await billing.assertActive(principal.organisationId, tx);
         if (changedSince(found.segment.updatedAt, input.lastModifiedDate))
           throw await audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
         if (input.key !== found.segment.key)
@@ -156,6 +161,7 @@ export function createSegmentsService(deps: {
         const found = await repo.findById(tx, principal.organisationId, id);
         if (!found) throw new NotFoundError('segment', id);
         assertCan(principal, 'delete', found.environment, found.project.id);
+        await billing.assertActive(principal.organisationId, tx);
         const users = await controls.usingSegment(
           tx,
           principal.organisationId,

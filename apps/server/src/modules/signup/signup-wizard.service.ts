@@ -25,6 +25,7 @@ import { hashPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
 import type { ProjectsService } from '../projects/projects.service';
 import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
 import { signupPinMail, welcomeMail } from './signup-mails';
@@ -78,13 +79,15 @@ export function createSignupWizardService(deps: {
   db: Database;
   audit: AuditService;
   auth: AuthService;
+  /** The new organisation's trial (docs/adr/0016-billing-providers.md). */
+  billing: Pick<BillingService, 'startTrial'>;
   projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
   outbox: Outbox;
   publicUrl: string;
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, projects, outbox, publicUrl, hashCost } = deps;
+  const { db, audit, auth, billing, projects, outbox, publicUrl, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
     keyPrefix: 'signup-pin-mails',
@@ -181,6 +184,8 @@ export function createSignupWizardService(deps: {
         if (!live) return null;
         const organisation = await repo.insertOrganisation(tx, { name: input.organisationName, domain, at });
         if (!organisation) throw unavailable();
+        // The trial first: the first project is created within its plan's limits.
+        await billing.startTrial(tx, organisation.id);
         const account = { email, firstName: input.firstName, lastName: input.lastName };
         const admin = await repo.insertAdmin(tx, {
           organisationId: organisation.id,

@@ -3,6 +3,7 @@ import type { Mailer } from '../../lib/mailer';
 import type { HashCost } from '../../lib/passwords';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
 import type { ProjectsService } from '../projects/projects.service';
 import { createFindOrganisationsService } from './find-organisations.service';
 import { createInviteeSignupService } from './invitee-signup.service';
@@ -20,6 +21,7 @@ export function createSignupService(deps: {
   db: Database;
   audit: AuditService;
   auth: AuthService;
+  billing: Pick<BillingService, 'startTrial'>;
   projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
   mailer: Mailer;
   publicUrl: string;
@@ -27,7 +29,7 @@ export function createSignupService(deps: {
   logger: OutboxLogger;
   now?: () => Date;
 }) {
-  const { db, audit, auth, projects, mailer, publicUrl, hashCost, logger } = deps;
+  const { db, audit, auth, billing, projects, mailer, publicUrl, hashCost, logger } = deps;
   const clock = deps.now ? { now: deps.now } : {};
   const outbox = createOutbox({ mailer, logger });
   return {
@@ -35,6 +37,7 @@ export function createSignupService(deps: {
       db,
       audit,
       auth,
+      billing,
       projects,
       outbox,
       publicUrl,

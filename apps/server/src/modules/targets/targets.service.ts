@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { ValidationError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './targets.repository';
 
@@ -20,10 +21,12 @@ export type TargetsService = ReturnType<typeof createTargetsService>;
 export function createTargetsService(deps: {
   db: Database;
   audit: AuditService;
+  /** While the subscription is inactive nothing changes (docs/product.md §4). */
+  billing: Pick<BillingService, 'assertActive'>;
   scope: Scope;
   now?: () => Date;
 }) {
-  const { db, audit, scope } = deps;
+  const { db, audit, billing, scope } = deps;
   const now = deps.now ?? (() => new Date());
 
   function requireProject(executor: Executor, organisationId: string, projectKey: string) {
@@ -55,6 +58,7 @@ export function createTargetsService(deps: {
           const project = await requireProject(tx, principal.organisationId, projectKey);
           // After the project: a custom role may allow creating targets in some projects only.
           assertAllowed(principal, 'create', { type: 'target', projectId: project.id });
+          await billing.assertActive(principal.organisationId, tx);
           if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
           const at = now();
           const row = await repo.insert(tx, {
