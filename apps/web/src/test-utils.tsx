@@ -86,7 +86,8 @@ export function initialPayload(overrides: Partial<InitialPayload> = {}): Initial
       authorities: ['ROLE_ORGANISATION_ADMIN'],
       langKey: 'en',
       activatedDate: '2026-01-01T00:00:00.000Z',
-      settings: { introReadDate: null },
+      // Has closed the welcome walkthrough, which would otherwise open over every screen under test.
+      settings: { introReadDate: '2026-01-01T00:00:00.000Z' },
     },
     organisation: { id: uuid(2), name: 'Demo', domain: 'demo', settings: { jiraEnabled: false } },
     projects: [

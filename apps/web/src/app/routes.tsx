@@ -125,6 +125,14 @@ const projectRoutes: RouteObject[] = [
         path: 'users',
         lazy: screen(() => import('./routes/environment-users-page'), 'EnvironmentUsersPage', 'traffic'),
       },
+      {
+        path: 'tutorial',
+        lazy: screen(
+          () => import('./routes/environment-tutorial-page'),
+          'EnvironmentTutorialPage',
+          'tutorial-tab',
+        ),
+      },
     ],
   },
 ];

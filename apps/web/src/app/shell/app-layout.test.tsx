@@ -118,7 +118,7 @@ describe('top navigation', () => {
     ).toBe('/api/docs');
   });
 
-  it('offers Profile, Admin and Log Out to an organisation admin', async () => {
+  it('offers Profile, Admin, the welcome tour and Log Out to an organisation admin', async () => {
     renderShell(initialPayload());
     await mainNav();
     const menu = await openProfileMenu();
@@ -129,12 +129,13 @@ describe('top navigation', () => {
     ).toEqual([
       ['Profile', '/profile'],
       ['Admin', '/admin'],
+      ['Welcome tour', null],
       ['Log Out', '/logout'],
     ]);
   });
 
-  it('offers no Admin to other users and no Profile when its flag is off', async () => {
-    const payload = initialPayload({ flags: { ...allFlagsOn, profile: false } });
+  it('offers no Admin to other users, and no Profile or welcome tour when their flags are off', async () => {
+    const payload = initialPayload({ flags: { ...allFlagsOn, profile: false, 'welcome-message': false } });
     payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
     renderShell(payload);
     await mainNav();

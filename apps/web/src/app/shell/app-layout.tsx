@@ -3,9 +3,13 @@ import { Outlet } from 'react-router';
 import { QuickSearch } from '../../features/quick-search/components/quick-search';
 import { TopNav } from './top-nav';
 import { TrialBanner } from './trial-banner';
+import { WalkthroughSlot } from './walkthrough-slot';
 import classes from './shell.module.css';
 
-/** The frame of the authenticated area: banners and top navigation over the page, and the quick search. */
+/**
+ * The frame of the authenticated area: banners and top navigation over the page, the quick search, and
+ * the welcome walkthrough.
+ */
 export function AppLayout() {
   return (
     <>
@@ -20,6 +24,7 @@ export function AppLayout() {
         <Outlet />
       </Container>
       <QuickSearch />
+      <WalkthroughSlot />
     </>
   );
 }

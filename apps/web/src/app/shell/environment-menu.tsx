@@ -1,6 +1,7 @@
 import { Text, UnstyledButton } from '@mantine/core';
 import { IconSelector } from '@tabler/icons-react';
 import { EnvironmentSwatch } from '../../components/environment-marks';
+import { TOUR_TARGETS } from '../../lib/tour-targets';
 import { DeferredMenu, menuLoader } from './deferred-menu';
 import { useCurrentEnvironment } from './use-current-environment';
 import classes from './environment-menu.module.css';
@@ -35,6 +36,7 @@ export function EnvironmentMenu({ fullWidth = false, onChoose }: EnvironmentMenu
         <UnstyledButton
           className={classes.trigger}
           data-full-width={fullWidth || undefined}
+          data-tour={TOUR_TARGETS.environmentMenu}
           aria-label={`Environment: ${environment.name} (${project.name})`}
         >
           <EnvironmentSwatch color={environment.color} size={14} />

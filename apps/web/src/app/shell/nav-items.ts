@@ -2,6 +2,7 @@ import { IconFlag, IconFlask, IconHome, IconSchool, IconUsers, IconUsersGroup } 
 import type { TablerIcon } from '@tabler/icons-react';
 import { useFlag } from '../../lib/flags';
 import { environmentSectionPath } from '../../lib/paths';
+import { TOUR_TARGETS, type TourTarget } from '../../lib/tour-targets';
 import { useCurrentEnvironment } from './use-current-environment';
 
 export type NavItem = {
@@ -11,6 +12,8 @@ export type NavItem = {
   isActive: (pathname: string) => boolean;
   /** The environment dropdown goes right after this item. */
   beforeEnvironment?: boolean;
+  /** What the welcome walkthrough calls this item, when it points at it. */
+  tour?: TourTarget;
 };
 
 const startsWith = (prefix: string) => (pathname: string) =>
@@ -33,6 +36,7 @@ export function useNavItems(): NavItem[] {
       icon: IconHome,
       isActive: (pathname) => pathname === '/' || pathname === '/home',
       beforeEnvironment: true,
+      tour: TOUR_TARGETS.home,
     });
   }
   if (current) {
@@ -40,7 +44,7 @@ export function useNavItems(): NavItem[] {
       const to = environmentSectionPath(current.project.key, current.environment.key, section);
       return { label, to, icon, isActive: startsWith(to) };
     };
-    items.push(environmentItem('Features', 'features', IconFlag));
+    items.push({ ...environmentItem('Features', 'features', IconFlag), tour: TOUR_TARGETS.projectMenu });
     if (traffic) items.push(environmentItem('Users', 'users', IconUsers));
     if (experiments) items.push(environmentItem('Experiments', 'experiments', IconFlask));
     if (segments) items.push(environmentItem('Segments', 'segments', IconUsersGroup));

@@ -1,12 +1,13 @@
 import { useId } from 'react';
 import { Menu, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
-import { IconCheck, IconLogout, IconSettings, IconUser } from '@tabler/icons-react';
+import { IconCheck, IconLogout, IconRoute, IconSettings, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { isOrganisationAdmin } from '@vexil/core';
 import { useFlag } from '../../lib/flags';
 import { fullName } from '../../lib/names';
 import { useSession } from '../../lib/session';
 import { useMenuRequest, type LoadedMenuProps } from './deferred-menu';
+import { replayWalkthrough } from './walkthrough-slot';
 
 const APPEARANCES: { value: MantineColorScheme; label: string }[] = [
   { value: 'light', label: 'Light' },
@@ -51,13 +52,14 @@ function AppearanceChoice() {
 
 /**
  * The profile menu around its button, loaded when first wanted (see ./deferred-menu), with the
- * appearance choice above Log Out.
+ * welcome walkthrough's replay (flag welcome-message) and the appearance choice above Log Out.
  */
 export function ProfileMenuDropdown(props: LoadedMenuProps) {
   const target = useMenuRequest(props);
   const { principalUser: user } = useSession();
   const profile = useFlag('profile');
   const admin = isOrganisationAdmin(user);
+  const tour = useFlag('welcome-message');
   const name = fullName(user);
 
   return (
@@ -83,7 +85,12 @@ export function ProfileMenuDropdown(props: LoadedMenuProps) {
             Admin
           </Menu.Item>
         ) : null}
-        {profile || admin ? <Menu.Divider /> : null}
+        {tour ? (
+          <Menu.Item onClick={replayWalkthrough} leftSection={<IconRoute size={16} aria-hidden="true" />}>
+            Welcome tour
+          </Menu.Item>
+        ) : null}
+        {profile || admin || tour ? <Menu.Divider /> : null}
         <AppearanceChoice />
         <Menu.Divider />
         <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} aria-hidden="true" />}>

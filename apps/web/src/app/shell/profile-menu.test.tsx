@@ -128,8 +128,8 @@ describe('the profile menu’s appearance', () => {
     await user.keyboard('{Enter}');
     await findOpenMenu();
 
-    // Profile, Admin, then the appearance choices.
-    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
+    // Profile, Admin, Welcome tour, then the appearance choices.
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
     expect(document.activeElement?.textContent).toBe('Dark');
     await user.keyboard('{Enter}');
     await waitFor(() => expect(pageScheme()).toBe('dark'));

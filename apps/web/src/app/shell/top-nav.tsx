@@ -6,6 +6,7 @@ import { Link, useLocation } from 'react-router';
 import { Logo } from '../../components/logo';
 import { QuickSearchButton } from '../../features/quick-search/components/quick-search-button';
 import { API_REFERENCE_PATH, HELP_PATH } from '../../lib/paths';
+import { TOUR_TARGETS } from '../../lib/tour-targets';
 import { LiveStatusBadge } from '../live/live-status';
 import { EnvironmentSlot } from './environment-slot';
 import { useNavItems } from './nav-items';
@@ -55,6 +56,7 @@ export function TopNav() {
                     to={item.to}
                     className={classes.navLink}
                     aria-current={item.isActive(pathname) ? 'page' : undefined}
+                    data-tour={item.tour}
                   >
                     {item.label}
                   </Link>
@@ -71,6 +73,7 @@ export function TopNav() {
                 to={HELP_PATH}
                 className={classes.navLink}
                 aria-current={pathname === HELP_PATH ? 'page' : undefined}
+                data-tour={TOUR_TARGETS.help}
               >
                 <Group gap={6} wrap="nowrap" component="span">
                   <IconHelp size={16} aria-hidden="true" />
