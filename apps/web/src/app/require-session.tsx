@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { publicContextQueryOptions } from '../features/auth/api/get-public-context';
@@ -6,10 +6,16 @@ import { useInitial } from '../entities/account/api/get-initial';
 import { LoadingPage } from '../components/loading-page';
 import { isApiError } from '../lib/api-client';
 import { FlagsProvider } from '../lib/flags';
+import { notifyError } from '../lib/notify';
 import { LiveRoot } from './live/live-root';
 import { readRememberedOrganisation } from '../lib/remembered-organisation';
 import { rememberReturnPath } from '../lib/return-path';
 import { SessionProvider } from '../lib/session';
+
+// docs/product.md §4 "Subscription": what an inactive subscription does, loaded only when one is.
+const InactiveSubscription = lazy(() =>
+  import('./inactive-subscription').then((module) => ({ default: module.InactiveSubscription })),
+);
 
 /**
  * The gate of the authenticated area (docs/product.md §4 "Session"): loads the initial payload behind the Loading
@@ -40,6 +46,11 @@ export function RequireSession({ children }: { children: ReactNode }) {
   return (
     <SessionProvider session={initial.data}>
       <FlagsProvider flags={initial.data.flags}>
+        {initial.data.subscription?.status === 'inactive' ? (
+          <Suspense fallback={null}>
+            <InactiveSubscription user={initial.data.principalUser} notifyError={notifyError} />
+          </Suspense>
+        ) : null}
         <LiveRoot>{children}</LiveRoot>
       </FlagsProvider>
     </SessionProvider>

@@ -114,10 +114,24 @@ describe('admin tabs', () => {
     expect(pathOf(router)).toBe('/admin/projects');
   });
 
-  it('says honestly that a screen of a later version is not here yet', async () => {
-    renderAdmin('/admin/billing');
-    expect(await screen.findByRole('heading', { name: 'Billing' })).toBeTruthy();
-    expect(screen.getByText('This screen is not available in this version of Vexil yet.')).toBeTruthy();
+  it('tells other users that billing is for organisation admins, where the trial banner links them', async () => {
+    renderAdmin('/admin/billing', nonAdmin());
+    expect(await screen.findByText('Only organisation admins may manage billing...')).toBeTruthy();
+    expect(await tabNames()).toEqual(['Audit']);
+  });
+
+  it('shows the billing pages under the Billing tab', async () => {
+    stubApi({
+      'GET /api/v1/initial': () => jsonResponse(200, initialPayload()),
+      'GET /api/v1/billing/info': () => jsonResponse(200, { lastFour: null, brand: null, customer: null }),
+    });
+    const { unmount } = renderRoute(routes, '/admin/billing/manage');
+    expect(await screen.findByRole('heading', { name: 'Billing details' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Billing' }).getAttribute('aria-selected')).toBe('true');
+    unmount();
+
+    renderRoute(routes, '/admin/billing/nothing-here');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
   });
 
   it('shows the organisation’s audit log on the Audit tab, with its markdown, and Load More', async () => {

@@ -3,7 +3,11 @@ import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { adminPath } from '../../lib/paths';
+import { useFlag } from '../../lib/flags';
 import { AuditAdmin } from '../../features/audit/components/audit-admin';
+import { BillingAdmin } from '../../features/billing/components/billing-admin';
+import { LocalCheckoutPage } from '../../features/billing/components/local-checkout-page';
+import { LocalManagePage } from '../../features/billing/components/local-manage-page';
 import { ProjectAdmin } from '../../features/projects/components/project-admin';
 import { AccessTokensAdmin } from '../../features/tokens/components/access-tokens-admin';
 import { RolesAdmin } from '../../features/roles/components/roles-admin';
@@ -41,6 +45,13 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
       return <AccessTokensAdmin />;
     case 'sso':
       return <SsoAdmin />;
+    case 'billing':
+      // /admin/billing/manage and /admin/billing/checkout: the local provider's pages
+      // (docs/adr/0016-billing-providers.md), in the second segment the other tabs give a project.
+      if (projectKey === undefined) return <BillingAdmin />;
+      if (projectKey === 'manage') return <LocalManagePage />;
+      if (projectKey === 'checkout') return <LocalCheckoutPage />;
+      return <NotFound />;
     default:
       // The other tabs' screens come with their own issues.
       return <UnavailablePanel tab={tab} />;
@@ -48,16 +59,19 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
 }
 
 /**
- * /admin/{adminTab} and /admin/{adminTab}/{projectKey} (or a route naming its tab in `tab`): the admin tabs of docs/product.md §2; changing tab goes
- * to /admin/{tab}. A tab that does not exist, or that this user may not see, is not found. The
- * projects tab is the exception: it tells a non-admin that only organisation admins manage projects.
+ * /admin/{adminTab} and /admin/{adminTab}/{projectKey} (or a route naming its tab in `tab`): the admin tabs
+ * of docs/product.md §2; changing tab goes to /admin/{tab}. A tab that does not exist, or that this user may
+ * not see, is not found. The projects and billing (with its flag) tabs are the exceptions: they tell a
+ * non-admin that only organisation admins manage them, as the trial banner links everyone to billing.
  */
 export function AdminPage({ tab: fixedTab }: { tab?: string }) {
   const { adminTab = fixedTab, projectKey } = useParams();
   const navigate = useNavigate();
   const visible = useVisibleAdminTabs();
   const tab = ADMIN_TABS.find((t) => t.value === adminTab);
-  const reachable = tab && (visible.includes(tab) || tab.value === DEFAULT_ADMIN_TAB);
+  const billing = useFlag('billing');
+  const reachable =
+    tab && (visible.includes(tab) || tab.value === DEFAULT_ADMIN_TAB || (tab.value === 'billing' && billing));
 
   if (!tab || !reachable) return <NotFound />;
 

@@ -262,6 +262,23 @@ describe('Create feature page', () => {
     expect(router.state.location.pathname).toBe('/features/create');
   });
 
+  it('offers an upgrade when the plan refuses one more feature', async () => {
+    serve({
+      handlers: {
+        'POST /api/v1/projects/web/features': () =>
+          jsonResponse(400, { title: 'Only 10 feature(s) allowed.', code: 'limit_reached' }),
+      },
+    });
+    const { user, name, submit, form } = await openPage();
+    await user.type(name, 'One too many');
+    await user.click(submit);
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toBe('Only 10 feature(s) allowed. Upgrade your plan');
+    expect(within(alert).getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
+      '/admin/billing',
+    );
+  });
+
   it('says so when the server cannot be reached', async () => {
     serve({
       handlers: {

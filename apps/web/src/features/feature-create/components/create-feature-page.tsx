@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   can,
@@ -12,7 +12,7 @@ import {
   type CreateFeatureForm,
   type Feature,
 } from '@vexil/core';
-import { CONNECTION_FAILED_MESSAGE } from '../../../lib/api-client';
+import { CONNECTION_FAILED_MESSAGE, hasErrorCode } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import {
@@ -28,7 +28,7 @@ import {
   useKeyField,
   useNewFeatureKey,
 } from '../../../entities/features/api/check-feature-key';
-import { projectFeaturePath } from '../../../lib/paths';
+import { adminPath, projectFeaturePath } from '../../../lib/paths';
 import { KeyTakenError } from '../../../components/key-taken-error';
 import { ProjectPicker } from './project-picker';
 
@@ -64,6 +64,8 @@ export function CreateFeaturePage() {
   const create = useCreateFeature();
   const [keyEdited, setKeyEdited] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // docs/product.md §8 "Feature limit": the plan's refusal (code `limit_reached`) comes with an upgrade link.
+  const [limitReached, setLimitReached] = useState(false);
 
   const requestedProject = searchParams.get('project');
   const {
@@ -117,6 +119,7 @@ export function CreateFeaturePage() {
     } catch (error) {
       applyFieldErrors(error, SERVER_FIELDS, setError);
       setFailure(formFailureMessage(error, CONNECTION_FAILED_MESSAGE));
+      setLimitReached(hasErrorCode(error, 'limit_reached'));
       return;
     }
     notifySuccess(`${saved.name} saved.`);
@@ -140,7 +143,16 @@ export function CreateFeaturePage() {
               {denial ? (
                 <PermissionNotice>{`${denial.message} ${EDITOR_RIGHTS_HINT}`}</PermissionNotice>
               ) : null}
-              <FormFailure message={failure} />
+              <FormFailure message={failure}>
+                {limitReached ? (
+                  <>
+                    {' '}
+                    <Anchor component={Link} to={adminPath('billing')} inherit>
+                      Upgrade your plan
+                    </Anchor>
+                  </>
+                ) : null}
+              </FormFailure>
               <Controller
                 control={control}
                 name="projectKey"

@@ -1,15 +1,29 @@
 import { Button, ColorSwatch, Group, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconKey, IconPlus, IconSearch } from '@tabler/icons-react';
+import { PlanLimitNotice } from '../../../components/plan-limit-notice';
+
+/** The id of the plan's "Only {n} feature(s) allowed." notice, which a disabled New Feature points at. */
+export const FEATURE_LIMIT_ID = 'feature-plan-limit';
 
 /**
  * "New Feature": enabled with create permission, otherwise disabled with the reason (`denial`, core's
- * wording of the refusal) in a tooltip.
+ * wording of the refusal) in a tooltip. At the plan's feature limit (`limit`, its message) it is
+ * disabled too, described by the notice with the upgrade link that the header shows.
  */
-export function NewFeatureButton({ denial, onClick }: { denial: string | null; onClick: () => void }) {
+export function NewFeatureButton({
+  denial,
+  limit = null,
+  onClick,
+}: {
+  denial: string | null;
+  limit?: string | null;
+  onClick: () => void;
+}) {
   const button = (
     <Button
       leftSection={<IconPlus size={16} aria-hidden="true" />}
-      disabled={denial !== null}
+      disabled={denial !== null || limit !== null}
+      aria-describedby={denial === null && limit !== null ? FEATURE_LIMIT_ID : undefined}
       onClick={onClick}
     >
       New Feature
@@ -30,6 +44,8 @@ export type FeatureListHeaderProps = {
   onSearch: (text: string) => void;
   /** Why the user may not create features, or null when they may. */
   createDenial: string | null;
+  /** The plan's "Only {n} feature(s) allowed." once its feature limit is reached, else null. */
+  featureLimit: string | null;
   onNewFeature: () => void;
   onApiKeys: () => void;
   apiKeysLoading: boolean;
@@ -42,6 +58,7 @@ export function FeatureListHeader({
   search,
   onSearch,
   createDenial,
+  featureLimit,
   onNewFeature,
   onApiKeys,
   apiKeysLoading,
@@ -74,9 +91,12 @@ export function FeatureListHeader({
           >
             Api Keys
           </Button>
-          <NewFeatureButton denial={createDenial} onClick={onNewFeature} />
+          <NewFeatureButton denial={createDenial} limit={featureLimit} onClick={onNewFeature} />
         </Group>
       </Group>
+      {createDenial === null && featureLimit !== null ? (
+        <PlanLimitNotice id={FEATURE_LIMIT_ID} message={featureLimit} />
+      ) : null}
       <TextInput
         type="search"
         aria-label="Search features"

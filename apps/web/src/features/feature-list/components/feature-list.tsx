@@ -27,6 +27,7 @@ import {
   type FeaturePageSize,
 } from '../../../entities/features/api/get-environment-features';
 import { useFlag } from '../../../lib/flags';
+import { usePlanLimit } from '../../../entities/billing/hooks/use-plan-limit';
 import { FeatureListFilterBar, activeFilterCount } from './feature-list-filters';
 import { FeatureListHeader, NewFeatureButton } from './feature-list-header';
 import { FeatureListPaging } from './feature-list-paging';
@@ -235,6 +236,8 @@ export function FeatureList({ project, environment }: FeatureListProps) {
   }, [featureKey, project.key, environment.key, environment.name]);
 
   const createDenial = denialOf(user, 'create', { type: 'feature', projectId: project.id })?.message ?? null;
+  // docs/product.md §6/§8: with the billing flag on, the plan's maxFeatures (the server refuses too).
+  const featureLimit = usePlanLimit('maxFeatures').message;
   const newFeature = () =>
     openNewFeatureModal({
       projectKey: project.key,
@@ -306,7 +309,7 @@ export function FeatureList({ project, environment }: FeatureListProps) {
     ) : (
       <EmptyState>
         <Text c="dimmed">No features yet. Create one to get started.</Text>
-        <NewFeatureButton denial={createDenial} onClick={newFeature} />
+        <NewFeatureButton denial={createDenial} limit={featureLimit} onClick={newFeature} />
       </EmptyState>
     );
   } else {
@@ -353,6 +356,7 @@ export function FeatureList({ project, environment }: FeatureListProps) {
           applySearch(text);
         }}
         createDenial={createDenial}
+        featureLimit={featureLimit}
         onNewFeature={newFeature}
         onApiKeys={() => void apiKeys()}
         apiKeysLoading={loadingKeys}

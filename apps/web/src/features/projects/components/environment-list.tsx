@@ -23,7 +23,7 @@ import { useDeleteEnvironment } from '../../../entities/environments/api/delete-
 import { useRotateEnvironmentKey } from '../../../entities/environments/api/rotate-environment-key';
 import type { ProjectPlanLimits } from '../hooks/use-plan-limits';
 import { openEnvironmentForm } from './environment-form';
-import { PlanLimitNotice } from './plan-limit-notice';
+import { PlanLimitNotice } from '../../../components/plan-limit-notice';
 
 const ENVIRONMENT_LIMIT_ID = 'environment-plan-limit';
 

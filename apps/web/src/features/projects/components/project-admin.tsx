@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { NotFound } from '../../../components/not-found';
@@ -6,7 +7,7 @@ import { denialOf, type Project } from '@vexil/core';
 import { useProjects } from '../../../entities/projects/api/get-projects';
 import { usePlanLimits, type ProjectPlanLimits } from '../hooks/use-plan-limits';
 import { EnvironmentList } from './environment-list';
-import { PlanLimitNotice } from './plan-limit-notice';
+import { PlanLimitNotice } from '../../../components/plan-limit-notice';
 import { openProjectForm } from './project-form';
 import { ProjectHeader } from './project-header';
 
@@ -41,7 +42,16 @@ function NoProjects({ limits }: { limits: ProjectPlanLimits }) {
   );
 }
 
-function ProjectAdminScreen({ projectKey }: { projectKey: string | undefined }) {
+/** More sections of a project's page, below its environments, that the route composes in (webhooks). */
+export type ProjectSections = (project: Project) => ReactNode;
+
+function ProjectAdminScreen({
+  projectKey,
+  sections,
+}: {
+  projectKey: string | undefined;
+  sections: ProjectSections | undefined;
+}) {
   const projects = useProjects();
   const list: Project[] = projects.data ?? [];
   const limits = usePlanLimits(list);
@@ -74,6 +84,7 @@ function ProjectAdminScreen({ projectKey }: { projectKey: string | undefined }) 
     <Stack gap="xl">
       <ProjectHeader project={project} projects={list} limits={limits} />
       <EnvironmentList project={project} limits={limits} />
+      {sections?.(project)}
     </Stack>
   );
 }
@@ -82,9 +93,15 @@ function ProjectAdminScreen({ projectKey }: { projectKey: string | undefined }) 
  * docs/product.md §2 "Project admin", /admin/projects and /admin/projects/{projectKey}: the selected project (the
  * first by name when none is named) with its environments. Only organisation admins manage projects.
  */
-export function ProjectAdmin({ projectKey }: { projectKey?: string | undefined }) {
+export function ProjectAdmin({
+  projectKey,
+  sections,
+}: {
+  projectKey?: string | undefined;
+  sections?: ProjectSections;
+}) {
   const { principalUser } = useSession();
   const denial = denialOf(principalUser, 'update', { type: 'project' });
   if (denial) return <Text>{denial.message}</Text>;
-  return <ProjectAdminScreen projectKey={projectKey} />;
+  return <ProjectAdminScreen projectKey={projectKey} sections={sections} />;
 }

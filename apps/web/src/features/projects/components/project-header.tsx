@@ -7,7 +7,7 @@ import { LAST_PROJECT_MESSAGE, type Project } from '@vexil/core';
 import { useDeleteProject } from '../../../entities/projects/api/delete-project';
 import type { ProjectPlanLimits } from '../hooks/use-plan-limits';
 import { confirmDeleteProject } from './delete-project-dialog';
-import { PlanLimitNotice } from './plan-limit-notice';
+import { PlanLimitNotice } from '../../../components/plan-limit-notice';
 import { openProjectForm } from './project-form';
 import { adminPath } from '../../../lib/paths';
 

@@ -1,6 +1,4 @@
-import { useFlag } from '../../../lib/flags';
-import { useSession } from '../../../lib/session';
-import { withinLimit } from '@vexil/core';
+import { usePlanLimit } from '../../../entities/billing/hooks/use-plan-limit';
 
 export type ProjectPlanLimits = {
   canCreateProject: boolean;
@@ -16,19 +14,13 @@ export type ProjectPlanLimits = {
  * subscription (billing off, self-hosted) there are no limits.
  */
 export function usePlanLimits(projects: readonly { environments: readonly unknown[] }[]): ProjectPlanLimits {
-  const billing = useFlag('billing');
-  const { subscription } = useSession();
-  const limits = billing && subscription ? subscription.limits : null;
   const environmentCount = projects.reduce((total, project) => total + project.environments.length, 0);
-
-  const canCreateProject = withinLimit(projects.length, limits?.maxProjects);
-  const canCreateEnvironment = withinLimit(environmentCount, limits?.maxEnvironments);
+  const project = usePlanLimit('maxProjects', projects.length);
+  const environment = usePlanLimit('maxEnvironments', environmentCount);
   return {
-    canCreateProject,
-    projectLimitMessage: canCreateProject ? null : `Only ${limits?.maxProjects} project(s) allowed.`,
-    canCreateEnvironment,
-    environmentLimitMessage: canCreateEnvironment
-      ? null
-      : `Only ${limits?.maxEnvironments} environment(s) allowed.`,
+    canCreateProject: project.allowed,
+    projectLimitMessage: project.message,
+    canCreateEnvironment: environment.allowed,
+    environmentLimitMessage: environment.message,
   };
 }

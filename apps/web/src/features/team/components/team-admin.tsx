@@ -1,6 +1,5 @@
-import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconLock, IconUserPlus } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
 import {
   AUTHORITY_LABELS,
   TEAM_ADMIN_ONLY,
@@ -10,9 +9,9 @@ import {
   type TeamMember,
 } from '@vexil/core';
 import { LoadError } from '../../../components/load-error';
+import { PlanLimitNotice } from '../../../components/plan-limit-notice';
 import { TruncatedText } from '../../../components/truncated-text';
 import { useNarrowScreen } from '../../../lib/narrow-screen';
-import { adminPath } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { useTeamMembers } from '../../../entities/team/api/get-team-members';
 import { useSeats, type Seats } from '../hooks/use-seats';
@@ -140,20 +139,6 @@ function MemberCards({ members, selfId }: { members: TeamMember[]; selfId: strin
   );
 }
 
-function SeatLimitNotice({ message }: { message: string }) {
-  return (
-    <Group id={SEAT_LIMIT_ID} gap={6} wrap="nowrap">
-      <IconLock size={14} aria-hidden="true" color="var(--mantine-color-dimmed)" />
-      <Text size="sm" c="dimmed">
-        {message}{' '}
-        <Anchor component={Link} to={adminPath('billing')} size="sm">
-          Upgrade your plan
-        </Anchor>
-      </Text>
-    </Group>
-  );
-}
-
 /** The title, the seat usage when the plan limits seats, and Invite Users (once the team is loaded). */
 function TeamHeader({ seats, loaded }: { seats: Seats; loaded: boolean }) {
   return (
@@ -176,7 +161,9 @@ function TeamHeader({ seats, loaded }: { seats: Seats; loaded: boolean }) {
           Invite Users
         </Button>
       </Group>
-      {loaded && seats.limitMessage ? <SeatLimitNotice message={seats.limitMessage} /> : null}
+      {loaded && seats.limitMessage ? (
+        <PlanLimitNotice id={SEAT_LIMIT_ID} message={seats.limitMessage} />
+      ) : null}
     </Stack>
   );
 }

@@ -1,6 +1,4 @@
-import { withinLimit } from '@vexil/core';
-import { useFlag } from '../../../lib/flags';
-import { useSession } from '../../../lib/session';
+import { usePlanLimit } from '../../../entities/billing/hooks/use-plan-limit';
 
 export type Seats = {
   /** Members and pending invitations: each takes a seat. */
@@ -20,15 +18,12 @@ export type Seats = {
  * subscription (billing off, self-hosted) there is no limit.
  */
 export function useSeats(used: number): Seats {
-  const billing = useFlag('billing');
-  const { subscription } = useSession();
-  const limit = (billing && subscription ? subscription.limits.maxOrganisationUsers : null) ?? null;
-  const canInvite = withinLimit(used, limit);
+  const { limit, allowed, message } = usePlanLimit('maxOrganisationUsers', used);
   return {
     used,
     limit,
     remaining: limit === null ? Number.POSITIVE_INFINITY : Math.max(0, limit - used),
-    canInvite,
-    limitMessage: canInvite ? null : `Only ${limit} user(s) allowed.`,
+    canInvite: allowed,
+    limitMessage: message,
   };
 }

@@ -1,9 +1,12 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { adminPath } from '../../../lib/paths';
+import { adminPath } from '../lib/paths';
 
-/** Why a create button is disabled by the plan, with the way to a bigger plan. */
+/**
+ * Why a create button is disabled by the plan ("Only {n} feature(s) allowed."), with the way to a bigger
+ * plan (docs/product.md §8 "Feature limit"). `id` lets the button point at it with aria-describedby.
+ */
 export function PlanLimitNotice({ id, message }: { id: string; message: string }) {
   return (
     <Group id={id} gap={6} wrap="nowrap">

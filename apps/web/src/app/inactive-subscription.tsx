@@ -1,0 +1,39 @@
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { isOrganisationAdmin, type PrincipalUser } from '@vexil/core';
+
+/** docs/product.md §4 "Subscription": the toast once an inactive subscription has sent the user away. */
+export const INACTIVE_ACCOUNT_MESSAGE = 'Your account is inactive. Please purchase a subscription.';
+/** docs/product.md §9: the toast is shown 500 ms after the redirect. */
+export const INACTIVE_TOAST_DELAY_MS = 500;
+
+/**
+ * docs/product.md §4 "Subscription": mounted by the session gate once the initial load says the subscription is
+ * inactive. An organisation admin goes to the Billing tab (and stays on its pages), anyone else to
+ * /logout; 500 ms later the error toast says why. It acts once per mount, that is once per load of the
+ * session. Loaded on demand: it has no place in a healthy account's first download.
+ */
+export function InactiveSubscription({
+  user,
+  notifyError,
+}: {
+  user: PrincipalUser;
+  /** The error toast (passed in so that this chunk stays apart from the notifications module). */
+  notifyError: (message: string) => void;
+}) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const handled = useRef(false);
+
+  useEffect(() => {
+    if (handled.current) return;
+    handled.current = true;
+    const admin = isOrganisationAdmin(user);
+    if (!admin || !pathname.startsWith('/admin/billing'))
+      void navigate(admin ? '/admin/billing' : '/logout', { replace: true });
+    // Not cleared on unmount: /logout leaves the session gate, and the toast must still come.
+    setTimeout(() => notifyError(INACTIVE_ACCOUNT_MESSAGE), INACTIVE_TOAST_DELAY_MS);
+  }, [user, pathname, navigate, notifyError]);
+
+  return null;
+}

@@ -1,0 +1,370 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { allFlagsOn, initialPayload, jsonResponse } from '../../../test-utils';
+import {
+  billingPayload,
+  cardInfo,
+  growth,
+  renderBilling,
+  resetOverlays,
+  serveBilling,
+  subscriptionFixture,
+  team,
+  usageFixture,
+} from './billing-test-server';
+
+const plan = (name: string) => screen.getByRole('article', { name: `${name} plan` });
+const usageRow = (label: string) =>
+  within(screen.getByRole('table', { name: 'Usage' }))
+    .getByRole('rowheader', { name: label })
+    .closest('tr')!;
+const limitOf = (label: string) =>
+  within(
+    within(screen.getByRole('table', { name: 'Plan limits' }))
+      .getByRole('rowheader', { name: label })
+      .closest('tr')!,
+  ).getAllByRole('cell')[0]!.textContent;
+
+describe('Billing tab', () => {
+  afterEach(() => {
+    resetOverlays();
+    vi.unstubAllGlobals();
+  });
+
+  it('says it is retrieving the billing information until it has loaded', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    serveBilling({
+      handlers: { 'GET /api/v1/billing/info': () => new Promise<Response>((resolve) => (answer = resolve)) },
+    });
+    renderBilling();
+    expect(await screen.findByText('Retrieving billing information...')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Billing Information' })).toBeNull();
+
+    answer(jsonResponse(200, cardInfo));
+    expect(await screen.findByRole('heading', { name: 'Billing Information' })).toBeTruthy();
+    expect(screen.queryByText('Retrieving billing information...')).toBeNull();
+  });
+
+  it('tells others than organisation admins that billing is for admins, without asking the server', async () => {
+    const payload = billingPayload();
+    payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
+    const calls = serveBilling({ payload });
+    renderBilling();
+    expect(await screen.findByText('Only organisation admins may manage billing...')).toBeTruthy();
+    expect(calls.filter((call) => call.path.includes('billing') || call.path.includes('products'))).toEqual(
+      [],
+    );
+  });
+
+  it('says when the account has no billing information', async () => {
+    serveBilling();
+    renderBilling();
+    expect(await screen.findByText('This account has no billing information')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Manage Billing Details' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Update Subscription' })).toBeTruthy();
+  });
+
+  it('shows the card, billing e-mail, name and phone', async () => {
+    serveBilling({ info: cardInfo });
+    renderBilling();
+    const card = (await screen.findByRole('heading', { name: 'Billing Information' })).closest('section')!;
+    expect(within(card).getByText('Visa •••• 4242')).toBeTruthy();
+    expect(within(card).getByText('billing@example.com')).toBeTruthy();
+    expect(within(card).getByText('Ada Lovelace')).toBeTruthy();
+    expect(within(card).getByText('+44 20 7946 0000')).toBeTruthy();
+    expect(within(card).queryByText('This account has no billing information')).toBeNull();
+  });
+
+  it('shows the current plan with its price per seat per month, seats and total', async () => {
+    serveBilling();
+    renderBilling();
+    const current = (await screen.findByRole('heading', { name: 'Current Plan' })).closest('section')!;
+    expect(within(current).getByText('Team')).toBeTruthy();
+    expect(within(current).getByText('Active')).toBeTruthy();
+    expect(within(current).getByText('$20')).toBeTruthy();
+    expect(within(current).getByText('per seat per month')).toBeTruthy();
+    expect(within(current).getByText('2 seats · $40 per month')).toBeTruthy();
+  });
+
+  it('offers a Free card, a card per product and an Enterprise card with Contact us', async () => {
+    serveBilling({ products: [team, growth] });
+    renderBilling();
+    await screen.findByRole('heading', { name: 'Plans' });
+    expect(screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual([
+      'Free plan',
+      'Team plan',
+      'Growth plan',
+      'Enterprise plan',
+    ]);
+    expect(within(plan('Free')).getByText('A single seat')).toBeTruthy();
+    expect(within(plan('Free')).getByText('1 project')).toBeTruthy();
+    expect(within(plan('Free')).getByText('2 environments')).toBeTruthy();
+    expect(within(plan('Team')).getByText('Audit log')).toBeTruthy();
+    const contact = within(plan('Enterprise')).getByRole('link', { name: 'Contact us' });
+    expect(contact.getAttribute('href')).toMatch(/^mailto:/);
+  });
+
+  it('shows monthly prices per seat per month, and yearly ones divided by 12', async () => {
+    serveBilling({ products: [team, growth] });
+    renderBilling();
+    await screen.findByRole('heading', { name: 'Plans' });
+    expect(within(plan('Team')).getByText('$20')).toBeTruthy();
+    expect(within(plan('Team')).getByText('per seat per month')).toBeTruthy();
+    expect(within(plan('Growth')).getByText('$49.50')).toBeTruthy();
+    // The current plan, monthly, is not offered again.
+    expect(within(plan('Team')).getByRole('button', { name: 'Team is your current plan' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'Yearly' }));
+    // 19,200 cents a year: $192, $16 a month.
+    expect(within(plan('Team')).getByText('$16')).toBeTruthy();
+    expect(within(plan('Team')).getByText('per seat per month, billed yearly ($192 a seat)')).toBeTruthy();
+    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+    expect(within(plan('Growth')).getByText('Not sold yearly')).toBeTruthy();
+    expect(within(plan('Growth')).queryByRole('button')).toBeNull();
+  });
+
+  it('lists the plan limits, Unlimited when none is set, with thousands separators', async () => {
+    serveBilling();
+    renderBilling();
+    await screen.findByRole('table', { name: 'Plan limits' });
+    expect(limitOf('Seats')).toBe('Unlimited');
+    expect(limitOf('Projects')).toBe('10');
+    expect(limitOf('Environments')).toBe('50');
+    expect(limitOf('Features')).toBe('Unlimited');
+    expect(limitOf('Application users a month')).toBe('100,000');
+    expect(limitOf('Impressions a month')).toBe('10,000,000');
+    expect(limitOf('Audit log')).toBe('Included');
+    expect(limitOf('Experiments')).toBe('Included');
+  });
+
+  it('shows application users and impressions only with the impressions-limits flag', async () => {
+    serveBilling({
+      payload: initialPayload({
+        subscription: subscriptionFixture(),
+        flags: { ...allFlagsOn, 'impressions-limits': false },
+      }),
+    });
+    renderBilling();
+    await screen.findByRole('table', { name: 'Usage' });
+    expect(screen.queryByRole('rowheader', { name: /Application users/ })).toBeNull();
+    expect(screen.queryByRole('rowheader', { name: /Impressions/ })).toBeNull();
+    expect(screen.getAllByRole('rowheader', { name: 'Features' })).toHaveLength(2);
+  });
+
+  it('turns a usage bar to warning at 90 % and to danger at 100 % of its limit', async () => {
+    serveBilling({
+      usage: usageFixture({
+        projectsUsed: 9,
+        environmentsUsed: 50,
+        applicationUniqueUsersUsed: 89_999,
+        impressionsUsed: 12_000_000,
+      }),
+      payload: billingPayload(
+        subscriptionFixture({ limits: { ...subscriptionFixture().limits, maxOrganisationUsers: 5 } }),
+      ),
+    });
+    renderBilling();
+    await screen.findByRole('table', { name: 'Usage' });
+    const bar = (label: string) =>
+      within(usageRow(label)).getByRole('progressbar', { name: `${label} used` }).parentElement!;
+
+    expect(usageRow('Seats').getAttribute('data-level')).toBe('ok');
+    expect(within(usageRow('Seats')).getByText('2 of 5')).toBeTruthy();
+    expect(usageRow('Projects').getAttribute('data-level')).toBe('warning');
+    expect(within(usageRow('Projects')).getByText('Nearly at the limit')).toBeTruthy();
+    expect(bar('Projects').innerHTML).toContain('yellow');
+    expect(usageRow('Environments').getAttribute('data-level')).toBe('danger');
+    expect(within(usageRow('Environments')).getByText('Limit reached')).toBeTruthy();
+    expect(bar('Environments').innerHTML).toContain('red');
+    expect(usageRow('Application users this month').getAttribute('data-level')).toBe('ok');
+    expect(within(usageRow('Application users this month')).getByText('89,999 of 100,000')).toBeTruthy();
+    expect(usageRow('Impressions this month').getAttribute('data-level')).toBe('danger');
+    expect(within(usageRow('Impressions this month')).getByText('12,000,000 of 10,000,000')).toBeTruthy();
+    // No limit: the count alone, without a bar.
+    expect(within(usageRow('Features')).getByText('12')).toBeTruthy();
+    expect(within(usageRow('Features')).getByText('Unlimited')).toBeTruthy();
+    expect(within(usageRow('Features')).queryByRole('progressbar')).toBeNull();
+  });
+
+  it('shows the monthly warnings the server sends', async () => {
+    serveBilling({
+      usage: usageFixture({
+        impressionsUsed: 12_000_000,
+        warnings: [
+          {
+            key: 'maxImpressions',
+            used: 12_000_000,
+            limit: 10_000_000,
+            message: 'This month’s impressions have passed the plan’s 10,000,000.',
+          },
+        ],
+      }),
+    });
+    renderBilling();
+    expect(
+      await screen.findByText('This month’s impressions have passed the plan’s 10,000,000.'),
+    ).toBeTruthy();
+  });
+
+  it('says how many days of the trial are left', async () => {
+    serveBilling({
+      payload: billingPayload(subscriptionFixture({ inTrial: true, daysUntilEndOfTrial: 12 })),
+    });
+    renderBilling();
+    const current = (await screen.findByRole('heading', { name: 'Current Plan' })).closest('section')!;
+    expect(within(current).getByText('Trial')).toBeTruthy();
+    expect(within(current).getByText(/Your trial ends in 12 days\./)).toBeTruthy();
+  });
+
+  it('says when the account is inactive', async () => {
+    serveBilling({ payload: billingPayload(subscriptionFixture({ status: 'inactive' })) });
+    renderBilling();
+    const current = (await screen.findByRole('heading', { name: 'Current Plan' })).closest('section')!;
+    expect(within(current).getByText('Inactive')).toBeTruthy();
+    expect(
+      within(current).getByText('Your account is inactive. Please purchase a subscription.'),
+    ).toBeTruthy();
+    // Whatever plan the account was on can be bought again.
+    await screen.findByRole('article', { name: 'Team plan' });
+    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeTruthy();
+  });
+
+  it('opens the billing details page the server answers', async () => {
+    const calls = serveBilling({
+      handlers: {
+        'POST /api/v1/billing/subscription/manage': () => jsonResponse(200, { url: '/admin/billing/manage' }),
+      },
+    });
+    const { router } = renderBilling();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Manage Billing Details' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/billing/manage'));
+    expect(
+      calls.some((call) => call.method === 'POST' && call.path === '/api/v1/billing/subscription/manage'),
+    ).toBe(true);
+  });
+
+  it('leaves for the payment provider’s portal', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, href: 'http://localhost/admin/billing' });
+    serveBilling({
+      handlers: {
+        'POST /api/v1/billing/subscription/manage': () =>
+          jsonResponse(200, { url: 'https://billing.stripe.com/p/session/test_123' }),
+      },
+    });
+    renderBilling();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Manage Billing Details' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://billing.stripe.com/p/session/test_123'));
+  });
+
+  it('says so in a dialog when the billing portal cannot be reached', async () => {
+    serveBilling({
+      handlers: {
+        'POST /api/v1/billing/subscription/manage': () =>
+          jsonResponse(503, { title: 'The payment provider is unavailable.', code: 'billing_unavailable' }),
+      },
+    });
+    renderBilling();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Manage Billing Details' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Sorry, we were unable to access the billing portal. Please try again later.'),
+    ).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('changes to the chosen plan and interval, following the address the server answers', async () => {
+    const calls = serveBilling({
+      handlers: {
+        'POST /api/v1/billing/subscription/change': ({ body }) =>
+          jsonResponse(200, {
+            url: `/admin/billing/checkout?price=${(body as { subscriptionId: string }).subscriptionId}`,
+          }),
+      },
+    });
+    const { router } = renderBilling();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'Yearly' }));
+    await user.click(within(plan('Team')).getByRole('button', { name: 'Choose Team' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?price=local-team-year'));
+    expect(calls.find((call) => call.path === '/api/v1/billing/subscription/change')?.body).toEqual({
+      subscriptionId: 'local-team-year',
+    });
+  });
+
+  it('offers the Free plan, and marks it when it is the current one', async () => {
+    const calls = serveBilling({
+      handlers: {
+        'POST /api/v1/billing/subscription/change': () =>
+          jsonResponse(200, { url: '/admin/billing/checkout?price=free' }),
+      },
+    });
+    const { router, unmount } = renderBilling();
+    await screen.findByRole('heading', { name: 'Plans' });
+    await userEvent.setup().click(within(plan('Free')).getByRole('button', { name: 'Choose Free' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?price=free'));
+    expect(calls.find((call) => call.path === '/api/v1/billing/subscription/change')?.body).toEqual({
+      subscriptionId: 'free',
+    });
+    unmount();
+
+    const free = subscriptionFixture({
+      quantity: 1,
+      total: 0,
+      price: { ...subscriptionFixture().price!, productName: 'Free', amount: 0 },
+    });
+    serveBilling({ payload: billingPayload(free) });
+    renderBilling();
+    await screen.findByRole('heading', { name: 'Plans' });
+    expect(within(plan('Free')).getByText('Current plan')).toBeTruthy();
+    expect(within(plan('Free')).queryByRole('button')).toBeNull();
+    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeTruthy();
+  });
+
+  it('says why a change was refused, with Contact us', async () => {
+    serveBilling({
+      payload: billingPayload(null),
+      handlers: {
+        'POST /api/v1/billing/subscription/change': () =>
+          jsonResponse(400, {
+            title: 'The subscription could not be changed.',
+            detail: 'Your card was declined.',
+            code: 'subscription_change_refused',
+          }),
+      },
+    });
+    renderBilling();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Choose Team' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('We could not update this subscription: Your card was declined.'),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: 'Contact us' }).getAttribute('href')).toMatch(/^mailto:/);
+  });
+
+  it('takes Update Subscription to the plans', async () => {
+    serveBilling();
+    renderBilling();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Update Subscription' }));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Plans' }));
+  });
+
+  it('says when the organisation has no subscription, with the usage and no limits', async () => {
+    serveBilling({ payload: billingPayload(null) });
+    renderBilling();
+    expect(
+      await screen.findByText('This organisation has no subscription, so no plan limits apply.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Plan limits' })).toBeNull();
+    expect(within(usageRow('Projects')).getByText('Unlimited')).toBeTruthy();
+  });
+});

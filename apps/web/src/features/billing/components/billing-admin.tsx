@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import { Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { BILLING_ADMIN_ONLY, isOrganisationAdmin, type PriceInterval } from '@vexil/core';
+import { LoadError } from '../../../components/load-error';
+import { useFlag } from '../../../lib/flags';
+import { useSession } from '../../../lib/session';
+import { useBillingInfo } from '../../../entities/billing/api/get-billing-info';
+import { useProducts } from '../../../entities/billing/api/get-products';
+import { useUsage } from '../../../entities/billing/api/get-usage';
+import { useChangeSubscription } from '../../../entities/billing/api/change-subscription';
+import { useManageSubscription } from '../../../entities/billing/api/manage-subscription';
+import { useOpenBillingUrl } from '../hooks/use-open-billing-url';
+import { BillingInfoCard } from './billing-info-card';
+import { changeFailureDetail, openChangeFailureDialog, openPortalFailureDialog } from './billing-dialogs';
+import { BILLING_LOADING, CONTACT_US_HREF } from './billing-format';
+import { CurrentPlan } from './current-plan';
+import { PLANS_TITLE_ID, Plans } from './plans';
+import { LimitsTable, UsageTable } from './plan-usage';
+
+/** What others than organisation admins see on the Billing pages (docs/product.md §2). */
+export function BillingAdminOnly() {
+  return (
+    <Stack gap="xs">
+      <Title order={2}>Billing</Title>
+      <Text c="dimmed">{BILLING_ADMIN_ONLY}</Text>
+    </Stack>
+  );
+}
+
+/** docs/product.md §2 "Billing": while the billing information loads ("Retrieving billing information..."). */
+export function BillingLoading({ text = BILLING_LOADING }: { text?: string }) {
+  return (
+    <Group gap="sm" py="xl" role="status">
+      <Loader size="sm" />
+      <Text c="dimmed">{text}</Text>
+    </Group>
+  );
+}
+
+function PlansSection({
+  interval,
+  onInterval,
+}: {
+  interval: PriceInterval;
+  onInterval: (interval: PriceInterval) => void;
+}) {
+  const { subscription } = useSession();
+  const products = useProducts();
+  const change = useChangeSubscription();
+  const open = useOpenBillingUrl();
+
+  const choose = async (priceId: string) => {
+    let url: string;
+    try {
+      ({ url } = await change.mutateAsync({ subscriptionId: priceId }));
+    } catch (error) {
+      openChangeFailureDialog(changeFailureDetail(error), CONTACT_US_HREF);
+      return;
+    }
+    if (!open(url)) openChangeFailureDialog('Please try again later.', CONTACT_US_HREF);
+  };
+
+  if (products.isError && !products.data)
+    return (
+      <LoadError
+        title="We could not load the plans."
+        error={products.error}
+        retrying={products.isFetching}
+        onRetry={() => void products.refetch()}
+      />
+    );
+  if (!products.data) return <BillingLoading text="Retrieving the plans..." />;
+  return (
+    <Plans
+      products={products.data}
+      subscription={subscription}
+      interval={interval}
+      onInterval={onInterval}
+      choosing={change.isPending ? change.variables.subscriptionId : null}
+      onChoose={(priceId) => void choose(priceId)}
+      contactHref={CONTACT_US_HREF}
+    />
+  );
+}
+
+function BillingScreen() {
+  const { subscription } = useSession();
+  const withImpressions = useFlag('impressions-limits');
+  const info = useBillingInfo();
+  const usage = useUsage();
+  const manage = useManageSubscription();
+  const open = useOpenBillingUrl();
+  const [interval, setInterval] = useState<PriceInterval>(subscription?.price?.interval ?? 'month');
+
+  const manageDetails = async () => {
+    try {
+      const { url } = await manage.mutateAsync();
+      if (!open(url)) openPortalFailureDialog();
+    } catch {
+      openPortalFailureDialog();
+    }
+  };
+
+  const showPlans = () => {
+    const title = document.getElementById(PLANS_TITLE_ID);
+    title?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+    title?.focus({ preventScroll: true });
+  };
+
+  const failed = (info.isError && !info.data) || (usage.isError && !usage.data);
+  if (failed)
+    return (
+      <LoadError
+        title="We could not load the billing information."
+        error={info.error ?? usage.error}
+        retrying={info.isFetching || usage.isFetching}
+        onRetry={() => {
+          if (info.isError) void info.refetch();
+          if (usage.isError) void usage.refetch();
+        }}
+      />
+    );
+  if (!info.data || !usage.data) return <BillingLoading />;
+
+  return (
+    <Stack gap="lg">
+      <Title order={2}>Billing</Title>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <BillingInfoCard
+          info={info.data}
+          managing={manage.isPending}
+          onManage={() => void manageDetails()}
+          onUpdateSubscription={showPlans}
+        />
+        <CurrentPlan subscription={subscription} />
+        {subscription ? <LimitsTable limits={subscription.limits} withImpressions={withImpressions} /> : null}
+        <UsageTable
+          usage={usage.data}
+          limits={subscription?.limits ?? null}
+          withImpressions={withImpressions}
+        />
+      </SimpleGrid>
+      <PlansSection interval={interval} onInterval={setInterval} />
+    </Stack>
+  );
+}
+
+/**
+ * Admin › Billing (docs/product.md §2 "Billing", "Plans"): the billing information with Manage Billing Details
+ * and Update Subscription, the current plan with its trial notices, limits and usage, and the plans on
+ * sale. Organisation admins only; others are told so.
+ */
+export function BillingAdmin() {
+  const { principalUser } = useSession();
+  return isOrganisationAdmin(principalUser) ? <BillingScreen /> : <BillingAdminOnly />;
+}
