@@ -68,6 +68,7 @@ import { createMailer } from './lib/mailer';
 import { createOutgoingFetch } from './lib/outgoing-url';
 import { createSecretBox } from './lib/secret-box';
 import { startPgChangeRelay } from './lib/pg-change-relay';
+import { useNodeSha1 } from './lib/sha1';
 import { featureflowRoutes } from './sdk/featureflow.routes';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
 import { jsRoutes } from './sdk/js.routes';
@@ -285,6 +286,8 @@ export async function buildApp(
   FastifyInstance & { services: AppServices; routeTable: RouteEntry[]; sdk: ReturnType<typeof createSdk> }
 > {
   const { config, database } = options;
+  // Bucketing hashes with node:crypto on the server (core's pure SHA-1 stays for the browser).
+  useNodeSha1();
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
     logController: new RequestLogController(),

@@ -8,13 +8,33 @@ export const ANONYMOUS_USER_ID = 'anonymous';
 
 const HEX = '0123456789abcdef';
 
+/** A SHA-1 of a string's UTF-8 bytes, as its 20-byte digest. */
+export type Sha1 = (input: string) => Uint8Array;
+
+const pureSha1: Sha1 = (input) => sha1(utf8ToBytes(input));
+let digestOf: Sha1 = pureSha1;
+
+/**
+ * Puts a faster SHA-1 in place of the pure JavaScript one, which the browser uses: the server gives
+ * node:crypto's one-shot hash (about a third of the cost; docs/adr/0004-core-dependencies-for-evaluation.md).
+ * It must compute the same digest: `bucketOf` answers exactly what every SDK does.
+ */
+export function useSha1(hash: Sha1): void {
+  digestOf = hash;
+}
+
+/** Back to the pure JavaScript SHA-1 (tests). */
+export function usePureSha1(): void {
+  digestOf = pureSha1;
+}
+
 /**
  * The bucket 1..100 of a user for a feature (docs/sdk-protocol.md §9.1): sha1 of `salt:featureKey:userId`,
  * the first 15 hex digits (60 bits) as an integer, mod 100, plus 1. Computed on the digest's
  * bytes: 60 bits do not fit a double, so the value is reduced mod 100 as it is read.
  */
 export function bucketOf(salt: string, featureKey: string, userId: string): number {
-  const digest = sha1(utf8ToBytes(`${salt}:${featureKey}:${userId}`));
+  const digest = digestOf(`${salt}:${featureKey}:${userId}`);
   let remainder = 0;
   // 15 hex digits = 7 whole bytes and the high nibble of the 8th.
   for (let i = 0; i < 7; i++) remainder = (remainder * 256 + digest[i]!) % 100;
@@ -24,7 +44,7 @@ export function bucketOf(salt: string, featureKey: string, userId: string): numb
 
 /** The 15-hex-digit prefix the bucket is read from (for test vectors and debugging). */
 export function bucketPrefix(salt: string, featureKey: string, userId: string): string {
-  const digest = sha1(utf8ToBytes(`${salt}:${featureKey}:${userId}`));
+  const digest = digestOf(`${salt}:${featureKey}:${userId}`);
   let hex = '';
   for (let i = 0; i < 8; i++) hex += HEX[digest[i]! >> 4]! + HEX[digest[i]! & 15]!;
   return hex.slice(0, 15);
