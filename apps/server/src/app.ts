@@ -37,6 +37,12 @@ import { createFeaturesService } from './modules/features/features.service';
 import { createSdkRegistration } from './modules/features/sdk-registration';
 import { healthRoutes } from './modules/health/health.routes';
 import { createImpressionsService } from './modules/impressions/impressions.service';
+import {
+  createIntegrationsModule,
+  type IntegrationsOptions,
+} from './modules/integrations/integrations.module';
+import { integrationsRoutes } from './modules/integrations/integrations.routes';
+import { webhooksRoutes } from './modules/integrations/webhooks.routes';
 import { projectsRoutes } from './modules/projects/projects.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
 import { createRolesService } from './modules/roles/roles.service';
@@ -85,6 +91,8 @@ export type BuildAppOptions = {
   ingestion?: IngestionOptions;
   /** Tests stand a provider of their own in for the one BILLING_PROVIDER names. */
   billingProvider?: BillingProvider;
+  /** Tests shorten the integrations' retry waits and worker polling. */
+  integrations?: IntegrationsOptions;
 };
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -155,7 +163,14 @@ function createServices(
   const segments = createSegmentsService({ db, audit, billing, scope, controls, ...clock });
   const environments = createEnvironmentsService({ db, audit, billing, controls, events, scope, ...clock });
   const projects = createProjectsService({ db, audit, billing, environments, events, ...clock });
-  const featureReads = createFeatureReadModel({ db, scope, controls, team });
+  const featureReads = createFeatureReadModel({
+    db,
+    scope,
+    controls,
+    team,
+    // The issue tracker (built below, asked at read time) resolves issue keys to titles and links.
+    issues: { describeIssues: (...args) => integrations.jira.describeIssues(...args) },
+  });
   const features = createFeaturesService({
     db,
     audit,
@@ -165,6 +180,7 @@ function createServices(
     team,
     events,
     read: featureReads,
+    issues: { issuesLinked: (linked) => integrations.jira.issuesLinked(linked) },
     ...clock,
   });
   const sdkRegistration = createSdkRegistration({ db, audit, billing, controls, scope, events, ...clock });
@@ -184,8 +200,13 @@ function createServices(
   const secrets = createSecretBox({
     key: config.secretsKey,
     keyFile: path.join(config.dataDir, 'secrets.key'),
+    previousKey: config.integrations.secretsKeyPrevious,
   });
-  const outgoingFetch = createOutgoingFetch({ allowPrivate: config.outgoingAllowPrivate });
+  const outgoingPolicy = {
+    allowPrivate: config.outgoingAllowPrivate,
+    allowedHosts: config.integrations.outgoingAllowedHosts,
+  };
+  const outgoingFetch = createOutgoingFetch(outgoingPolicy);
   const sso = createSsoService({
     db,
     audit,
@@ -197,6 +218,27 @@ function createServices(
     baseDomain: config.baseDomain,
     allowHttpIssuer: config.outgoingAllowPrivate,
     logger,
+    ...clock,
+  });
+  const integrations = createIntegrationsModule({
+    db,
+    audit,
+    scope,
+    team,
+    events,
+    secrets,
+    fetch: outgoingFetch,
+    policy: outgoingPolicy,
+    uiFlags,
+    slack: {
+      app: config.integrations.slack,
+      apiUrl: config.integrations.slackApiUrl,
+      oauthUrl: config.integrations.slackOAuthUrl,
+    },
+    publicUrl: config.publicUrl,
+    baseDomain: config.baseDomain,
+    logger,
+    options: options.integrations,
     ...clock,
   });
   const account = createAccountService({
@@ -253,6 +295,7 @@ function createServices(
     secrets,
     outgoingFetch,
     sso,
+    integrations,
   };
 }
 
@@ -362,6 +405,13 @@ export async function buildApp(
   await app.register(rolesRoutes({ roles: services.roles }));
   await app.register(signupRoutes({ signup: services.signup }));
   await app.register(ssoRoutes({ sso: services.sso }));
+  await app.register(
+    integrationsRoutes({
+      integrations: services.integrations.integrations,
+      jira: services.integrations.jira,
+    }),
+  );
+  await app.register(webhooksRoutes({ webhooks: services.integrations.webhooks }));
   await app.register(billingRoutes({ billing: services.billingAccount }));
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
@@ -384,10 +434,18 @@ export async function buildApp(
       app.log.warn({ err }, 'The billing plans could not be read from the billing provider');
     });
     await sdk.start();
+    if (config.integrations.secretsKeyPrevious) {
+      // A SECRETS_KEY rotation: what the previous key encrypted is encrypted again with the new one.
+      const count =
+        (await services.sso.reencryptSecrets()) + (await services.integrations.reencryptSecrets());
+      app.log.info({ count }, 'Stored secrets encrypted with the new SECRETS_KEY');
+    }
+    services.integrations.start();
   });
   services.live.start();
   app.addHook('onClose', async () => {
     services.live.stop();
+    await services.integrations.stop();
     // Accepted SDK events are flushed before the database closes.
     await sdk.stop();
     services.mailer.close();

@@ -85,4 +85,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ OUTGOING_ALLOW_PRIVATE: 'on' }).outgoingAllowPrivate).toBe(true);
     expect(() => loadConfig({ OUTGOING_ALLOW_PRIVATE: 'maybe' })).toThrow(/OUTGOING_ALLOW_PRIVATE/);
   });
+
+  it('reads the integrations settings: allowed private hosts, the previous secrets key and the Slack app', () => {
+    const config = loadConfig({
+      OUTGOING_ALLOWED_HOSTS: 'jira.internal, 10.20.0.0/16',
+      SECRETS_KEY_PREVIOUS: Buffer.alloc(32, 3).toString('hex'),
+      SLACK_CLIENT_ID: '1.2',
+      SLACK_CLIENT_SECRET: 's',
+    });
+    expect(config.integrations.outgoingAllowedHosts.names).toEqual(['jira.internal']);
+    expect(config.integrations.outgoingAllowedHosts.ranges).toHaveLength(1);
+    expect(config.integrations.secretsKeyPrevious).toEqual(Buffer.alloc(32, 3));
+    expect(config.integrations.slack).toEqual({ clientId: '1.2', clientSecret: 's' });
+    expect(config.integrations.slackApiUrl).toBe('https://slack.com/api');
+    expect(config.integrations.slackOAuthUrl).toBe('https://slack.com/oauth/v2/authorize');
+    expect(loadConfig({ SLACK_CLIENT_ID: '1.2' }).integrations.slack).toBeNull();
+    expect(() => loadConfig({ OUTGOING_ALLOWED_HOSTS: 'ok.host, 10.0.0.0/40' })).toThrow(
+      /OUTGOING_ALLOWED_HOSTS: "10.0.0.0\/40" is not a CIDR range/,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UI_FLAGS, type UiFlag } from '@vexil/core';
+import { parseAllowedHosts, type AllowedHosts } from './lib/outgoing-url';
 import { DEFAULT_CATALOGUE, readCatalogueFile, type BillingCatalogue } from './modules/billing/catalogue';
 
 const onOff = z
@@ -85,6 +86,21 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   SECRETS_KEY: secretsKey.optional(),
   OUTGOING_ALLOW_PRIVATE: onOff.default(false),
+  SECRETS_KEY_PREVIOUS: secretsKey.optional(),
+  OUTGOING_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const { hosts, problems } = parseAllowedHosts(value);
+      for (const problem of problems) ctx.addIssue({ code: 'custom', message: problem });
+      return hosts;
+    }),
+  SLACK_CLIENT_ID: z.string().trim().min(1).optional(),
+  SLACK_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  SLACK_API_URL: z.url({ message: 'must be an absolute URL such as https://slack.com/api' }).optional(),
+  SLACK_OAUTH_URL: z
+    .url({ message: 'must be an absolute URL such as https://slack.com/oauth/v2/authorize' })
+    .optional(),
   BILLING_PROVIDER: z.enum(['local', 'stripe'], { message: 'must be local or stripe' }).default('local'),
   BILLING_PLANS_FILE: z
     .string()
@@ -170,6 +186,21 @@ export type Config = {
    */
   outgoingAllowPrivate: boolean;
   billing: BillingConfig;
+  /** Integrations (docs/adr/0017-integrations-and-outgoing-requests.md). */
+  integrations: IntegrationsConfig;
+};
+
+/** The previous secrets key, outgoing-request allowances and the chat service's app. */
+export type IntegrationsConfig = {
+  /** SECRETS_KEY_PREVIOUS: still decrypts during a key rotation; values are re-encrypted at start. */
+  secretsKeyPrevious: Buffer | undefined;
+  /** OUTGOING_ALLOWED_HOSTS: private hosts an operator allows (a self-hosted issue tracker). */
+  outgoingAllowedHosts: AllowedHosts;
+  /** The Slack app; null when SLACK_CLIENT_ID or SLACK_CLIENT_SECRET is unset (Slack cannot be added). */
+  slack: { clientId: string; clientSecret: string } | null;
+  /** Slack's Web API (oauth.v2.access) and authorisation page; tests point them at a stand-in. */
+  slackApiUrl: string;
+  slackOAuthUrl: string;
 };
 
 export class ConfigError extends Error {
@@ -213,6 +244,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: e.SECRETS_KEY,
     outgoingAllowPrivate: e.OUTGOING_ALLOW_PRIVATE,
     billing,
+    integrations: {
+      secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS,
+      outgoingAllowedHosts: e.OUTGOING_ALLOWED_HOSTS,
+      slack:
+        e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET
+          ? { clientId: e.SLACK_CLIENT_ID, clientSecret: e.SLACK_CLIENT_SECRET }
+          : null,
+      slackApiUrl: (e.SLACK_API_URL ?? 'https://slack.com/api').replace(/\/+$/, ''),
+      slackOAuthUrl: e.SLACK_OAUTH_URL ?? 'https://slack.com/oauth/v2/authorize',
+    },
   };
 }
 

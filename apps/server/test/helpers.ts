@@ -64,7 +64,7 @@ export type Harness = {
 
 export async function createHarness(
   env: Record<string, string> = {},
-  options: Pick<BuildAppOptions, 'ingestion' | 'logger' | 'billingProvider' | 'now'> = {},
+  options: Pick<BuildAppOptions, 'ingestion' | 'logger' | 'billingProvider' | 'now' | 'integrations'> = {},
 ): Promise<Harness> {
   const database = await openTestDatabase();
   const config = testConfig(env);

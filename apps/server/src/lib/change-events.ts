@@ -19,6 +19,10 @@ export type LiveChange = {
   actor?: { id: string; name: string };
   /** When it happened (ISO 8601). */
   at: string;
+  /** `feature.toggled`: the new state (integrations say "turned on" or "off"). */
+  enabled?: boolean;
+  /** `experiment.changed`: which experiment, and whether this change started or finished it. */
+  experiment?: { name: string; transition?: 'started' | 'finished' };
 };
 
 /**

@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutgoingUrlError, checkOutgoingUrl, createOutgoingFetch, isPublicAddress } from './outgoing-url';
+import {
+  OutgoingUrlError,
+  checkOutgoingUrl,
+  createOutgoingFetch,
+  isPublicAddress,
+  parseAllowedHosts,
+} from './outgoing-url';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -153,14 +159,20 @@ describe('createOutgoingFetch', () => {
     await fetcher.close();
   });
 
-  it('checks the addresses again when connecting, so a host name that changes its answer gains nothing', async () => {
-    // The first resolution says public; the connection resolves localhost for real, to loopback.
-    const fetcher = createOutgoingFetch({ allowPrivate: false, resolve: async () => ['93.184.216.34'] });
-    const failure = await fetcher(`http://localhost:${port}/doc`).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(Error);
-    const chain: unknown[] = [];
-    for (let at = failure; at; at = (at as { cause?: unknown }).cause) chain.push(at);
-    expect(chain.some((at) => at instanceof OutgoingUrlError)).toBe(true);
+  it('connects to the addresses it checked, without asking DNS a second time', async () => {
+    // `pinned.test` exists only in this resolver: the connection can reach it only through the checked address.
+    const asked: string[] = [];
+    const fetcher = createOutgoingFetch({
+      allowPrivate: false,
+      allowedHosts: { names: ['pinned.test'], ranges: [] },
+      resolve: async (host) => {
+        asked.push(host);
+        return ['127.0.0.1'];
+      },
+    });
+    const response = await fetcher(`http://pinned.test:${port}/doc`);
+    expect(response.status).toBe(200);
+    expect(asked).toEqual(['pinned.test']);
     await fetcher.close();
   });
 
@@ -171,5 +183,107 @@ describe('createOutgoingFetch', () => {
     expect(redirect.headers.get('location')).toBe('http://169.254.169.254/');
     await expect(fetcher(`http://127.0.0.1:${port}/large`)).rejects.toThrow(/too large/);
     await fetcher.close();
+  });
+});
+
+describe('the request-forgery guard, against a loopback listener', () => {
+  let sink: Server;
+  let sinkPort: number;
+  let sinkHits = 0;
+  let redirector: Server;
+  let redirectorPort: number;
+  let redirectorHits = 0;
+
+  beforeAll(async () => {
+    sink = createServer((_req, res) => {
+      sinkHits++;
+      res.end('reached');
+    });
+    redirector = createServer((_req, res) => {
+      redirectorHits++;
+      res.writeHead(302, { location: `http://127.0.0.1:${sinkPort}/` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    sinkPort = (sink.address() as AddressInfo).port;
+    redirectorPort = (redirector.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const server of [sink, redirector]) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  /** Names resolve as the test says; `redirector.test` is allowed by name (OUTGOING_ALLOWED_HOSTS). */
+  const names: Record<string, string[]> = {
+    'loopback.test': ['127.0.0.1'],
+    'mapped.test': ['::ffff:127.0.0.1'],
+    'redirector.test': ['127.0.0.1'],
+  };
+  const policy = {
+    allowPrivate: false,
+    allowedHosts: { names: ['redirector.test'], ranges: [] },
+    resolve: async (host: string) => names[host] ?? [],
+  };
+
+  it('the URL parser normalises numeric spellings of 127.0.0.1 before the check', () => {
+    expect(new URL('http://2130706433/').hostname).toBe('127.0.0.1');
+    expect(new URL('http://0x7f.1/').hostname).toBe('127.0.0.1');
+    expect(new URL('http://[::ffff:127.0.0.1]/').hostname).toBe('[::ffff:7f00:1]');
+  });
+
+  it('refuses every loopback, private, link-local and CGNAT spelling, and the listener records zero hits', async () => {
+    const fetcher = createOutgoingFetch(policy);
+    const refused = [
+      `http://127.0.0.1:${sinkPort}/`,
+      `http://[::1]:${sinkPort}/`,
+      `http://[::ffff:127.0.0.1]:${sinkPort}/`,
+      `http://2130706433:${sinkPort}/`,
+      `http://0x7f.1:${sinkPort}/`,
+      `http://10.0.0.1:${sinkPort}/`,
+      `http://169.254.169.254:${sinkPort}/latest/meta-data/`,
+      `http://100.64.0.1:${sinkPort}/`,
+      `http://loopback.test:${sinkPort}/`,
+      `http://mapped.test:${sinkPort}/`,
+    ];
+    for (const url of refused) await expect(fetcher(url), url).rejects.toThrow(OutgoingUrlError);
+    // The system resolver: localhost is loopback.
+    const system = createOutgoingFetch({ allowPrivate: false });
+    await expect(system(`http://localhost:${sinkPort}/`)).rejects.toThrow(OutgoingUrlError);
+    expect(sinkHits).toBe(0);
+    await fetcher.close();
+    await system.close();
+  });
+
+  it('does not follow a redirect to loopback: the 302 is the answer and the listener records zero hits', async () => {
+    const fetcher = createOutgoingFetch(policy);
+    const response = await fetcher(`http://redirector.test:${redirectorPort}/`);
+    expect(response.status).toBe(302);
+    expect(redirectorHits).toBe(1);
+    expect(sinkHits).toBe(0);
+    await fetcher.close();
+  });
+
+  it('lets an operator allow listed private hosts and ranges, and nothing else', async () => {
+    const { hosts, problems } = parseAllowedHosts(' jira.internal , 127.0.0.0/8,[fd00::7], 10.1.2.3 ');
+    expect(problems).toEqual([]);
+    expect(hosts.names).toEqual(['jira.internal']);
+    expect(hosts.ranges.map(([range, bits]) => `${range.toString()}/${bits}`)).toEqual([
+      '127.0.0.0/8',
+      'fd00::7/128',
+      '10.1.2.3/32',
+    ]);
+    expect(parseAllowedHosts('10.0.0.0/99, not a host!').problems).toHaveLength(2);
+
+    const byRange = createOutgoingFetch({ allowPrivate: false, allowedHosts: hosts });
+    expect((await byRange(`http://127.0.0.1:${sinkPort}/`)).status).toBe(200);
+    expect(sinkHits).toBe(1);
+    // 10.0.0.1 is outside the allowed ranges; the metadata address too.
+    await expect(byRange('http://10.0.0.1/')).rejects.toThrow(OutgoingUrlError);
+    await expect(byRange('http://169.254.169.254/')).rejects.toThrow(OutgoingUrlError);
+    await byRange.close();
+    sinkHits = 0;
   });
 });

@@ -5,13 +5,19 @@ import { Agent, fetch as undiciFetch } from 'undici';
 
 /*
  * URLs the server fetches on users' behalf (an identity provider's discovery document, token endpoint
- * and keys; later integrations' webhooks) must not reach what only the server can reach: its own
- * loopback, the private network it runs in, the cloud's metadata address (server-side request
- * forgery). A URL is allowed when it is http(s), carries no credentials, and every address its host
- * resolves to is public. The check runs before the request and again when the connection is made,
- * on the addresses it is made to, so a host name that resolves differently the second time (DNS
- * rebinding) gains nothing. OUTGOING_ALLOW_PRIVATE=on (config.ts) lifts the address rule, for tests
- * and for self-hosting next to a private identity provider (docs/adr/0014-single-sign-on.md).
+ * and keys; outgoing webhooks; an issue tracker's base URL; the chat service's incoming webhook) must
+ * not reach what only the server can reach: its own loopback, the private network it runs in, the
+ * cloud's metadata address (server-side request forgery). A URL is allowed when it is http(s), carries
+ * no credentials, and every address its host resolves to is public (ipaddr.js classifies them: no
+ * hand-written range tables). The host is resolved once, and the connection is made to the addresses
+ * that were checked (no second lookup), so a host name that answers differently the second time
+ * (DNS rebinding) gains nothing. Numeric spellings of an address (`2130706433`, `0x7f.1`, `0177.0.0.1`)
+ * are normalised by the URL parser before the check.
+ *
+ * Two settings (config.ts) relax the address rule: OUTGOING_ALLOWED_HOSTS lists host names and CIDR
+ * ranges an operator allows although they are private (a self-hosted issue tracker on the internal
+ * network), and OUTGOING_ALLOW_PRIVATE=on lifts the rule altogether, for tests
+ * (docs/adr/0017-integrations-and-outgoing-requests.md).
  */
 
 /** Why an outgoing URL was refused, in words that may be shown to the admin who entered it. */
@@ -31,6 +37,24 @@ const lookupAll = promisify(dnsLookup) as unknown as LookupAll;
 const systemResolve: Resolve = async (hostname) =>
   (await lookupAll(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
+/** Strips the brackets of an IPv6 literal as URLs write it. */
+function bare(host: string): string {
+  return host.replace(/^\[|\]$/g, '');
+}
+
+/** An address as ipaddr.js reads it, an IPv4-mapped IPv6 address as its IPv4 address; null when invalid or zoned. */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const text = bare(address);
+  if (!ipaddr.isValid(text)) return null;
+  const parsed = ipaddr.parse(text);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.zoneId) return null;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  }
+  return parsed;
+}
+
 /**
  * Whether `address` (an IPv4 or IPv6 literal) is a public unicast address: not loopback, private,
  * link-local, unique-local, carrier-grade NAT, multicast, broadcast, unspecified, reserved or
@@ -38,22 +62,83 @@ const systemResolve: Resolve = async (hostname) =>
  * embed one (NAT64, 6to4, Teredo) are refused.
  */
 export function isPublicAddress(address: string): boolean {
-  const text = address.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(text)) return false;
-  let parsed = ipaddr.parse(text);
-  if (parsed.kind() === 'ipv6') {
-    const v6 = parsed as ipaddr.IPv6;
-    if (v6.zoneId) return false;
-    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
-  }
-  return parsed.range() === 'unicast';
+  const parsed = parseAddress(address);
+  return parsed !== null && parsed.range() === 'unicast';
 }
 
-/** The URL if it may be fetched: http(s), without credentials, and (unless allowed) to public addresses only. */
-export async function checkOutgoingUrl(
-  input: string | URL,
-  options: { allowPrivate: boolean; resolve?: Resolve },
-): Promise<URL> {
+/**
+ * Host names and address ranges allowed although they are not public (OUTGOING_ALLOWED_HOSTS): a
+ * name allows every address it resolves to; a range (CIDR, or one address) allows the addresses in it.
+ */
+export type AllowedHosts = { names: string[]; ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] };
+
+export const NO_ALLOWED_HOSTS: AllowedHosts = { names: [], ranges: [] };
+
+/**
+ * Reads OUTGOING_ALLOWED_HOSTS: comma-separated host names (`jira.internal`), addresses (`10.0.0.7`,
+ * `[fd00::7]`) and CIDR ranges (`10.20.0.0/16`). Returns the problems instead when an entry is neither.
+ */
+export function parseAllowedHosts(text: string): { hosts: AllowedHosts; problems: string[] } {
+  const hosts: AllowedHosts = { names: [], ranges: [] };
+  const problems: string[] = [];
+  for (const raw of text.split(',')) {
+    const entry = bare(raw.trim()).toLowerCase();
+    if (!entry) continue;
+    if (entry.includes('/')) {
+      try {
+        const [range, bits] = ipaddr.parseCIDR(entry);
+        hosts.ranges.push([
+          range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress()
+            ? (range as ipaddr.IPv6).toIPv4Address()
+            : range,
+          range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? bits - 96 : bits,
+        ]);
+      } catch {
+        problems.push(`"${entry}" is not a CIDR range such as 10.0.0.0/8`);
+      }
+      continue;
+    }
+    const address = parseAddress(entry);
+    if (address) {
+      hosts.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+      continue;
+    }
+    if (
+      /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/.test(
+        entry,
+      )
+    )
+      hosts.names.push(entry.replace(/\.$/, ''));
+    else problems.push(`"${entry}" is not a host name, an address or a CIDR range`);
+  }
+  return { hosts, problems };
+}
+
+/** Whether `address` is public, or in one of the allowed ranges. */
+function addressAllowed(address: string, allowed: AllowedHosts): boolean {
+  if (isPublicAddress(address)) return true;
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  return allowed.ranges.some(
+    ([range, bits]) => range.kind() === parsed.kind() && parsed.match(range as never, bits),
+  );
+}
+
+/** What decides whether an outgoing URL may be fetched. */
+export type OutgoingPolicy = {
+  /** OUTGOING_ALLOW_PRIVATE: any address (tests). */
+  allowPrivate: boolean;
+  /** OUTGOING_ALLOWED_HOSTS. */
+  allowedHosts?: AllowedHosts;
+  /** Tests resolve names their own way; the system resolver otherwise. */
+  resolve?: Resolve;
+};
+
+/** An allowed URL and the addresses its host resolved to (null when the connection may look it up itself). */
+export type CheckedUrl = { url: URL; addresses: LookupAddress[] | null };
+
+/** Parses and checks a URL: http(s), without credentials, to allowed addresses; resolves its host once. */
+export async function resolveOutgoingUrl(input: string | URL, options: OutgoingPolicy): Promise<CheckedUrl> {
   let url: URL;
   try {
     url = new URL(input);
@@ -64,12 +149,15 @@ export async function checkOutgoingUrl(
     throw new OutgoingUrlError('only http and https addresses can be used');
   if (url.username || url.password)
     throw new OutgoingUrlError('the address must not contain a user name or password');
-  if (options.allowPrivate) return url;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (options.allowPrivate) return { url, addresses: null };
+  const allowed = options.allowedHosts ?? NO_ALLOWED_HOSTS;
+  const host = bare(url.hostname).toLowerCase().replace(/\.$/, '');
   if (ipaddr.isValid(host)) {
-    if (!isPublicAddress(host)) throw new OutgoingUrlError('the address is not a public internet address');
-    return url;
+    if (!addressAllowed(host, allowed))
+      throw new OutgoingUrlError('the address is not a public internet address');
+    return { url, addresses: null };
   }
+  const byName = allowed.names.includes(host);
   let addresses: string[];
   try {
     addresses = await (options.resolve ?? systemResolve)(host);
@@ -77,9 +165,20 @@ export async function checkOutgoingUrl(
     throw new OutgoingUrlError('its host name could not be resolved');
   }
   if (addresses.length === 0) throw new OutgoingUrlError('its host name could not be resolved');
-  if (!addresses.every(isPublicAddress))
+  if (!byName && !addresses.every((address) => addressAllowed(address, allowed)))
     throw new OutgoingUrlError('its host name points to an address that is not public');
-  return url;
+  return {
+    url,
+    addresses: addresses.map((address) => ({
+      address: bare(address),
+      family: ipaddr.parse(bare(address)).kind() === 'ipv6' ? 6 : 4,
+    })),
+  };
+}
+
+/** The URL if it may be fetched: http(s), without credentials, and (unless allowed) to public addresses only. */
+export async function checkOutgoingUrl(input: string | URL, options: OutgoingPolicy): Promise<URL> {
+  return (await resolveOutgoingUrl(input, options)).url;
 }
 
 /** What the connection layer calls to resolve a host (node's `net` lookup signature). */
@@ -89,15 +188,12 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** A `lookup` for sockets that refuses to connect to an address that is not public. */
-function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || !addresses.every((entry) => isPublicAddress(entry.address)))
-      return callback(new OutgoingUrlError('its host name points to an address that is not public'), []);
+/** A `lookup` for sockets that answers the addresses already checked, without asking DNS again. */
+function pinnedLookup(addresses: LookupAddress[]) {
+  return (_hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     if (options.all) return callback(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
+  };
 }
 
 /** The subset of fetch's arguments the OpenID Connect client passes (and a webhook would). */
@@ -133,41 +229,45 @@ async function readLimited(response: Awaited<ReturnType<typeof undiciFetch>>, ma
 }
 
 /**
- * A fetch for URLs users gave: each URL is checked first ({@link checkOutgoingUrl}), connections are
- * made only to public addresses, redirects are not followed, answers are read up to
- * {@link OUTGOING_MAX_BYTES} and requests time out.
+ * A fetch for URLs users gave: each URL is checked first ({@link resolveOutgoingUrl}), the connection
+ * is made to the addresses that were checked, redirects are not followed (a 3xx is answered as it
+ * is), answers are read up to {@link OUTGOING_MAX_BYTES} and requests time out.
  */
-export function createOutgoingFetch(options: {
-  allowPrivate: boolean;
-  resolve?: Resolve;
-  maxBytes?: number;
-  timeoutMs?: number;
-}): OutgoingFetch & { close(): Promise<void> } {
+export function createOutgoingFetch(
+  options: OutgoingPolicy & { maxBytes?: number; timeoutMs?: number },
+): OutgoingFetch & { close(): Promise<void> } {
   const maxBytes = options.maxBytes ?? OUTGOING_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? OUTGOING_TIMEOUT_MS;
-  const dispatcher = new Agent(options.allowPrivate ? {} : { connect: { lookup: guardedLookup } });
+  // Addresses given as literals (or any address, with OUTGOING_ALLOW_PRIVATE) share one pool; a
+  // resolved host name gets a dispatcher of its own whose lookup answers the checked addresses.
+  const shared = new Agent();
   const outgoingFetch = async (input: string | URL, init: OutgoingRequest = {}) => {
-    const url = await checkOutgoingUrl(input, options);
+    const { url, addresses } = await resolveOutgoingUrl(input, options);
+    const dispatcher = addresses ? new Agent({ connect: { lookup: pinnedLookup(addresses) } }) : shared;
     const timeout = AbortSignal.timeout(timeoutMs);
-    const response = await undiciFetch(url, {
-      method: init.method ?? 'GET',
-      headers: init.headers as Record<string, string> | undefined,
-      body: init.body ?? null,
-      redirect: 'manual',
-      signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
-      dispatcher,
-    });
-    const body = await readLimited(response, maxBytes);
-    const nullBody = [101, 204, 205, 304].includes(response.status);
-    // The body is read (and decoded) already: its encoding and length headers no longer describe it.
-    const headers = new Headers();
-    for (const [name, value] of response.headers)
-      if (name !== 'content-encoding' && name !== 'content-length') headers.append(name, value);
-    return new Response(nullBody ? null : body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
-    });
+    try {
+      const response = await undiciFetch(url, {
+        method: init.method ?? 'GET',
+        headers: init.headers as Record<string, string> | undefined,
+        body: init.body ?? null,
+        redirect: 'manual',
+        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+        dispatcher,
+      });
+      const body = await readLimited(response, maxBytes);
+      const nullBody = [101, 204, 205, 304].includes(response.status);
+      // The body is read (and decoded) already: its encoding and length headers no longer describe it.
+      const headers = new Headers();
+      for (const [name, value] of response.headers)
+        if (name !== 'content-encoding' && name !== 'content-length') headers.append(name, value);
+      return new Response(nullBody ? null : body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+      });
+    } finally {
+      if (dispatcher !== shared) void dispatcher.destroy().catch(() => {});
+    }
   };
-  return Object.assign(outgoingFetch, { close: () => dispatcher.close() });
+  return Object.assign(outgoingFetch, { close: () => shared.close() });
 }

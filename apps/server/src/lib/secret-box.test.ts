@@ -45,6 +45,37 @@ describe('secret box', () => {
     expect(secretBoxWithKey(key).decrypt(stored, 'sso.client_secret:org-a')).toBe('s3cret');
   });
 
+  it('during a rotation decrypts with the previous key too, and encrypts again with the new one', () => {
+    const previous = randomBytes(32);
+    const stored = secretBoxWithKey(previous).encrypt('s3cret', 'webhook.secret:w1');
+    const rotating = secretBoxWithKey(key, [previous]);
+    expect(rotating.decrypt(stored, 'webhook.secret:w1')).toBe('s3cret');
+    const again = rotating.reencrypt(stored, 'webhook.secret:w1');
+    expect(again).not.toBeNull();
+    // Once encrypted again, the new key alone reads it, and there is nothing left to do.
+    expect(secretBoxWithKey(key).decrypt(again!, 'webhook.secret:w1')).toBe('s3cret');
+    expect(rotating.reencrypt(again!, 'webhook.secret:w1')).toBeNull();
+    // A value neither key reads is left alone; the new key's error is the one reported.
+    const foreign = secretBoxWithKey(randomBytes(32)).encrypt('x');
+    expect(rotating.reencrypt(foreign)).toBeNull();
+    expect(() => rotating.decrypt(foreign)).toThrow(/SECRETS_KEY is not the key/);
+    expect(
+      createSecretBox({ key, keyFile: '/nonexistent', previousKey: previous }).decrypt(
+        stored,
+        'webhook.secret:w1',
+      ),
+    ).toBe('s3cret');
+  });
+
+  it('derives a separate key per purpose, changing with SECRETS_KEY', () => {
+    const box = secretBoxWithKey(key);
+    expect(box.derivedKey('a')).toHaveLength(32);
+    expect(box.derivedKey('a').equals(box.derivedKey('a'))).toBe(true);
+    expect(box.derivedKey('a').equals(box.derivedKey('b'))).toBe(false);
+    expect(box.derivedKey('a').equals(key)).toBe(false);
+    expect(secretBoxWithKey(randomBytes(32)).derivedKey('a').equals(box.derivedKey('a'))).toBe(false);
+  });
+
   it('without SECRETS_KEY, generates a key file once (mode 0600) and reuses it', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'vexil-secrets-'));
     const file = path.join(dir, 'nested', 'secrets.key');

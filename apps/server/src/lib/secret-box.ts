@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -10,7 +10,9 @@ import path from 'node:path';
  *
  * The version names the algorithm and key scheme, so a later one can be added next to it. The key is
  * SECRETS_KEY (config.ts); unset, one is generated once into `{DATA_DIR}/secrets.key` (mode 0600)
- * and reused (docs/adr/0014-single-sign-on.md).
+ * and reused (docs/adr/0014-single-sign-on.md). During a key rotation SECRETS_KEY_PREVIOUS still
+ * decrypts what the old key encrypted, until every stored value is encrypted again with the new one
+ * (docs/adr/0017-integrations-and-outgoing-requests.md).
  */
 
 const VERSION = 'v1';
@@ -34,10 +36,65 @@ export type SecretBox = {
   encrypt(plaintext: string, context?: string): string;
   /** Decrypts a value of {@link SecretBox.encrypt}; throws {@link SecretBoxError} when it cannot. */
   decrypt(stored: string, context?: string): string;
+  /**
+   * The value encrypted again with the current key when it was stored with a previous one, else null
+   * (already current, or readable by no key: left for its owner to replace).
+   */
+  reencrypt(stored: string, context?: string): string | null;
+  /**
+   * A 32-byte key for another use of the same secret (`purpose`, e.g. signing OAuth states), derived
+   * from the current key with HKDF-SHA256, so that a rotation of SECRETS_KEY changes it too.
+   */
+  derivedKey(purpose: string): Buffer;
 };
 
-/** A secret box with this 32-byte key. */
-export function secretBoxWithKey(key: Buffer): SecretBox {
+type Cipher = Pick<SecretBox, 'encrypt' | 'decrypt'>;
+
+/**
+ * A secret box with this 32-byte key; `previousKeys` only decrypt (a rotation under way): what they
+ * decrypt, {@link SecretBox.reencrypt} encrypts again with `key`.
+ */
+export function secretBoxWithKey(key: Buffer, previousKeys: Buffer[] = []): SecretBox {
+  const current = cipherWithKey(key);
+  const previous = previousKeys.filter((other) => !other.equals(key)).map(cipherWithKey);
+  return {
+    encrypt: current.encrypt,
+    decrypt(stored, context) {
+      try {
+        return current.decrypt(stored, context);
+      } catch (error) {
+        for (const cipher of previous) {
+          try {
+            return cipher.decrypt(stored, context);
+          } catch {
+            // The next one, else the current key's error.
+          }
+        }
+        throw error;
+      }
+    },
+    reencrypt(stored, context) {
+      try {
+        current.decrypt(stored, context);
+        return null;
+      } catch {
+        for (const cipher of previous) {
+          try {
+            return current.encrypt(cipher.decrypt(stored, context), context);
+          } catch {
+            // Not this one.
+          }
+        }
+        return null;
+      }
+    },
+    derivedKey(purpose) {
+      return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `vexil:${purpose}`, KEY_BYTES));
+    },
+  };
+}
+
+function cipherWithKey(key: Buffer): Cipher {
   if (key.length !== KEY_BYTES) throw new Error(`The secrets key must be ${KEY_BYTES} bytes`);
   return {
     encrypt(plaintext, context = DEFAULT_CONTEXT) {
@@ -103,11 +160,19 @@ export function readOrCreateKeyFile(file: string): Buffer {
  * The application's secret box: with `key` (SECRETS_KEY) when given, else with the key of `keyFile`,
  * read (or generated) on first use so that a server that stores no secret never writes the file.
  */
-export function createSecretBox(options: { key: Buffer | undefined; keyFile: string }): SecretBox {
-  let box: SecretBox | null = options.key ? secretBoxWithKey(options.key) : null;
-  const resolve = () => (box ??= secretBoxWithKey(readOrCreateKeyFile(options.keyFile)));
+export function createSecretBox(options: {
+  key: Buffer | undefined;
+  keyFile: string;
+  /** SECRETS_KEY_PREVIOUS, during a rotation. */
+  previousKey?: Buffer | undefined;
+}): SecretBox {
+  const previous = options.previousKey ? [options.previousKey] : [];
+  let box: SecretBox | null = options.key ? secretBoxWithKey(options.key, previous) : null;
+  const resolve = () => (box ??= secretBoxWithKey(readOrCreateKeyFile(options.keyFile), previous));
   return {
     encrypt: (plaintext, context) => resolve().encrypt(plaintext, context),
     decrypt: (stored, context) => resolve().decrypt(stored, context),
+    reencrypt: (stored, context) => resolve().reencrypt(stored, context),
+    derivedKey: (purpose) => resolve().derivedKey(purpose),
   };
 }

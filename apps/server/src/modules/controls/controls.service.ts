@@ -188,6 +188,7 @@ export function createControlsService(deps: {
           featureKey: feature.key,
           actor: actorOf(principal),
           at: at.toISOString(),
+          enabled: after.enabled,
         },
         view: toControlView(
           after,

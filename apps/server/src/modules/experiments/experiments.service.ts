@@ -11,7 +11,7 @@ import {
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import { actorOf, type ChangeEvents } from '../../lib/change-events';
+import { actorOf, type ChangeEvents, type LiveChange } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
@@ -182,7 +182,12 @@ export function createExperimentsService(deps: {
     };
   }
 
-  function changed(environment: EnvironmentRef, principal: Principal, featureKey: string) {
+  function changed(
+    environment: EnvironmentRef,
+    principal: Principal,
+    featureKey: string,
+    experiment?: LiveChange['experiment'],
+  ) {
     const { organisationId } = principal;
     // The SDK layer keeps the running experiments of each environment for the ingestion.
     events.publish({ type: 'environment.changed', organisationId, environmentId: environment.id });
@@ -196,6 +201,7 @@ export function createExperimentsService(deps: {
         featureKey,
         actor: actorOf(principal),
         at: now().toISOString(),
+        ...(experiment ? { experiment } : {}),
       },
     });
   }
@@ -252,7 +258,10 @@ export function createExperimentsService(deps: {
           const row = await repo.findById(tx, principal.organisationId, id);
           return toExperiment(row!, environment);
         });
-        changed(environment, principal, experiment.featureKey);
+        changed(environment, principal, experiment.featureKey, {
+          name: experiment.name,
+          ...(input.enabled ? { transition: 'started' as const } : {}),
+        });
         return experiment;
       } catch (error) {
         if (isUniqueViolation(error, 'experiments_environment_name_unique')) throw nameTaken(input.name);
@@ -266,7 +275,7 @@ export function createExperimentsService(deps: {
         throw new ValidationError('id', 'An id is required to update an experiment.');
       const id = input.id;
       try {
-        const { experiment, environment } = await db.transaction(async (tx) => {
+        const { experiment, environment, transition } = await db.transaction(async (tx) => {
           const { row, environment } = await find(tx, principal, id, { forUpdate: true });
           if (environment.project.key !== input.projectKey || environment.key !== input.environmentKey)
             throw new NotFoundError('experiment', id);
@@ -295,9 +304,18 @@ export function createExperimentsService(deps: {
             description: `${escapeMarkdown(principal.email)} ${what} the experiment **${escapeMarkdown(input.name)}** in **${escapeMarkdown(environment.name)}**: ${describe(input, feature.name)}.`,
           });
           const updated = await repo.findById(tx, principal.organisationId, id);
-          return { experiment: toExperiment(updated!, environment), environment };
+          const transition =
+            what === 'started' || what === 'restarted'
+              ? ('started' as const)
+              : what === 'finished'
+                ? ('finished' as const)
+                : undefined;
+          return { experiment: toExperiment(updated!, environment), environment, transition };
         });
-        changed(environment, principal, experiment.featureKey);
+        changed(environment, principal, experiment.featureKey, {
+          name: experiment.name,
+          ...(transition ? { transition } : {}),
+        });
         return experiment;
       } catch (error) {
         if (isUniqueViolation(error, 'experiments_environment_name_unique')) throw nameTaken(input.name);

@@ -12,6 +12,7 @@ import { NotFoundError } from '../../errors';
 import { groupBy } from '../../lib/collections';
 import type { Principal } from '../auth/auth.service';
 import type { ControlsService } from '../controls/controls.service';
+import type { JiraService } from '../integrations/jira.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
 import * as repo from './features.repository';
@@ -42,6 +43,8 @@ export function createFeatureReadModel(deps: {
   scope: Scope;
   controls: ControlsService;
   team: TeamService;
+  /** The issue tracker's titles and links of issue keys, when one is connected (integrations module). */
+  issues?: Pick<JiraService, 'describeIssues'>;
 }) {
   const { db, scope, controls, team } = deps;
 
@@ -80,6 +83,11 @@ export function createFeatureReadModel(deps: {
       environmentIds,
       at,
     );
+    const described = await deps.issues?.describeIssues(
+      executor,
+      organisationId,
+      links.map((l) => l.key),
+    );
     const linksByFeature = groupBy(links, (l) => l.featureId);
     const goalsByFeature = groupBy(goalRows, (g) => g.featureId);
     return rows.map(({ feature, project }) => {
@@ -98,7 +106,10 @@ export function createFeatureReadModel(deps: {
         })),
         tags: feature.tags,
         goals: (goalsByFeature.get(feature.id) ?? []).map((g) => g.key),
-        jiraIssues: issues.map((i) => ({ key: i.key, title: i.title, url: i.url ?? '' })),
+        jiraIssues: issues.map((i) => {
+          const known = described?.get(i.key);
+          return { key: i.key, title: known?.title || i.title, url: known?.url || i.url || '' };
+        }),
         jiraIssueKeys: issues.map((i) => i.key),
         maintainer: (feature.maintainerId && maintainers.get(feature.maintainerId)) || null,
         projectKey: project.key,

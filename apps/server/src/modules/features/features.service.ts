@@ -13,6 +13,7 @@ import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
 import { featureCreated, featureDeleted, featureLinked, featureUpdated } from './feature-audit';
+import type { JiraService } from '../integrations/jira.service';
 import type { FeatureReadModel } from './feature-read-model';
 import * as repo from './features.repository';
 import type { FeatureKeyCheck } from './features.types';
@@ -51,6 +52,8 @@ export function createFeaturesService(deps: {
   team: TeamService;
   events: ChangeEvents;
   read: FeatureReadModel;
+  /** Comments on the issues a feature is created from or linked to (integrations module). */
+  issues?: Pick<JiraService, 'issuesLinked'>;
   now?: () => Date;
 }) {
   const { db, audit, billing, controls, scope, team, events, read } = deps;
@@ -68,6 +71,24 @@ export function createFeaturesService(deps: {
       type: 'dashboard',
       organisationId,
       change: { ...change, actor: actorOf(principal), at: now().toISOString() },
+    });
+  }
+
+  /** Tells the issue tracker, after the commit, which issues now link to the feature. */
+  function announceLinks(
+    principal: Principal,
+    feature: Feature,
+    how: 'created' | 'linked',
+    issueKeys: string[],
+  ) {
+    if (issueKeys.length === 0) return;
+    deps.issues?.issuesLinked({
+      organisationId: principal.organisationId,
+      actorEmail: principal.email,
+      how,
+      feature: { key: feature.key, name: feature.name },
+      project: { key: feature.project.key, name: feature.project.name },
+      issueKeys,
     });
   }
 
@@ -162,6 +183,7 @@ export function createFeaturesService(deps: {
           projectKey,
           featureKey: feature.key,
         });
+        announceLinks(principal, feature, 'created', input.jiraIssueKeys);
         return feature;
       } catch (error) {
         // Another request took the same key between our read and insert.
@@ -175,7 +197,7 @@ export function createFeaturesService(deps: {
       if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a feature.');
       const id = input.id;
       const organisationId = principal.organisationId;
-      const { feature, environmentIds } = await db.transaction(async (tx) => {
+      const { feature, environmentIds, linkedIssues } = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', id);
         assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
@@ -273,13 +295,18 @@ export function createFeaturesService(deps: {
           }),
         });
         const environmentIds = await environmentIdsOf(tx, organisationId, project.id);
-        return { feature: await read.one(tx, principal, { feature: after, project }), environmentIds };
+        return {
+          feature: await read.one(tx, principal, { feature: after, project }),
+          environmentIds,
+          linkedIssues: input.jiraIssueKeys.filter((k) => !linkedKeys.includes(k)),
+        };
       });
       publishProject(principal, environmentIds, {
         kind: 'feature.settings',
         projectKey,
         featureKey: feature.key,
       });
+      announceLinks(principal, feature, 'linked', linkedIssues);
       return feature;
     },
 
@@ -314,13 +341,14 @@ export function createFeaturesService(deps: {
     /** PUT /api/v1/features/link: links an issue-tracker key to a feature (create permission, docs/product.md §2). */
     async link(principal: Principal, featureId: string, issueKey: string): Promise<Feature> {
       const organisationId = principal.organisationId;
-      return db.transaction(async (tx) => {
+      const { feature, linked } = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found) throw new NotFoundError('feature', featureId);
         assertAllowed(principal, 'create', { type: 'feature', projectId: found.project.id });
         await billing.assertActive(organisationId, tx);
         const links = await repo.issueLinksOf(tx, organisationId, [featureId]);
-        if (!links.some((l) => l.key === issueKey)) {
+        const linked = !links.some((l) => l.key === issueKey);
+        if (linked) {
           await repo.addIssueLinks(tx, organisationId, featureId, [issueKey]);
           await repo.update(tx, organisationId, featureId, { updatedAt: now() });
           await audit.record(tx, principal, {
@@ -332,8 +360,10 @@ export function createFeaturesService(deps: {
             ...featureLinked(principal.email, found.feature, issueKey),
           });
         }
-        return read.one(tx, principal, found);
+        return { feature: await read.one(tx, principal, found), linked };
       });
+      if (linked) announceLinks(principal, feature, 'linked', [issueKey]);
+      return feature;
     },
 
     /** PUT /api/v1/features/{featureId}/bookmark/{bookmarked}: per user. */

@@ -126,3 +126,22 @@ export async function takeAttempt(db: Executor, stateHash: string): Promise<SsoA
     .limit(1);
   return organisation ? { ...row, organisationDomain: organisation.domain } : null;
 }
+
+/** Every connection's encrypted client secret, for a SECRETS_KEY rotation. */
+export async function allClientSecrets(
+  db: Executor,
+): Promise<{ organisationId: string; clientSecretEncrypted: string | null }[]> {
+  return db
+    .select({
+      organisationId: ssoConnections.organisationId,
+      clientSecretEncrypted: ssoConnections.clientSecretEncrypted,
+    })
+    .from(ssoConnections);
+}
+
+export async function setClientSecret(db: Executor, organisationId: string, clientSecretEncrypted: string) {
+  await db
+    .update(ssoConnections)
+    .set({ clientSecretEncrypted })
+    .where(eq(ssoConnections.organisationId, organisationId));
+}

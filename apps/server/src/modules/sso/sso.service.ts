@@ -338,6 +338,24 @@ export function createSsoService(deps: {
       });
     },
 
+    /**
+     * Encrypts the stored client secrets with the current key when a previous one stored them (a
+     * SECRETS_KEY rotation, docs/adr/0017-integrations-and-outgoing-requests.md); how many were.
+     */
+    async reencryptSecrets(): Promise<number> {
+      let changed = 0;
+      for (const row of await repo.allClientSecrets(db)) {
+        const next = row.clientSecretEncrypted
+          ? secrets.reencrypt(row.clientSecretEncrypted, secretContext(row.organisationId))
+          : null;
+        if (next) {
+          await repo.setClientSecret(db, row.organisationId, next);
+          changed++;
+        }
+      }
+      return changed;
+    },
+
     /** What the sign-in page shows of the organisation's single sign-on (GET /api/v1/public/context). */
     async publicSso(organisationId: string): Promise<PublicSso | null> {
       const row = await repo.findConnection(db, organisationId);

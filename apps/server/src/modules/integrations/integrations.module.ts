@@ -1,0 +1,124 @@
+import type { UiFlag } from '@vexil/core';
+import type { Database } from '../../db/client';
+import type { ChangeEvents } from '../../lib/change-events';
+import type { OutgoingFetch, OutgoingPolicy } from '../../lib/outgoing-url';
+import type { SecretBox } from '../../lib/secret-box';
+import type { AuditService } from '../audit/audit.service';
+import type { Scope } from '../scope/scope.service';
+import type { TeamService } from '../team/team.service';
+import type { IntegrationsLogger } from './access';
+import { createBackground } from './background';
+import { createIntegrationsService } from './integrations.service';
+import { createJiraAdapter } from './jira-adapter';
+import { createJiraService } from './jira.service';
+import { createSlackAdapter, type SlackApp } from './slack-adapter';
+import { createWebhooksService } from './webhooks.service';
+
+/** Tests shorten the waits; production keeps the defaults. */
+export type IntegrationsOptions = {
+  /** Waits between retries of a chat post or an issue comment (default 1 s, 5 s, 30 s, 2 min, 10 min). */
+  retryDelaysMs?: number[];
+  /** How often the webhook worker looks for due deliveries (default 5 s; 0: only when woken). */
+  webhookPollMs?: number;
+};
+
+export type IntegrationsModule = ReturnType<typeof createIntegrationsModule>;
+
+/**
+ * The integrations module (docs/adr/0017-integrations-and-outgoing-requests.md): the chat service, the
+ * issue tracker and outgoing webhooks, with their adapters and the work they do in the background.
+ * It sits above `audit`, `scope` and `team`; `features` uses its issue tracker.
+ */
+export function createIntegrationsModule(deps: {
+  db: Database;
+  audit: AuditService;
+  scope: Scope;
+  team: TeamService;
+  events: ChangeEvents;
+  secrets: SecretBox;
+  fetch: OutgoingFetch;
+  policy: OutgoingPolicy;
+  uiFlags: Record<UiFlag, boolean>;
+  slack: { app: SlackApp | null; apiUrl: string; oauthUrl: string };
+  publicUrl: string;
+  baseDomain: string;
+  logger: IntegrationsLogger;
+  options?: IntegrationsOptions | undefined;
+  now?: () => Date;
+}) {
+  const { db, audit, scope, team, events, secrets, fetch, policy, logger } = deps;
+  const clock = deps.now ? { now: deps.now } : {};
+  const enabled = deps.uiFlags.integrations;
+  const jiraEnabled = enabled && deps.uiFlags['jira-integration'];
+  const background = createBackground({
+    ...(deps.options?.retryDelaysMs ? { retryDelaysMs: deps.options.retryDelaysMs } : {}),
+    onError: (error) => logger.warn({ err: error }, 'An integration task failed'),
+  });
+  const webhooks = createWebhooksService({
+    db,
+    audit,
+    scope,
+    secrets,
+    fetch,
+    policy,
+    enabled,
+    logger,
+    ...(deps.options?.webhookPollMs === undefined ? {} : { pollMs: deps.options.webhookPollMs }),
+    ...clock,
+  });
+  const jira = createJiraService({
+    db,
+    audit,
+    team,
+    secrets,
+    adapter: createJiraAdapter({ fetch }),
+    background,
+    policy,
+    enabled: jiraEnabled,
+    publicUrl: deps.publicUrl,
+    logger,
+    ...clock,
+  });
+  const integrations = createIntegrationsService({
+    db,
+    audit,
+    team,
+    events,
+    secrets,
+    slack: createSlackAdapter({ fetch, ...deps.slack }),
+    jira,
+    webhooks,
+    background,
+    enabled,
+    jiraEnabled,
+    publicUrl: deps.publicUrl,
+    baseDomain: deps.baseDomain,
+    logger,
+    ...clock,
+  });
+  return {
+    integrations,
+    jira,
+    webhooks,
+    start() {
+      integrations.start();
+      webhooks.start();
+    },
+    async stop() {
+      integrations.stop();
+      await webhooks.stop();
+      await background.stop();
+    },
+    /** Resolves once the background work under way (posts, comments, deliveries) is done. */
+    async settled() {
+      do {
+        await background.settled();
+        await webhooks.settled();
+      } while (background.busy() || webhooks.busy());
+    },
+    /** Encrypts every stored integration secret with the current SECRETS_KEY; how many values were. */
+    async reencryptSecrets(): Promise<number> {
+      return (await integrations.reencryptSecrets()) + (await webhooks.reencryptSecrets());
+    },
+  };
+}

@@ -1,0 +1,557 @@
+import { and, asc, count, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import {
+  environments,
+  featureIssueLinks,
+  features,
+  integrationStates,
+  integrations,
+  organisations,
+  projects,
+  users,
+  webhookDeliveries,
+  webhooks,
+  type IntegrationConfiguration,
+  type IntegrationSecrets,
+  type IntegrationType,
+} from '../../db/schema/index';
+import type {
+  AttemptRecord,
+  ChangeSubject,
+  DeliveryRecord,
+  IntegrationMember,
+  IntegrationRecord,
+  IntegrationStateRecord,
+  WebhookRecord,
+} from './integrations.types';
+
+const integrationColumns = {
+  id: integrations.id,
+  organisationId: integrations.organisationId,
+  type: integrations.type,
+  memberId: integrations.memberId,
+  configuration: integrations.configuration,
+  secrets: integrations.secrets,
+  createdAt: integrations.createdAt,
+  updatedAt: integrations.updatedAt,
+};
+
+/** The organisation's integrations, oldest first, optionally of one type. */
+export async function listIntegrations(
+  db: Executor,
+  organisationId: string,
+  type?: IntegrationType,
+): Promise<IntegrationRecord[]> {
+  return db
+    .select(integrationColumns)
+    .from(integrations)
+    .where(
+      and(eq(integrations.organisationId, organisationId), type ? eq(integrations.type, type) : undefined),
+    )
+    .orderBy(asc(integrations.createdAt), asc(integrations.id));
+}
+
+export async function findIntegration(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<IntegrationRecord | null> {
+  const query = db
+    .select(integrationColumns)
+    .from(integrations)
+    .where(and(eq(integrations.organisationId, organisationId), eq(integrations.id, id)))
+    .limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function insertIntegration(
+  db: Executor,
+  values: {
+    organisationId: string;
+    type: IntegrationType;
+    memberId: string;
+    configuration: IntegrationConfiguration;
+    secrets: IntegrationSecrets;
+    externalId: string | null;
+    createdAt: Date;
+  },
+): Promise<IntegrationRecord> {
+  const [row] = await db
+    .insert(integrations)
+    .values({ ...values, updatedAt: values.createdAt })
+    .returning(integrationColumns);
+  return row!;
+}
+
+export async function updateIntegration(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  values: { configuration?: IntegrationConfiguration; secrets?: IntegrationSecrets; updatedAt: Date },
+): Promise<IntegrationRecord> {
+  const [row] = await db
+    .update(integrations)
+    .set(values)
+    .where(and(eq(integrations.organisationId, organisationId), eq(integrations.id, id)))
+    .returning(integrationColumns);
+  return row!;
+}
+
+export async function deleteIntegration(db: Executor, organisationId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(integrations)
+    .where(and(eq(integrations.organisationId, organisationId), eq(integrations.id, id)))
+    .returning({ id: integrations.id });
+  return rows.length > 0;
+}
+
+/** Every integration's secrets, for a key rotation. */
+export async function allIntegrationSecrets(
+  db: Executor,
+): Promise<{ id: string; organisationId: string; secrets: IntegrationSecrets }[]> {
+  return db
+    .select({
+      id: integrations.id,
+      organisationId: integrations.organisationId,
+      secrets: integrations.secrets,
+    })
+    .from(integrations);
+}
+
+export async function setIntegrationSecrets(db: Executor, id: string, secrets: IntegrationSecrets) {
+  await db.update(integrations).set({ secrets }).where(eq(integrations.id, id));
+}
+
+/** The initial payload's `organisation.settings.jiraEnabled` (docs/product.md §3). */
+export async function setJiraEnabled(db: Executor, organisationId: string, enabled: boolean): Promise<void> {
+  await db
+    .update(organisations)
+    .set({
+      settings: sql`${organisations.settings} || ${JSON.stringify({ jiraEnabled: enabled })}::jsonb`,
+    })
+    .where(eq(organisations.id, organisationId));
+}
+
+export async function organisationDomain(db: Executor, organisationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ domain: organisations.domain })
+    .from(organisations)
+    .where(eq(organisations.id, organisationId))
+    .limit(1);
+  return row?.domain ?? null;
+}
+
+/** An active member of the organisation, or null. */
+export async function memberOf(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+): Promise<IntegrationMember | null> {
+  const [row] = await db
+    .select({ email: users.email, authorities: users.authorities })
+    .from(users)
+    .where(
+      and(
+        eq(users.organisationId, organisationId),
+        eq(users.id, userId),
+        eq(users.activated, true),
+        eq(users.archived, false),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+// One-time states and tokens.
+
+export async function insertState(
+  db: Executor,
+  values: {
+    organisationId: string;
+    userId: string;
+    kind: 'slack-install' | 'jira-connect';
+    nonceHash: string;
+    returnTo: string | null;
+    createdAt: Date;
+    expiresAt: Date;
+  },
+): Promise<void> {
+  await db.insert(integrationStates).values(values);
+}
+
+const stateColumns = {
+  organisationId: integrationStates.organisationId,
+  userId: integrationStates.userId,
+  returnTo: integrationStates.returnTo,
+  expiresAt: integrationStates.expiresAt,
+};
+
+/** The state, without using it up. */
+export async function findState(
+  db: Executor,
+  kind: 'slack-install' | 'jira-connect',
+  nonceHash: string,
+): Promise<IntegrationStateRecord | null> {
+  const [row] = await db
+    .select(stateColumns)
+    .from(integrationStates)
+    .where(and(eq(integrationStates.kind, kind), eq(integrationStates.nonceHash, nonceHash)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Takes the state in one statement: the row is deleted as it is read, so of two requests with the
+ * same state only one finds it.
+ */
+export async function takeState(
+  db: Executor,
+  kind: 'slack-install' | 'jira-connect',
+  nonceHash: string,
+): Promise<IntegrationStateRecord | null> {
+  const [row] = await db
+    .delete(integrationStates)
+    .where(and(eq(integrationStates.kind, kind), eq(integrationStates.nonceHash, nonceHash)))
+    .returning(stateColumns);
+  return row ?? null;
+}
+
+export async function deleteExpiredStates(db: Executor, at: Date): Promise<void> {
+  await db.delete(integrationStates).where(lt(integrationStates.expiresAt, at));
+}
+
+// What a change's keys stand for.
+
+/**
+ * The project, environment and feature a change names (a deleted feature too: the newest of that key),
+ * or null when the project is gone.
+ */
+export async function describeChange(
+  db: Executor,
+  organisationId: string,
+  keys: { projectKey: string; environmentKey?: string | undefined; featureKey?: string | undefined },
+): Promise<ChangeSubject | null> {
+  const [project] = await db
+    .select({
+      id: projects.id,
+      key: projects.key,
+      name: projects.name,
+      organisationDomain: organisations.domain,
+    })
+    .from(projects)
+    .innerJoin(organisations, eq(organisations.id, projects.organisationId))
+    .where(
+      and(
+        eq(projects.organisationId, organisationId),
+        eq(projects.key, keys.projectKey),
+        eq(projects.archived, false),
+      ),
+    )
+    .limit(1);
+  if (!project) return null;
+  const environmentRows = await db
+    .select({ key: environments.key, name: environments.name })
+    .from(environments)
+    .where(
+      and(
+        eq(environments.organisationId, organisationId),
+        eq(environments.projectId, project.id),
+        eq(environments.archived, false),
+      ),
+    )
+    .orderBy(asc(environments.createdAt), asc(environments.key));
+  const feature = keys.featureKey
+    ? ((
+        await db
+          .select({ key: features.key, name: features.name })
+          .from(features)
+          .where(
+            and(
+              eq(features.organisationId, organisationId),
+              eq(features.projectId, project.id),
+              eq(features.key, keys.featureKey),
+            ),
+          )
+          .orderBy(asc(features.archived), desc(features.updatedAt))
+          .limit(1)
+      )[0] ?? { key: keys.featureKey, name: keys.featureKey })
+    : null;
+  const environment = keys.environmentKey
+    ? (environmentRows.find((e) => e.key === keys.environmentKey) ?? {
+        key: keys.environmentKey,
+        name: keys.environmentKey,
+      })
+    : null;
+  return {
+    organisationDomain: project.organisationDomain,
+    project: { id: project.id, key: project.key, name: project.name },
+    environment,
+    feature,
+    firstEnvironmentKey: environmentRows[0]?.key ?? null,
+  };
+}
+
+// Issue links (the features' `jiraIssues`): titles and links remembered from the issue tracker.
+
+/** Remembers an issue's title and link on every link of the organisation to it. */
+export async function storeIssue(
+  db: Executor,
+  organisationId: string,
+  integrationId: string,
+  issue: { key: string; title: string; url: string },
+): Promise<void> {
+  await db
+    .update(featureIssueLinks)
+    .set({ title: issue.title, url: issue.url, integrationId })
+    .where(
+      and(eq(featureIssueLinks.organisationId, organisationId), eq(featureIssueLinks.issueKey, issue.key)),
+    );
+}
+
+/** Forgets the titles and links of the organisation's issue links (the connection was removed). */
+export async function forgetIssues(db: Executor, organisationId: string): Promise<void> {
+  await db
+    .update(featureIssueLinks)
+    .set({ title: '', url: null, integrationId: null })
+    .where(eq(featureIssueLinks.organisationId, organisationId));
+}
+
+// Outgoing webhooks.
+
+const webhookColumns = {
+  id: webhooks.id,
+  organisationId: webhooks.organisationId,
+  projectId: webhooks.projectId,
+  url: webhooks.url,
+  description: webhooks.description,
+  events: webhooks.events,
+  environmentKeys: webhooks.environmentKeys,
+  enabled: webhooks.enabled,
+  secretEncrypted: webhooks.secretEncrypted,
+  createdAt: webhooks.createdAt,
+  updatedAt: webhooks.updatedAt,
+};
+
+export async function listWebhooks(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+): Promise<WebhookRecord[]> {
+  return db
+    .select(webhookColumns)
+    .from(webhooks)
+    .where(and(eq(webhooks.organisationId, organisationId), eq(webhooks.projectId, projectId)))
+    .orderBy(asc(webhooks.createdAt), asc(webhooks.id));
+}
+
+export async function countWebhooks(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(webhooks)
+    .where(and(eq(webhooks.organisationId, organisationId), eq(webhooks.projectId, projectId)));
+  return row?.n ?? 0;
+}
+
+export async function findWebhook(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<WebhookRecord | null> {
+  const query = db
+    .select(webhookColumns)
+    .from(webhooks)
+    .where(
+      and(
+        eq(webhooks.organisationId, organisationId),
+        eq(webhooks.projectId, projectId),
+        eq(webhooks.id, id),
+      ),
+    )
+    .limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function webhooksByIds(db: Executor, ids: string[]): Promise<WebhookRecord[]> {
+  if (ids.length === 0) return [];
+  return db.select(webhookColumns).from(webhooks).where(inArray(webhooks.id, ids));
+}
+
+export async function insertWebhook(
+  db: Executor,
+  values: Omit<WebhookRecord, 'updatedAt'> & { createdById: string },
+): Promise<WebhookRecord> {
+  const [row] = await db
+    .insert(webhooks)
+    .values({ ...values, updatedAt: values.createdAt })
+    .returning(webhookColumns);
+  return row!;
+}
+
+export async function updateWebhook(
+  db: Executor,
+  id: string,
+  values: Partial<
+    Pick<WebhookRecord, 'url' | 'description' | 'events' | 'environmentKeys' | 'enabled' | 'secretEncrypted'>
+  > & { updatedAt: Date },
+): Promise<WebhookRecord> {
+  const [row] = await db.update(webhooks).set(values).where(eq(webhooks.id, id)).returning(webhookColumns);
+  return row!;
+}
+
+export async function deleteWebhook(db: Executor, id: string): Promise<void> {
+  await db.delete(webhooks).where(eq(webhooks.id, id));
+}
+
+/** Every webhook's secret, for a key rotation. */
+export async function allWebhookSecrets(db: Executor): Promise<{ id: string; secretEncrypted: string }[]> {
+  return db.select({ id: webhooks.id, secretEncrypted: webhooks.secretEncrypted }).from(webhooks);
+}
+
+export async function setWebhookSecret(db: Executor, id: string, secretEncrypted: string): Promise<void> {
+  await db.update(webhooks).set({ secretEncrypted }).where(eq(webhooks.id, id));
+}
+
+const deliveryColumns = {
+  id: webhookDeliveries.id,
+  organisationId: webhookDeliveries.organisationId,
+  webhookId: webhookDeliveries.webhookId,
+  messageId: webhookDeliveries.messageId,
+  eventType: webhookDeliveries.eventType,
+  payload: webhookDeliveries.payload,
+  status: webhookDeliveries.status,
+  attempts: webhookDeliveries.attempts,
+  responseCode: webhookDeliveries.responseCode,
+  durationMs: webhookDeliveries.durationMs,
+  error: webhookDeliveries.error,
+  nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  lastAttemptAt: webhookDeliveries.lastAttemptAt,
+  createdAt: webhookDeliveries.createdAt,
+};
+
+/** The newest delivery of each webhook: its status, and when it was last tried (or created). */
+export async function lastDeliveries(
+  db: Executor,
+  webhookIds: string[],
+): Promise<Map<string, { status: DeliveryRecord['status']; at: Date }>> {
+  if (webhookIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([webhookDeliveries.webhookId], {
+      webhookId: webhookDeliveries.webhookId,
+      status: webhookDeliveries.status,
+      lastAttemptAt: webhookDeliveries.lastAttemptAt,
+      createdAt: webhookDeliveries.createdAt,
+    })
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.webhookId, webhookIds))
+    .orderBy(webhookDeliveries.webhookId, desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id));
+  return new Map(
+    rows.map((row) => [row.webhookId, { status: row.status, at: row.lastAttemptAt ?? row.createdAt }]),
+  );
+}
+
+export async function insertDeliveries(
+  db: Executor,
+  rows: {
+    organisationId: string;
+    webhookId: string;
+    messageId: string;
+    eventType: string;
+    payload: string;
+    createdAt: Date;
+    nextAttemptAt: Date | null;
+  }[],
+): Promise<DeliveryRecord[]> {
+  if (rows.length === 0) return [];
+  return db.insert(webhookDeliveries).values(rows).returning(deliveryColumns);
+}
+
+/** A webhook's deliveries, newest first. */
+export async function listDeliveries(
+  db: Executor,
+  organisationId: string,
+  webhookId: string,
+  limit: number,
+): Promise<DeliveryRecord[]> {
+  return db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .where(
+      and(eq(webhookDeliveries.organisationId, organisationId), eq(webhookDeliveries.webhookId, webhookId)),
+    )
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+}
+
+export async function findDelivery(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<DeliveryRecord | null> {
+  const [row] = await db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.organisationId, organisationId), eq(webhookDeliveries.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Takes up to `limit` pending deliveries whose time has come, across instances: rows another
+ * transaction holds are skipped (FOR UPDATE SKIP LOCKED), and the taken ones are leased until
+ * `leaseUntil`, so that no other worker takes them while they are being sent; if this one stops
+ * halfway, they come due again then.
+ */
+export async function claimDueDeliveries(
+  db: Executor,
+  at: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<DeliveryRecord[]> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, at)))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: leaseUntil })
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning(deliveryColumns);
+  });
+}
+
+export async function recordAttempt(
+  db: Executor,
+  id: string,
+  values: AttemptRecord,
+): Promise<DeliveryRecord> {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set(values)
+    .where(eq(webhookDeliveries.id, id))
+    .returning(deliveryColumns);
+  return row!;
+}
+
+/** Forgets deliveries created before `before`. */
+export async function pruneDeliveries(db: Executor, before: Date): Promise<void> {
+  await db.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, before));
+}

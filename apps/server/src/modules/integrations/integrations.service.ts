@@ -1,0 +1,424 @@
+import {
+  INTEGRATION_EVENT_KINDS,
+  escapeMarkdown,
+  isOrganisationAdmin,
+  markdownCode,
+  type Integration,
+  type IntegrationEventKind,
+  type IntegrationFilters,
+  type IntegrationsAvailable,
+  type SlackInstall,
+  type SlackInstallError,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import type { IntegrationSecrets, SlackConfiguration, StoredIntegrationFilters } from '../../db/schema/index';
+import { lockOrganisation } from '../../db/locks';
+import { BadRequestError, NotFoundError } from '../../errors';
+import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
+import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
+import { hashToken } from '../../lib/tokens';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { TeamService } from '../team/team.service';
+import { assertIntegrationsAdmin, secretContext, type IntegrationsLogger } from './access';
+import type { Background } from './background';
+import { eventKindOf, integrationEvent, passes, slackMessage } from './change-messages';
+import { signState, verifyState } from './install-state';
+import * as repo from './integrations.repository';
+import type { IntegrationEvent, IntegrationRecord, SlackIntegrationRecord } from './integrations.types';
+import type { JiraService } from './jira.service';
+import { SlackError, type SlackAdapter } from './slack-adapter';
+import type { WebhooksService } from './webhooks.service';
+
+/** How long an admin has to authorise the chat service. */
+export const SLACK_STATE_MS = 10 * 60 * 1000;
+/** Where the chat service sends the browser back: one redirect URI for every organisation. */
+export const SLACK_CALLBACK_PATH = '/api/v1/integrations/slack/callback';
+export const SLACK_NOT_CONFIGURED =
+  'Slack is not configured on this server: set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET.';
+export const NO_FILTERS_FOR_JIRA = 'Only Slack integrations have filters.';
+
+const NO_FILTERS: StoredIntegrationFilters = { projectKeys: [], environmentKeys: [], events: [] };
+
+function filtersOf(configuration: SlackConfiguration): IntegrationFilters {
+  const stored = configuration.filters ?? NO_FILTERS;
+  const kinds: readonly string[] = INTEGRATION_EVENT_KINDS;
+  return {
+    projectKeys: stored.projectKeys,
+    environmentKeys: stored.environmentKeys,
+    events: stored.events.filter((event): event is IntegrationEventKind => kinds.includes(event)),
+  };
+}
+
+function describeFilters(filters: IntegrationFilters): string {
+  const list = (values: string[], all: string) =>
+    values.length ? values.map((value) => markdownCode(value)).join(', ') : all;
+  return [
+    `- Projects: ${list(filters.projectKeys, 'all')}`,
+    `- Environments: ${list(filters.environmentKeys, 'all')}`,
+    `- Events: ${list(filters.events, 'all')}`,
+  ].join('\n');
+}
+
+export type SlackCallback = {
+  code?: string | undefined;
+  state?: string | undefined;
+  error?: string | undefined;
+};
+
+export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
+
+/**
+ * The Integrations screen (docs/product.md "Integrations"): installed integrations, removing them, the
+ * chat service's OAuth install and the filters of what it is told; and the listener that passes the
+ * organisation's changes on to the chat service and the outgoing webhooks, after the change and
+ * without delaying it (docs/adr/0017-integrations-and-outgoing-requests.md).
+ */
+export function createIntegrationsService(deps: {
+  db: Database;
+  audit: AuditService;
+  team: TeamService;
+  events: ChangeEvents;
+  secrets: SecretBox;
+  slack: SlackAdapter;
+  jira: JiraService;
+  webhooks: WebhooksService;
+  background: Background;
+  /** The integrations flag. */
+  enabled: boolean;
+  jiraEnabled: boolean;
+  publicUrl: string;
+  baseDomain: string;
+  logger: IntegrationsLogger;
+  now?: () => Date;
+}) {
+  const { db, audit, team, events, secrets, slack, jira, webhooks, background, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const publicUrl = deps.publicUrl.replace(/\/+$/, '');
+  const redirectUri = `${publicUrl}${SLACK_CALLBACK_PATH}`;
+  const stateKey = () => secrets.derivedKey('integrations.slack-state');
+  let unsubscribe: (() => void) | null = null;
+
+  function assertAdmin(principal: Principal) {
+    assertIntegrationsAdmin(principal, deps.enabled);
+  }
+
+  async function toIntegrations(rows: IntegrationRecord[], organisationId: string): Promise<Integration[]> {
+    const members = await team.summariesOf(
+      db,
+      organisationId,
+      rows.flatMap((row) => (row.memberId ? [row.memberId] : [])),
+    );
+    return rows.map((row) => {
+      const member = { name: (row.memberId && members.get(row.memberId)?.name) || 'A former member' };
+      const createdDate = row.createdAt.toISOString();
+      if (row.type === 'slack') {
+        const configuration = row.configuration as SlackConfiguration;
+        return {
+          id: row.id,
+          type: 'slack' as const,
+          member,
+          configuration: {
+            incomingWebhook: { channel: configuration.incomingWebhook.channel },
+            ...(configuration.teamName ? { teamName: configuration.teamName } : {}),
+          },
+          filters: filtersOf(configuration),
+          createdDate,
+        };
+      }
+      return {
+        id: row.id,
+        type: 'jira' as const,
+        member,
+        configuration: { baseUrl: (row.configuration as { baseUrl: string }).baseUrl },
+        createdDate,
+      };
+    });
+  }
+
+  /** The dashboard's address for this organisation: its sub-domain when the admin was there. */
+  function dashboardOrigin(domain: string, hostname: string): string {
+    if (hostname.toLowerCase() !== `${domain}.${deps.baseDomain}`) return publicUrl;
+    const base = new URL(publicUrl);
+    return `${base.protocol}//${domain}.${deps.baseDomain}${base.port ? `:${base.port}` : ''}`;
+  }
+
+  function back(origin: string, outcome: { installed: 'slack' } | { error: SlackInstallError }) {
+    const query = 'installed' in outcome ? `installed=${outcome.installed}` : `error=${outcome.error}`;
+    return { location: `${origin}/admin/integrations?${query}` };
+  }
+
+  /** The last task queued under each key: an organisation's changes, an integration's posts. */
+  const tails = new Map<string, Promise<void>>();
+
+  /** Runs `task` in the background after the tasks queued before it under `key`, in order. */
+  function inOrder(key: string, task: (signal: AbortSignal) => Promise<void>): void {
+    const previous = tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (release = resolve));
+    tails.set(key, done);
+    background.run(async (signal) => {
+      try {
+        await previous;
+        await task(signal);
+      } finally {
+        release();
+        if (tails.get(key) === done) tails.delete(key);
+      }
+    });
+  }
+
+  /** Queues the chat-service posts of one change: each channel's in the order of the changes, retried with backoff. */
+  async function post(event: IntegrationEvent): Promise<void> {
+    const rows = (await repo.listIntegrations(db, event.organisationId, 'slack')) as SlackIntegrationRecord[];
+    const chosen = rows.filter((row) => passes(filtersOf(row.configuration), event));
+    if (chosen.length === 0) return;
+    const message = slackMessage(event);
+    for (const row of chosen) {
+      inOrder(`slack:${row.id}`, async (signal) => {
+        let webhookUrl: string;
+        try {
+          webhookUrl = secrets.decrypt(
+            row.secrets.webhookUrl ?? '',
+            secretContext('webhookUrl', row.organisationId),
+          );
+        } catch (error) {
+          if (!(error instanceof SecretBoxError)) throw error;
+          logger.warn({ integrationId: row.id, reason: 'secret unreadable' }, 'Could not post to Slack');
+          return;
+        }
+        const outcome = await background.withRetries(() => slack.post(webhookUrl, message), signal);
+        if (!outcome.ok)
+          logger.warn(
+            { integrationId: row.id, kind: event.kind, reason: outcome.reason },
+            'Could not post to Slack',
+          );
+      });
+    }
+  }
+
+  /** Passes one change on, after the organisation's earlier ones: its names read, webhooks queued, Slack told. */
+  function onChange(event: ChangeEvent): void {
+    // Another instance's event: that instance passes it on.
+    if (event.type !== 'dashboard' || event.remote) return;
+    const kind = eventKindOf(event.change);
+    if (!kind) return;
+    const { organisationId, change } = event;
+    inOrder(`organisation:${organisationId}`, async () => {
+      const subject = await repo.describeChange(db, organisationId, change);
+      if (!subject) return;
+      const described = integrationEvent(organisationId, kind, change, subject, publicUrl);
+      await webhooks.enqueue(described);
+      await post(described);
+    });
+  }
+
+  return {
+    /** GET /api/v1/integrations */
+    async list(principal: Principal): Promise<Integration[]> {
+      assertAdmin(principal);
+      const rows = await repo.listIntegrations(db, principal.organisationId);
+      return toIntegrations(
+        rows.filter((row) => row.type === 'slack' || deps.jiraEnabled),
+        principal.organisationId,
+      );
+    },
+
+    /** GET /api/v1/integrations/available */
+    async available(principal: Principal): Promise<IntegrationsAvailable> {
+      assertAdmin(principal);
+      const [connected] = await repo.listIntegrations(db, principal.organisationId, 'jira');
+      return {
+        slack: { configured: slack.configured },
+        jira: { enabled: deps.jiraEnabled, connectedId: connected?.id ?? null },
+      };
+    },
+
+    /** DELETE /api/v1/integrations/{id} */
+    async remove(principal: Principal, id: string): Promise<void> {
+      assertAdmin(principal);
+      const organisationId = principal.organisationId;
+      await db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const before = await repo.findIntegration(tx, organisationId, id, { forUpdate: true });
+        if (!before || !(await repo.deleteIntegration(tx, organisationId, id)))
+          throw new NotFoundError('integration', id);
+        const what =
+          before.type === 'slack'
+            ? `Slack (${markdownCode((before.configuration as SlackConfiguration).incomingWebhook.channel)})`
+            : `Jira (${markdownCode((before.configuration as { baseUrl: string }).baseUrl)})`;
+        if (before.type === 'jira') await jira.removed(tx, organisationId);
+        await audit.record(tx, principal, {
+          action: 'delete',
+          resourceType: 'integration',
+          resourceId: id,
+          title: `${before.type === 'slack' ? 'Slack' : 'Jira'} integration removed`,
+          description: `${escapeMarkdown(principal.email)} removed the integration with ${what}.`,
+        });
+      });
+    },
+
+    /** PUT /api/v1/integrations/{id}/filters: which projects, environments and events Slack is told of. */
+    async setFilters(principal: Principal, id: string, filters: IntegrationFilters): Promise<Integration> {
+      assertAdmin(principal);
+      const organisationId = principal.organisationId;
+      const row = await db.transaction(async (tx) => {
+        const before = await repo.findIntegration(tx, organisationId, id, { forUpdate: true });
+        if (!before) throw new NotFoundError('integration', id);
+        if (before.type !== 'slack') throw new BadRequestError(NO_FILTERS_FOR_JIRA);
+        const next: IntegrationFilters = {
+          projectKeys: [...new Set(filters.projectKeys)],
+          environmentKeys: [...new Set(filters.environmentKeys)],
+          events: [...new Set(filters.events)],
+        };
+        const configuration = before.configuration as SlackConfiguration;
+        const after = await repo.updateIntegration(tx, organisationId, id, {
+          configuration: { ...configuration, filters: next },
+          updatedAt: now(),
+        });
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'integration',
+          resourceId: id,
+          title: 'Slack integration filters changed',
+          description: `${escapeMarkdown(principal.email)} changed what is posted to ${markdownCode(configuration.incomingWebhook.channel)} on Slack.\n\n${describeFilters(next)}`,
+        });
+        return after;
+      });
+      const [integration] = await toIntegrations([row], organisationId);
+      return integration!;
+    },
+
+    /**
+     * GET /api/v1/integrations/slack/install: Slack's authorisation page with a state that names this
+     * organisation and admin, signed, valid ten minutes and once.
+     */
+    async slackInstall(principal: Principal, hostname: string): Promise<SlackInstall> {
+      assertAdmin(principal);
+      if (!slack.configured) throw new BadRequestError(SLACK_NOT_CONFIGURED);
+      const at = now();
+      const expiresAt = new Date(at.getTime() + SLACK_STATE_MS);
+      const { state, nonce } = signState(stateKey(), {
+        organisationId: principal.organisationId,
+        userId: principal.userId,
+        expiresAt,
+      });
+      await repo.deleteExpiredStates(db, at);
+      await repo.insertState(db, {
+        organisationId: principal.organisationId,
+        userId: principal.userId,
+        kind: 'slack-install',
+        nonceHash: hashToken(nonce),
+        returnTo: dashboardOrigin(principal.organisationDomain, hostname),
+        createdAt: at,
+        expiresAt,
+      });
+      return { url: slack.authorizeUrl(state, redirectUri) };
+    },
+
+    /**
+     * GET /api/v1/integrations/slack/callback: Slack's answer. The state must be one this server signed,
+     * unexpired and unused (it is used up here); its admin must still be one. The code is exchanged for
+     * the channel's incoming webhook, stored encrypted. Ends on the Integrations screen, with the outcome.
+     */
+    async slackCallback(input: SlackCallback): Promise<{ location: string }> {
+      const refuse = (reason: string) => {
+        logger.warn({ reason }, 'A Slack install was refused');
+        return back(publicUrl, { error: 'state' });
+      };
+      if (!input.state) return refuse('no state');
+      const claims = verifyState(stateKey(), input.state, now());
+      if (claims === 'invalid') return refuse('state not signed by this server');
+      if (claims === 'expired') return refuse('state expired');
+      const stored = await repo.takeState(db, 'slack-install', hashToken(claims.nonce));
+      if (!stored) return refuse('state already used');
+      if (stored.organisationId !== claims.organisationId || stored.userId !== claims.userId)
+        return refuse('state does not match its record');
+      if (stored.expiresAt.getTime() <= now().getTime()) return refuse('state expired');
+      const origin = stored.returnTo ?? publicUrl;
+      const { organisationId, userId } = claims;
+      if (input.error) return back(origin, { error: 'denied' });
+      if (!deps.enabled || !slack.configured) return back(origin, { error: 'not-configured' });
+      const member = await repo.memberOf(db, organisationId, userId);
+      if (!member || !isOrganisationAdmin({ authorities: member.authorities }))
+        return back(origin, { error: 'forbidden' });
+      if (!input.code) return back(origin, { error: 'failed' });
+      let installation;
+      try {
+        installation = await slack.exchangeCode(input.code, redirectUri);
+      } catch (error) {
+        if (!(error instanceof SlackError)) throw error;
+        logger.warn({ organisationId, reason: error.reason }, 'Slack refused the install');
+        return back(origin, { error: 'failed' });
+      }
+      await db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const secretsOf: IntegrationSecrets = {
+          webhookUrl: secrets.encrypt(installation.webhookUrl, secretContext('webhookUrl', organisationId)),
+        };
+        const created = await repo.insertIntegration(tx, {
+          organisationId,
+          type: 'slack',
+          memberId: userId,
+          configuration: {
+            incomingWebhook: {
+              channel: installation.channel,
+              ...(installation.channelId ? { channelId: installation.channelId } : {}),
+              ...(installation.configurationUrl ? { configurationUrl: installation.configurationUrl } : {}),
+            },
+            ...(installation.teamId ? { teamId: installation.teamId } : {}),
+            ...(installation.teamName ? { teamName: installation.teamName } : {}),
+            filters: NO_FILTERS,
+          },
+          secrets: secretsOf,
+          externalId: installation.teamId,
+          createdAt: now(),
+        });
+        await audit.record(
+          tx,
+          { organisationId, userId },
+          {
+            action: 'create',
+            resourceType: 'integration',
+            resourceId: created.id,
+            title: 'Slack integration added',
+            description: `${escapeMarkdown(member.email)} added Slack: changes are posted to ${markdownCode(installation.channel)}${installation.teamName ? ` of ${markdownCode(installation.teamName)}` : ''}.`,
+          },
+        );
+      });
+      return back(origin, { installed: 'slack' });
+    },
+
+    /** Starts passing changes on. */
+    start(): void {
+      if (deps.enabled && !unsubscribe) unsubscribe = events.subscribe(onChange);
+    },
+
+    stop(): void {
+      unsubscribe?.();
+      unsubscribe = null;
+    },
+
+    /** Encrypts every integration secret with the current key (a SECRETS_KEY rotation); how many were. */
+    async reencryptSecrets(): Promise<number> {
+      let changed = 0;
+      for (const row of await repo.allIntegrationSecrets(db)) {
+        const next: IntegrationSecrets = { ...row.secrets };
+        let touched = false;
+        for (const field of Object.keys(row.secrets) as (keyof IntegrationSecrets)[]) {
+          const value = row.secrets[field];
+          const again = value ? secrets.reencrypt(value, secretContext(field, row.organisationId)) : null;
+          if (again) {
+            next[field] = again;
+            touched = true;
+          }
+        }
+        if (touched) {
+          await repo.setIntegrationSecrets(db, row.id, next);
+          changed++;
+        }
+      }
+      return changed;
+    },
+  };
+}

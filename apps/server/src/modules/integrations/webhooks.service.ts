@@ -1,0 +1,554 @@
+import { randomUUID } from 'node:crypto';
+import {
+  INTEGRATION_EVENT_KINDS,
+  MAX_WEBHOOKS_PER_PROJECT,
+  escapeMarkdown,
+  markdownCode,
+  type IntegrationEventKind,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookInput,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { BadRequestError, NotFoundError, ValidationError } from '../../errors';
+import {
+  OutgoingUrlError,
+  checkOutgoingUrl,
+  type OutgoingFetch,
+  type OutgoingPolicy,
+} from '../../lib/outgoing-url';
+import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { Scope } from '../scope/scope.service';
+import { assertIntegrationsAdmin, type IntegrationsLogger } from './access';
+import { passes, webhookPayload } from './change-messages';
+import * as repo from './integrations.repository';
+import type { AttemptRecord, DeliveryRecord, IntegrationEvent, WebhookRecord } from './integrations.types';
+import { failureReason, retryAfterMs } from './slack-adapter';
+import { newMessageId, newWebhookSecret, webhookHeaders } from './webhook-signature';
+
+/**
+ * The waits before each retry of a failed delivery: 10 s, 1 min, 5 min, 30 min, 2 h, 5 h, then 10 h,
+ * until 24 hours after the event, when the delivery fails for good.
+ */
+export const WEBHOOK_RETRY_DELAYS_S = [10, 60, 300, 1_800, 7_200, 18_000, 36_000];
+/** How long after its event a delivery is still tried. */
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long one attempt may take. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** How long a taken delivery is left to its worker before another may take it again. */
+const LEASE_MS = 2 * 60 * 1000;
+/** How many deliveries one pass takes at a time, and sends side by side. */
+const BATCH = 10;
+/** The delivery log keeps 30 days. */
+const KEEP_DELIVERIES_MS = 30 * 24 * 60 * 60 * 1000;
+/** How many deliveries the log shows. */
+export const DELIVERY_LOG_LIMIT = 100;
+
+const TEST_EVENT = 'webhook.test';
+
+/** Why an address cannot be used, for the field that holds it. */
+export function refusedUrlMessage(reason: string): string {
+  return `Vexil may not send requests to this address: ${reason}.`;
+}
+
+function toDelivery(row: DeliveryRecord): WebhookDelivery {
+  return {
+    id: row.id,
+    messageId: row.messageId,
+    eventType: row.eventType as WebhookDelivery['eventType'],
+    status: row.status,
+    attempts: row.attempts,
+    responseCode: row.responseCode,
+    durationMs: row.durationMs,
+    error: row.error,
+    createdDate: row.createdAt.toISOString(),
+    nextAttemptDate: row.status === 'pending' && row.nextAttemptAt ? row.nextAttemptAt.toISOString() : null,
+  };
+}
+
+function toWebhook(
+  row: WebhookRecord,
+  projectKey: string,
+  last: { status: WebhookDelivery['status']; at: Date } | undefined,
+  secret?: string,
+): Webhook {
+  const kinds: readonly string[] = INTEGRATION_EVENT_KINDS;
+  return {
+    id: row.id,
+    projectKey,
+    url: row.url,
+    description: row.description,
+    events: row.events.filter((event): event is IntegrationEventKind => kinds.includes(event)),
+    environmentKeys: row.environmentKeys,
+    enabled: row.enabled,
+    ...(secret ? { secret } : {}),
+    createdDate: row.createdAt.toISOString(),
+    lastDelivery: last ? { status: last.status, at: last.at.toISOString() } : null,
+  };
+}
+
+function describe(input: Pick<WebhookRecord, 'url' | 'events' | 'environmentKeys' | 'enabled'>): string {
+  return [
+    `- URL: ${markdownCode(input.url)}`,
+    `- Events: ${input.events.map((event) => markdownCode(event)).join(', ')}`,
+    `- Environments: ${input.environmentKeys.length ? input.environmentKeys.map((key) => markdownCode(key)).join(', ') : 'all'}`,
+    `- ${input.enabled ? 'Enabled' : 'Turned off'}`,
+  ].join('\n');
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+/**
+ * Outgoing webhooks of a project (docs/adr/0017-integrations-and-outgoing-requests.md): organisation
+ * admins configure them; each change of the chosen kinds becomes a delivery, signed per Standard
+ * Webhooks and sent by the delivery worker, which retries with backoff for 24 hours and records every
+ * attempt's outcome in the delivery log.
+ */
+export function createWebhooksService(deps: {
+  db: Database;
+  audit: AuditService;
+  scope: Scope;
+  secrets: SecretBox;
+  /** The guarded fetch (lib/outgoing-url.ts), with its 10 s timeout and no redirects. */
+  fetch: OutgoingFetch;
+  /** The same rules, to check an address when it is saved. */
+  policy: OutgoingPolicy;
+  enabled: boolean;
+  logger: IntegrationsLogger;
+  /** How often the worker looks for deliveries that came due (0: only when woken). */
+  pollMs?: number;
+  now?: () => Date;
+}) {
+  const { db, audit, scope, secrets, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const secretContext = (webhookId: string) => `webhook.secret:${webhookId}`;
+
+  function assertAdmin(principal: Principal) {
+    assertIntegrationsAdmin(principal, deps.enabled);
+  }
+
+  async function checkUrl(url: string): Promise<void> {
+    try {
+      await checkOutgoingUrl(url, deps.policy);
+    } catch (error) {
+      if (error instanceof OutgoingUrlError)
+        throw new ValidationError('url', refusedUrlMessage(error.message));
+      throw error;
+    }
+  }
+
+  async function found(principal: Principal, projectKey: string, id: string) {
+    const project = await scope.project(principal.organisationId, projectKey);
+    const row = await repo.findWebhook(db, principal.organisationId, project.id, id);
+    if (!row) throw new NotFoundError('webhook', id);
+    return { project, row };
+  }
+
+  /** One attempt of a delivery; its outcome as recorded (a test delivery is never retried). */
+  async function attempt(delivery: DeliveryRecord, webhook: WebhookRecord | null): Promise<AttemptRecord> {
+    const attempts = delivery.attempts + 1;
+    const finished = (error: string): AttemptRecord => ({
+      status: 'failed',
+      attempts,
+      responseCode: null,
+      durationMs: null,
+      error,
+      nextAttemptAt: null,
+      lastAttemptAt: now(),
+    });
+    const isTest = delivery.eventType === TEST_EVENT;
+    if (!webhook) return finished('The webhook was removed.');
+    if (!webhook.enabled && !isTest) return finished('The webhook is turned off.');
+    let secret: string;
+    try {
+      secret = secrets.decrypt(webhook.secretEncrypted, secretContext(webhook.id));
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      return finished('The signing secret can no longer be read (SECRETS_KEY has changed): rotate it.');
+    }
+    const sentAt = now();
+    const started = performance.now();
+    let responseCode: number | null = null;
+    let error: string | null = null;
+    let wait: number | undefined;
+    try {
+      const response = await deps.fetch(webhook.url, {
+        method: 'POST',
+        headers: webhookHeaders(secret, delivery.messageId, sentAt, delivery.payload),
+        body: delivery.payload,
+      });
+      responseCode = response.status;
+      if (!response.ok) {
+        error =
+          response.status >= 300 && response.status < 400
+            ? `HTTP ${response.status}: redirects are not followed.`
+            : `HTTP ${response.status}.`;
+        wait = retryAfterMs(response.headers.get('retry-after'));
+      }
+    } catch (failure) {
+      const reason = failureReason(failure);
+      error = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const at = now();
+    if (error === null)
+      return {
+        status: 'succeeded',
+        attempts,
+        responseCode,
+        durationMs,
+        error,
+        nextAttemptAt: null,
+        lastAttemptAt: at,
+      };
+    const delay = WEBHOOK_RETRY_DELAYS_S[Math.min(attempts, WEBHOOK_RETRY_DELAYS_S.length) - 1]! * 1000;
+    const next = new Date(at.getTime() + Math.max(delay, wait ?? 0));
+    const giveUp = isTest || next.getTime() > delivery.createdAt.getTime() + WEBHOOK_RETRY_WINDOW_MS;
+    return {
+      status: giveUp ? 'failed' : 'pending',
+      attempts,
+      responseCode,
+      durationMs,
+      error,
+      nextAttemptAt: giveUp ? null : next,
+      lastAttemptAt: at,
+    };
+  }
+
+  // The delivery worker: one pass at a time on this instance; instances share the rows.
+  let pass: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let lastPrune = 0;
+
+  async function runPass(): Promise<void> {
+    for (let rounds = 0; rounds < 100 && !stopped; rounds++) {
+      const at = now();
+      const due = await repo.claimDueDeliveries(db, at, new Date(at.getTime() + LEASE_MS), BATCH);
+      if (due.length === 0) break;
+      const hooks = new Map(
+        (await repo.webhooksByIds(db, [...new Set(due.map((d) => d.webhookId))])).map((w) => [w.id, w]),
+      );
+      await Promise.all(
+        due.map(async (delivery) => {
+          const outcome = await attempt(delivery, hooks.get(delivery.webhookId) ?? null);
+          await repo.recordAttempt(db, delivery.id, outcome);
+          if (outcome.status === 'failed')
+            logger.warn(
+              {
+                webhookId: delivery.webhookId,
+                deliveryId: delivery.id,
+                attempts: outcome.attempts,
+                reason: outcome.error,
+              },
+              'A webhook delivery failed for good',
+            );
+        }),
+      );
+    }
+    const at = now().getTime();
+    if (at - lastPrune > 60 * 60 * 1000) {
+      lastPrune = at;
+      await repo.pruneDeliveries(db, new Date(at - KEEP_DELIVERIES_MS));
+    }
+  }
+
+  /** Sends what is due, now, after the current request; a pass under way runs once more. */
+  function wake(): void {
+    if (stopped) return;
+    if (pass) {
+      again = true;
+      return;
+    }
+    pass = (async () => {
+      do {
+        again = false;
+        try {
+          await runPass();
+        } catch (error) {
+          logger.warn({ err: error }, 'The webhook delivery worker failed; it tries again at its next pass');
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      pass = null;
+    });
+  }
+
+  return {
+    /** GET /api/v1/projects/{projectKey}/webhooks */
+    async list(principal: Principal, projectKey: string): Promise<Webhook[]> {
+      assertAdmin(principal);
+      const project = await scope.project(principal.organisationId, projectKey);
+      const rows = await repo.listWebhooks(db, principal.organisationId, project.id);
+      const last = await repo.lastDeliveries(
+        db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => toWebhook(row, project.key, last.get(row.id)));
+    },
+
+    /** POST /api/v1/projects/{projectKey}/webhooks: the answer carries the signing secret, once. */
+    async create(principal: Principal, projectKey: string, input: WebhookInput): Promise<Webhook> {
+      assertAdmin(principal);
+      const organisationId = principal.organisationId;
+      const project = await scope.project(organisationId, projectKey);
+      await checkUrl(input.url);
+      const secret = newWebhookSecret();
+      const id = randomUUID();
+      const row = await db.transaction(async (tx) => {
+        const live = await scope.project(organisationId, projectKey, tx);
+        if ((await repo.countWebhooks(tx, organisationId, live.id)) >= MAX_WEBHOOKS_PER_PROJECT)
+          throw new BadRequestError(`A project may have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks.`);
+        const created = await repo.insertWebhook(tx, {
+          id,
+          organisationId,
+          projectId: live.id,
+          url: input.url,
+          description: input.description,
+          events: [...new Set(input.events)],
+          environmentKeys: [...new Set(input.environmentKeys)],
+          enabled: input.enabled,
+          secretEncrypted: secrets.encrypt(secret, secretContext(id)),
+          createdById: principal.userId,
+          createdAt: now(),
+        });
+        await audit.record(tx, principal, {
+          action: 'create',
+          resourceType: 'webhook',
+          resourceId: id,
+          projectKey: live.key,
+          title: `Webhook added to ${live.name}`,
+          description: `${escapeMarkdown(principal.email)} added a webhook to **${escapeMarkdown(live.name)}**.\n\n${describe(created)}`,
+        });
+        return created;
+      });
+      return toWebhook(row, project.key, undefined, secret);
+    },
+
+    /** PUT /api/v1/projects/{projectKey}/webhooks/{id} */
+    async update(
+      principal: Principal,
+      projectKey: string,
+      id: string,
+      input: WebhookInput,
+    ): Promise<Webhook> {
+      assertAdmin(principal);
+      const { project } = await found(principal, projectKey, id);
+      await checkUrl(input.url);
+      const row = await db.transaction(async (tx) => {
+        const before = await repo.findWebhook(tx, principal.organisationId, project.id, id, {
+          forUpdate: true,
+        });
+        if (!before) throw new NotFoundError('webhook', id);
+        const after = await repo.updateWebhook(tx, id, {
+          url: input.url,
+          description: input.description,
+          events: [...new Set(input.events)],
+          environmentKeys: [...new Set(input.environmentKeys)],
+          enabled: input.enabled,
+          updatedAt: now(),
+        });
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'webhook',
+          resourceId: id,
+          projectKey: project.key,
+          title: `Webhook of ${project.name} changed`,
+          description: `${escapeMarkdown(principal.email)} changed a webhook of **${escapeMarkdown(project.name)}**.\n\n- before:\n${describe(before).replaceAll('- ', '  - ')}\n- after:\n${describe(after).replaceAll('- ', '  - ')}`,
+        });
+        return after;
+      });
+      const last = await repo.lastDeliveries(db, [id]);
+      return toWebhook(row, project.key, last.get(id));
+    },
+
+    /** DELETE /api/v1/projects/{projectKey}/webhooks/{id}: its delivery log goes with it. */
+    async remove(principal: Principal, projectKey: string, id: string): Promise<void> {
+      assertAdmin(principal);
+      const { project } = await found(principal, projectKey, id);
+      await db.transaction(async (tx) => {
+        const before = await repo.findWebhook(tx, principal.organisationId, project.id, id, {
+          forUpdate: true,
+        });
+        if (!before) throw new NotFoundError('webhook', id);
+        await repo.deleteWebhook(tx, id);
+        await audit.record(tx, principal, {
+          action: 'delete',
+          resourceType: 'webhook',
+          resourceId: id,
+          projectKey: project.key,
+          title: `Webhook removed from ${project.name}`,
+          description: `${escapeMarkdown(principal.email)} removed a webhook from **${escapeMarkdown(project.name)}**.\n\n${describe(before)}`,
+        });
+      });
+    },
+
+    /** POST /api/v1/projects/{projectKey}/webhooks/{id}/secret: a new signing secret, shown once. */
+    async rotateSecret(principal: Principal, projectKey: string, id: string): Promise<Webhook> {
+      assertAdmin(principal);
+      const { project } = await found(principal, projectKey, id);
+      const secret = newWebhookSecret();
+      const row = await db.transaction(async (tx) => {
+        const before = await repo.findWebhook(tx, principal.organisationId, project.id, id, {
+          forUpdate: true,
+        });
+        if (!before) throw new NotFoundError('webhook', id);
+        const after = await repo.updateWebhook(tx, id, {
+          secretEncrypted: secrets.encrypt(secret, secretContext(id)),
+          updatedAt: now(),
+        });
+        await audit.record(tx, principal, {
+          action: 'update',
+          resourceType: 'webhook',
+          resourceId: id,
+          projectKey: project.key,
+          title: `Webhook secret of ${project.name} replaced`,
+          description: `${escapeMarkdown(principal.email)} replaced the signing secret of the webhook ${markdownCode(before.url)} of **${escapeMarkdown(project.name)}**.`,
+        });
+        return after;
+      });
+      const last = await repo.lastDeliveries(db, [id]);
+      return toWebhook(row, project.key, last.get(id), secret);
+    },
+
+    /**
+     * POST /api/v1/projects/{projectKey}/webhooks/{id}/test: sends a `webhook.test` event at once and
+     * answers its delivery with the outcome (not retried).
+     */
+    async test(principal: Principal, projectKey: string, id: string): Promise<WebhookDelivery> {
+      assertAdmin(principal);
+      const { project, row } = await found(principal, projectKey, id);
+      const at = now();
+      const payload = JSON.stringify({
+        type: TEST_EVENT,
+        timestamp: at.toISOString(),
+        data: {
+          webhook: { id: row.id, projectKey: project.key },
+          summary: `A test delivery from Vexil to a webhook of the project ${project.name}.`,
+        },
+      });
+      const [delivery] = await repo.insertDeliveries(db, [
+        {
+          organisationId: principal.organisationId,
+          webhookId: row.id,
+          messageId: newMessageId(),
+          eventType: TEST_EVENT,
+          payload,
+          createdAt: at,
+          nextAttemptAt: null,
+        },
+      ]);
+      const outcome = await attempt(delivery!, row);
+      return toDelivery(await repo.recordAttempt(db, delivery!.id, outcome));
+    },
+
+    /** GET /api/v1/projects/{projectKey}/webhooks/{id}/deliveries: the newest first. */
+    async deliveries(principal: Principal, projectKey: string, id: string): Promise<WebhookDelivery[]> {
+      assertAdmin(principal);
+      const { row } = await found(principal, projectKey, id);
+      return (await repo.listDeliveries(db, principal.organisationId, row.id, DELIVERY_LOG_LIMIT)).map(
+        toDelivery,
+      );
+    },
+
+    /**
+     * POST /api/v1/projects/{projectKey}/webhooks/deliveries/{id}/resend: the same event (same body and
+     * `webhook-id`) as a new delivery, sent at once and retried like any other.
+     */
+    async resend(principal: Principal, projectKey: string, deliveryId: string): Promise<WebhookDelivery> {
+      assertAdmin(principal);
+      const project = await scope.project(principal.organisationId, projectKey);
+      const original = await repo.findDelivery(db, principal.organisationId, deliveryId);
+      const webhook =
+        original && (await repo.findWebhook(db, principal.organisationId, project.id, original.webhookId));
+      if (!original || !webhook) throw new NotFoundError('webhook delivery', deliveryId);
+      const at = now();
+      const [delivery] = await repo.insertDeliveries(db, [
+        {
+          organisationId: principal.organisationId,
+          webhookId: webhook.id,
+          messageId: original.messageId,
+          eventType: original.eventType,
+          payload: original.payload,
+          createdAt: at,
+          nextAttemptAt: at,
+        },
+      ]);
+      wake();
+      return toDelivery(delivery!);
+    },
+
+    /** A change: a delivery for each enabled webhook of its project that wants it, sent soon after. */
+    async enqueue(event: IntegrationEvent): Promise<number> {
+      if (!deps.enabled) return 0;
+      const hooks = (await repo.listWebhooks(db, event.organisationId, event.project.id)).filter(
+        (hook) =>
+          hook.enabled &&
+          passes({ projectKeys: [], environmentKeys: hook.environmentKeys, events: [] }, event) &&
+          hook.events.includes(event.kind),
+      );
+      if (hooks.length === 0) return 0;
+      const payload = webhookPayload(event);
+      const at = now();
+      await repo.insertDeliveries(
+        db,
+        hooks.map((hook) => ({
+          organisationId: event.organisationId,
+          webhookId: hook.id,
+          messageId: newMessageId(),
+          eventType: event.kind,
+          payload,
+          createdAt: at,
+          nextAttemptAt: at,
+        })),
+      );
+      wake();
+      return hooks.length;
+    },
+
+    /** Sends what is due now (the worker's pass; tests call it after moving their clock). */
+    wake,
+
+    /** Whether a pass is under way. */
+    busy: () => pass !== null,
+
+    /** Resolves once the pass under way (and any it queued) has finished. */
+    async settled(): Promise<void> {
+      while (pass) await pass;
+    },
+
+    /** Starts looking for due deliveries every `pollMs`. */
+    start(): void {
+      stopped = false;
+      const pollMs = deps.pollMs ?? 5_000;
+      if (deps.enabled && pollMs > 0 && !timer) {
+        timer = setInterval(wake, pollMs);
+        timer.unref();
+      }
+      if (deps.enabled) wake();
+    },
+
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      while (pass) await pass;
+    },
+
+    /** Encrypts every signing secret with the current key (a SECRETS_KEY rotation); how many were. */
+    async reencryptSecrets(): Promise<number> {
+      let changed = 0;
+      for (const row of await repo.allWebhookSecrets(db)) {
+        const next = secrets.reencrypt(row.secretEncrypted, secretContext(row.id));
+        if (next) {
+          await repo.setWebhookSecret(db, row.id, next);
+          changed++;
+        }
+      }
+      return changed;
+    },
+  };
+}
