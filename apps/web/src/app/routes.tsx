@@ -152,6 +152,14 @@ const adminRoutes: RouteObject[] = [
       return { element: <AdminPage tab="projects" /> };
     },
   },
+  {
+    // /admin/integrations/jira/connect too: the panel tells it from a connection's id.
+    path: 'admin/integrations/jira/:jiraIntegrationId',
+    lazy: async () => {
+      const { AdminPage } = await import('./routes/admin-page');
+      return { element: <AdminPage tab="integrations" /> };
+    },
+  },
 ];
 
 const authenticatedRoutes: RouteObject[] = [

@@ -70,3 +70,11 @@ export const HELP_PATH = '/help';
 
 /** The server's API reference (its OpenAPI pages), outside the dashboard's routes. */
 export const API_REFERENCE_PATH = '/api/docs';
+
+/** Admin › Integrations, connecting Jira (the page asks the server for its one-time token). */
+export const JIRA_CONNECT_PATH = '/admin/integrations/jira/connect';
+
+/** Admin › Integrations, one Jira connection's settings. */
+export function jiraIntegrationPath(id: string): string {
+  return `/admin/integrations/jira/${segment(id)}`;
+}

@@ -14,6 +14,7 @@ import { RolesAdmin } from '../../features/roles/components/roles-admin';
 import { SsoAdmin } from '../../features/sso/components/sso-admin';
 import { TeamAdmin } from '../../features/team/components/team-admin';
 import { ADMIN_TABS, DEFAULT_ADMIN_TAB, useVisibleAdminTabs, type AdminTab } from './admin-tabs';
+import { IntegrationsPanel, projectIntegrationSections } from './integrations-panel';
 
 export const UNAVAILABLE_MESSAGE = 'This screen is not available in this version of Vexil yet.';
 
@@ -34,7 +35,7 @@ function UnavailablePanel({ tab }: { tab: AdminTab }) {
 function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
   switch (tab.value) {
     case 'projects':
-      return <ProjectAdmin projectKey={projectKey} />;
+      return <ProjectAdmin projectKey={projectKey} sections={projectIntegrationSections} />;
     case 'users':
       return <TeamAdmin />;
     case 'audit':
@@ -52,6 +53,8 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
       if (projectKey === 'manage') return <LocalManagePage />;
       if (projectKey === 'checkout') return <LocalCheckoutPage />;
       return <NotFound />;
+    case 'integrations':
+      return <IntegrationsPanel subPath={projectKey} />;
     default:
       // The other tabs' screens come with their own issues.
       return <UnavailablePanel tab={tab} />;
@@ -61,8 +64,9 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
 /**
  * /admin/{adminTab} and /admin/{adminTab}/{projectKey} (or a route naming its tab in `tab`): the admin tabs
  * of docs/product.md §2; changing tab goes to /admin/{tab}. A tab that does not exist, or that this user may
- * not see, is not found. The projects and billing (with its flag) tabs are the exceptions: they tell a
- * non-admin that only organisation admins manage them, as the trial banner links everyone to billing.
+ * not see, is not found. The projects, billing and integrations (with their flags) tabs are the
+ * exceptions: they tell a non-admin that only organisation admins manage them, as the trial banner links
+ * everyone to billing.
  */
 export function AdminPage({ tab: fixedTab }: { tab?: string }) {
   const { adminTab = fixedTab, projectKey } = useParams();
@@ -70,8 +74,13 @@ export function AdminPage({ tab: fixedTab }: { tab?: string }) {
   const visible = useVisibleAdminTabs();
   const tab = ADMIN_TABS.find((t) => t.value === adminTab);
   const billing = useFlag('billing');
+  const integrations = useFlag('integrations');
   const reachable =
-    tab && (visible.includes(tab) || tab.value === DEFAULT_ADMIN_TAB || (tab.value === 'billing' && billing));
+    tab &&
+    (visible.includes(tab) ||
+      tab.value === DEFAULT_ADMIN_TAB ||
+      (tab.value === 'billing' && billing) ||
+      (tab.value === 'integrations' && integrations));
 
   if (!tab || !reachable) return <NotFound />;
 

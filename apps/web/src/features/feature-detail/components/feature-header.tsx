@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ActionIcon, Badge, Code, Group, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconExternalLink, IconStar, IconStarFilled } from '@tabler/icons-react';
+import { IconStar, IconStarFilled } from '@tabler/icons-react';
 import { isApiError } from '../../../lib/api-client';
 import { useFlag } from '../../../lib/flags';
 import { formatDate } from '../../../lib/format';
@@ -9,6 +9,7 @@ import type { Feature, FeatureControl } from '@vexil/core';
 import { useBookmarkFeature } from '../../../entities/features/api/bookmark-feature';
 import { CopyKeyButton } from './copy-key-button';
 import { FeatureStatus } from './feature-status';
+import { IssueLinks } from './issue-links';
 
 /** docs/product.md §8 "Bookmark failure". */
 export function bookmarkFailureMessage(error: unknown): string {
@@ -56,39 +57,6 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
         {children}
       </Text>
     </Stack>
-  );
-}
-
-function IssueLinks({ feature }: { feature: Feature }) {
-  const issues = feature.jiraIssues.length
-    ? feature.jiraIssues
-    : feature.jiraIssueKeys.map((key) => ({ key, title: '', url: '' }));
-  if (issues.length === 0) return null;
-  return (
-    <Group gap={6} aria-label="Issues" role="list">
-      {issues.map((issue) => (
-        <span key={issue.key} role="listitem">
-          {issue.url ? (
-            <Badge
-              component="a"
-              href={issue.url}
-              target="_blank"
-              rel="noopener noreferrer"
-              variant="outline"
-              style={{ cursor: 'pointer' }}
-              rightSection={<IconExternalLink size={12} aria-hidden="true" />}
-              title={issue.title || undefined}
-            >
-              {issue.key}
-            </Badge>
-          ) : (
-            <Badge variant="outline" color="gray" title={issue.title || undefined}>
-              {issue.key}
-            </Badge>
-          )}
-        </span>
-      ))}
-    </Group>
   );
 }
 

@@ -1,0 +1,451 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MAX_WEBHOOKS_PER_PROJECT } from '@vexil/core';
+import { initialPayload, jsonResponse, withSdkKeys } from '../../../test-utils';
+import {
+  deliveryFixture,
+  renderScreen,
+  resetOverlays,
+  serveWebhooks,
+  webhookFixture,
+  webhooksPath,
+} from './integrations-test-server';
+import { ProjectWebhooks } from './project-webhooks';
+
+const project = withSdkKeys(initialPayload().projects[0]!);
+const route = { path: 'admin/projects/web', element: <ProjectWebhooks project={project} /> };
+
+function renderWebhooks() {
+  return { ...renderScreen(route, '/admin/projects/web'), user: userEvent.setup() };
+}
+
+const webhookList = () => screen.findByRole('list', { name: 'Webhooks' });
+const card = async (url: string) => within(within(await webhookList()).getByRole('listitem', { name: url }));
+
+describe('project Webhooks section', () => {
+  afterEach(() => {
+    resetOverlays();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists each webhook with its address, description, events, environments, state and last delivery', async () => {
+    serveWebhooks({
+      webhooks: [
+        webhookFixture({
+          url: 'https://hooks.example.com/deploy',
+          environmentKeys: ['production'],
+          lastDelivery: { status: 'failed', at: new Date(Date.now() - 2 * 60 * 1000).toISOString() },
+        }),
+        webhookFixture({
+          url: 'https://ci.example.com/hook',
+          description: '',
+          enabled: false,
+          events: ['feature.deleted'],
+        }),
+      ],
+    });
+    renderWebhooks();
+
+    expect(screen.getByRole('heading', { name: 'Webhooks' })).toBeTruthy();
+    const first = await card('https://hooks.example.com/deploy');
+    expect(first.getByText('Deploy bot')).toBeTruthy();
+    expect(first.getByText('Active')).toBeTruthy();
+    expect(first.getByText('Feature turned on or off')).toBeTruthy();
+    expect(first.getByText('Feature created')).toBeTruthy();
+    expect(first.getByText('Production')).toBeTruthy();
+    expect(first.getByText('Failed')).toBeTruthy();
+    expect(first.getByText('2 minutes ago')).toBeTruthy();
+
+    const second = await card('https://ci.example.com/hook');
+    expect(second.getByText('Inactive')).toBeTruthy();
+    expect(second.getByText('All')).toBeTruthy();
+    expect(second.getByText('Never')).toBeTruthy();
+  });
+
+  it('says the project has none yet', async () => {
+    serveWebhooks();
+    renderWebhooks();
+    expect(await screen.findByText('This project has no webhooks yet.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New webhook' })).toBeTruthy();
+  });
+
+  it('shows a skeleton while loading and Retry when loading fails', async () => {
+    let fail = true;
+    serveWebhooks({
+      handlers: {
+        [`GET ${webhooksPath()}`]: () =>
+          fail
+            ? jsonResponse(403, { title: 'Only organisation admins may manage integrations.' })
+            : jsonResponse(200, []),
+      },
+    });
+    const { user } = renderWebhooks();
+    expect(screen.getByRole('status', { name: 'Loading webhooks' })).toBeTruthy();
+    const alert = (await screen.findByText('We could not load the webhooks.')).closest<HTMLElement>(
+      '[role="alert"]',
+    )!;
+    expect(alert.textContent).toContain('Only organisation admins may manage integrations.');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('This project has no webhooks yet.')).toBeTruthy();
+  });
+
+  it('creates a webhook and shows its signing secret once, with a copy button', async () => {
+    const { calls, secret } = serveWebhooks();
+    const { user } = renderWebhooks();
+    await screen.findByText('This project has no webhooks yet.');
+
+    await user.click(screen.getByRole('button', { name: 'New webhook' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New webhook' });
+    const form = within(dialog);
+    // Toggles are chosen by default.
+    expect(
+      (form.getByRole('checkbox', { name: 'Feature turned on or off' }) as HTMLInputElement).checked,
+    ).toBe(true);
+    await user.type(form.getByRole('textbox', { name: 'Payload URL' }), 'https://hooks.example.com/new');
+    await user.type(form.getByRole('textbox', { name: 'Description' }), 'Release notes bot');
+    await user.click(form.getByRole('checkbox', { name: 'Feature created' }));
+    await user.click(form.getByRole('combobox', { name: 'Environments' }));
+    await user.click(await screen.findByRole('option', { name: 'Production' }));
+    await user.click(form.getByRole('button', { name: 'Create webhook' }));
+
+    expect(await screen.findByText('Webhook created.')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')).toEqual({
+      method: 'POST',
+      path: webhooksPath(),
+      body: {
+        url: 'https://hooks.example.com/new',
+        description: 'Release notes bot',
+        events: ['feature.toggled', 'feature.created'],
+        environmentKeys: ['production'],
+        enabled: true,
+      },
+    });
+    const shown = await form.findByRole('textbox', { name: 'Signing secret' });
+    expect((shown as HTMLTextAreaElement).value).toBe(secret);
+    expect(dialog.textContent).toContain('Copy the signing secret now');
+    expect(dialog.textContent).toContain('You won’t be able to see it again.');
+
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await user.click(form.getByRole('button', { name: 'Copy secret' }));
+    expect(writeText).toHaveBeenCalledWith(secret);
+    expect(await form.findByRole('button', { name: 'Copied to clipboard' })).toBeTruthy();
+
+    await user.click(form.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await card('https://hooks.example.com/new')).toBeTruthy();
+    // Once closed, the secret is nowhere on the page.
+    expect(document.body.textContent).not.toContain(secret);
+  });
+
+  it('checks the address and the events before sending, and shows the server’s reason', async () => {
+    const { calls } = serveWebhooks({
+      handlers: {
+        [`POST ${webhooksPath()}`]: () =>
+          jsonResponse(400, {
+            title: 'This address is not allowed: it points to a private network.',
+            errors: [
+              { field: 'url', message: 'This address is not allowed: it points to a private network.' },
+            ],
+          }),
+      },
+    });
+    const { user } = renderWebhooks();
+    await screen.findByText('This project has no webhooks yet.');
+    await user.click(screen.getByRole('button', { name: 'New webhook' }));
+    const form = within(await screen.findByRole('dialog', { name: 'New webhook' }));
+
+    await user.type(form.getByRole('textbox', { name: 'Payload URL' }), 'ftp://files.example.com');
+    await user.click(form.getByRole('checkbox', { name: 'Feature turned on or off' }));
+    await user.click(form.getByRole('button', { name: 'Create webhook' }));
+    expect(await form.findByText('Must be a valid http(s) URL.')).toBeTruthy();
+    expect(form.getByText('Choose at least one event.')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.clear(form.getByRole('textbox', { name: 'Payload URL' }));
+    await user.type(form.getByRole('textbox', { name: 'Payload URL' }), 'http://10.0.0.5/hook');
+    await user.click(form.getByRole('checkbox', { name: 'Feature deleted' }));
+    await user.click(form.getByRole('button', { name: 'Create webhook' }));
+    expect((await form.findByRole('alert')).textContent).toContain(
+      'This address is not allowed: it points to a private network.',
+    );
+    const url = form.getByRole('textbox', { name: 'Payload URL' });
+    await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.queryByText('Webhook created.')).toBeNull();
+  });
+
+  it('edits a webhook: switches it off and changes its events', async () => {
+    const hook = webhookFixture({ url: 'https://hooks.example.com/deploy' });
+    const { calls } = serveWebhooks({ webhooks: [hook] });
+    const { user } = renderWebhooks();
+    await user.click((await card(hook.url)).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit webhook' });
+    const form = within(dialog);
+    expect((form.getByRole('textbox', { name: 'Payload URL' }) as HTMLInputElement).value).toBe(hook.url);
+    await user.click(form.getByRole('checkbox', { name: 'Feature created' }));
+    await user.click(form.getByRole('switch', { name: /^Active/ }));
+    await user.click(form.getByRole('button', { name: 'Save webhook' }));
+
+    expect(await screen.findByText('Webhook saved.')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')).toEqual({
+      method: 'PUT',
+      path: `${webhooksPath()}/${hook.id}`,
+      body: {
+        url: hook.url,
+        description: 'Deploy bot',
+        events: ['feature.toggled'],
+        environmentKeys: [],
+        enabled: false,
+      },
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await (await card(hook.url)).findByText('Inactive')).toBeTruthy();
+  });
+
+  it('sends a test delivery and says how it went', async () => {
+    const hook = webhookFixture();
+    const { calls } = serveWebhooks({ webhooks: [hook] });
+    const { user } = renderWebhooks();
+    await user.click((await card(hook.url)).getByRole('button', { name: 'Send test' }));
+    expect(await screen.findByText('Test delivery succeeded: HTTP 200 in 42 ms.')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      `${webhooksPath()}/${hook.id}/test`,
+    ]);
+  });
+
+  it('says why a test delivery failed', async () => {
+    const hook = webhookFixture();
+    serveWebhooks({
+      webhooks: [hook],
+      handlers: {
+        [`POST ${webhooksPath()}/${hook.id}/test`]: () =>
+          jsonResponse(
+            200,
+            deliveryFixture({
+              eventType: 'webhook.test',
+              status: 'failed',
+              responseCode: 500,
+              error: 'The receiver answered HTTP 500.',
+            }),
+          ),
+      },
+    });
+    const { user } = renderWebhooks();
+    await user.click((await card(hook.url)).getByRole('button', { name: 'Send test' }));
+    expect(await screen.findByText('Test delivery failed: The receiver answered HTTP 500.')).toBeTruthy();
+  });
+
+  it('rotates the signing secret after a confirmation and shows the new one once', async () => {
+    const hook = webhookFixture();
+    const { calls, secret } = serveWebhooks({ webhooks: [hook] });
+    const { user } = renderWebhooks();
+    await user.click((await card(hook.url)).getByRole('button', { name: `More actions for ${hook.url}` }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Rotate secret' }));
+    const confirmDialog = await screen.findByRole('dialog', { name: 'Rotate signing secret' });
+    expect(confirmDialog.textContent).toContain('The current secret stops working at once');
+    await user.click(within(confirmDialog).getByRole('button', { name: 'Rotate secret' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'New signing secret' });
+    expect(
+      (within(dialog).getByRole('textbox', { name: 'Signing secret' }) as HTMLTextAreaElement).value,
+    ).toBe(`${secret}rotated`);
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      `${webhooksPath()}/${hook.id}/secret`,
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.body.textContent).not.toContain(`${secret}rotated`);
+  });
+
+  it('deletes a webhook after a confirmation', async () => {
+    const hook = webhookFixture({ url: 'https://hooks.example.com/old' });
+    const { calls } = serveWebhooks({ webhooks: [hook] });
+    const { user } = renderWebhooks();
+    await user.click((await card(hook.url)).getByRole('button', { name: `More actions for ${hook.url}` }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete webhook' });
+    expect(dialog.textContent).toContain(
+      'Delete the webhook to https://hooks.example.com/old? Vexil stops sending it events, and its delivery log is deleted.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete webhook' }));
+
+    expect(await screen.findByText('Webhook deleted.')).toBeTruthy();
+    expect(await screen.findByText('This project has no webhooks yet.')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+      `${webhooksPath()}/${hook.id}`,
+    ]);
+  });
+
+  it(`disables New webhook, and says why, once the project has ${MAX_WEBHOOKS_PER_PROJECT}`, async () => {
+    serveWebhooks({
+      webhooks: Array.from({ length: MAX_WEBHOOKS_PER_PROJECT }, (_, n) =>
+        webhookFixture({ url: `https://hooks.example.com/${n}` }),
+      ),
+    });
+    renderWebhooks();
+    await webhookList();
+    expect((screen.getByRole('button', { name: 'New webhook' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      screen.getByLabelText(`A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks.`),
+    ).toBeTruthy();
+  });
+});
+
+describe('webhook delivery log', () => {
+  afterEach(() => {
+    resetOverlays();
+    vi.unstubAllGlobals();
+  });
+
+  const openLog = async (user: ReturnType<typeof userEvent.setup>, url: string) => {
+    await user.click((await card(url)).getByRole('button', { name: 'Deliveries' }));
+    return screen.findByRole('dialog', { name: 'Deliveries' });
+  };
+
+  it('lists each delivery with its status, event, attempts, response code, duration, time, error and next attempt', async () => {
+    const hook = webhookFixture();
+    serveWebhooks({
+      webhooks: [hook],
+      deliveries: {
+        [hook.id]: [
+          deliveryFixture({
+            status: 'pending',
+            eventType: 'feature.created',
+            attempts: 2,
+            responseCode: 503,
+            durationMs: 120,
+            error: 'The receiver answered HTTP 503.',
+            nextAttemptDate: new Date(Date.now() + 5 * 60 * 1000).toISOString(),
+          }),
+          deliveryFixture({ eventType: 'webhook.test' }),
+        ],
+      },
+    });
+    const { user } = renderWebhooks();
+    const dialog = await openLog(user, hook.url);
+    const table = await within(dialog).findByRole('table', { name: 'Deliveries' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Status', 'Event', 'Attempts', 'Response', 'Duration', 'Sent', 'Details', 'Actions']);
+    const [pending, test] = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row));
+    expect(pending!.getByText('Pending')).toBeTruthy();
+    expect(pending!.getByText('Feature created')).toBeTruthy();
+    expect(pending!.getByText('2')).toBeTruthy();
+    expect(pending!.getByText('503')).toBeTruthy();
+    expect(pending!.getByText('120 ms')).toBeTruthy();
+    expect(pending!.getByText('5 minutes ago')).toBeTruthy();
+    expect(pending!.getByText('The receiver answered HTTP 503.')).toBeTruthy();
+    expect(pending!.getByText('in 5 minutes')).toBeTruthy();
+    expect(test!.getByText('Succeeded')).toBeTruthy();
+    expect(test!.getByText('Test delivery')).toBeTruthy();
+    expect(test!.getByText('200')).toBeTruthy();
+    expect(test!.getByText('42 ms')).toBeTruthy();
+  });
+
+  it('says nothing has been sent yet, and shows a test delivery after Refresh', async () => {
+    const hook = webhookFixture();
+    serveWebhooks({ webhooks: [hook] });
+    const { user } = renderWebhooks();
+    // A test sent from the card, while the log is closed, is in the log once it opens.
+    const dialog = await openLog(user, hook.url);
+    expect(await within(dialog).findByText('Nothing has been sent to this webhook yet.')).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click((await card(hook.url)).getByRole('button', { name: 'Send test' }));
+    await screen.findByText('Test delivery succeeded: HTTP 200 in 42 ms.');
+
+    const again = await openLog(user, hook.url);
+    await user.click(within(again).getByRole('button', { name: 'Refresh' }));
+    expect(await within(again).findByText('Test delivery')).toBeTruthy();
+  });
+
+  it('shows Retry when the log cannot be loaded', async () => {
+    const hook = webhookFixture();
+    serveWebhooks({
+      webhooks: [hook],
+      handlers: {
+        [`GET ${webhooksPath()}/${hook.id}/deliveries`]: () =>
+          jsonResponse(500, { title: 'Something went wrong on our side.' }),
+      },
+    });
+    const { user } = renderWebhooks();
+    const dialog = await openLog(user, hook.url);
+    const alert = (await within(dialog).findByText('We could not load the deliveries.')).closest<HTMLElement>(
+      '[role="alert"]',
+    )!;
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('resends a failed delivery and lists the new attempt', async () => {
+    const hook = webhookFixture();
+    const failed = deliveryFixture({
+      status: 'failed',
+      attempts: 5,
+      responseCode: null,
+      durationMs: 10_000,
+      error: 'The receiver did not answer within 10 seconds.',
+    });
+    const { calls } = serveWebhooks({ webhooks: [hook], deliveries: { [hook.id]: [failed] } });
+    const { user } = renderWebhooks();
+    const dialog = await openLog(user, hook.url);
+    const table = await within(dialog).findByRole('table', { name: 'Deliveries' });
+    expect(within(table).getByText('Failed')).toBeTruthy();
+    await user.click(within(table).getByRole('button', { name: 'Resend' }));
+
+    expect(await screen.findByText('Resend queued: the delivery log shows how it goes.')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      `${webhooksPath()}/deliveries/${failed.id}/resend`,
+    ]);
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    expect(within(table).getByText('Succeeded')).toBeTruthy();
+  });
+
+  it('says why a resend was refused', async () => {
+    const hook = webhookFixture();
+    const failed = deliveryFixture({ status: 'failed', error: 'The receiver answered HTTP 500.' });
+    serveWebhooks({
+      webhooks: [hook],
+      deliveries: { [hook.id]: [failed] },
+      handlers: {
+        [`POST ${webhooksPath()}/deliveries/${failed.id}/resend`]: () =>
+          jsonResponse(400, { title: 'This webhook is inactive.' }),
+      },
+    });
+    const { user } = renderWebhooks();
+    const dialog = await openLog(user, hook.url);
+    await user.click(await within(dialog).findByRole('button', { name: 'Resend' }));
+    expect(
+      await screen.findByText('There was an error resending the delivery: This webhook is inactive.'),
+    ).toBeTruthy();
+  });
+
+  it('shows each delivery as a card on a phone', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+    const hook = webhookFixture();
+    serveWebhooks({ webhooks: [hook], deliveries: { [hook.id]: [deliveryFixture()] } });
+    const { user } = renderWebhooks();
+    const dialog = await openLog(user, hook.url);
+    const list = await within(dialog).findByRole('list', { name: 'Deliveries' });
+    expect(within(dialog).queryByRole('table')).toBeNull();
+    const item = within(within(list).getByRole('listitem', { name: 'Feature turned on or off' }));
+    expect(item.getByText('Succeeded')).toBeTruthy();
+    expect(item.getByText('42 ms')).toBeTruthy();
+    expect(item.getByRole('button', { name: 'Resend' })).toBeTruthy();
+  });
+});
