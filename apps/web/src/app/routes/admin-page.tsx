@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { Stack, Tabs, Title } from '@mantine/core';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { adminPath } from '../../lib/paths';
@@ -16,20 +16,9 @@ import { TeamAdmin } from '../../features/team/components/team-admin';
 import { ADMIN_TABS, DEFAULT_ADMIN_TAB, useVisibleAdminTabs, type AdminTab } from './admin-tabs';
 import { IntegrationsPanel, projectIntegrationSections } from './integrations-panel';
 
-export const UNAVAILABLE_MESSAGE = 'This screen is not available in this version of Vexil yet.';
-
 /** /admin: the default tab (docs/product.md §2). */
 export function AdminIndexRedirect() {
   return <Navigate to={adminPath(DEFAULT_ADMIN_TAB)} replace />;
-}
-
-function UnavailablePanel({ tab }: { tab: AdminTab }) {
-  return (
-    <Stack gap="xs">
-      <Title order={2}>{tab.title}</Title>
-      <Text c="dimmed">{UNAVAILABLE_MESSAGE}</Text>
-    </Stack>
-  );
 }
 
 function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
@@ -56,8 +45,7 @@ function panelOf(tab: AdminTab, projectKey: string | undefined): ReactNode {
     case 'integrations':
       return <IntegrationsPanel subPath={projectKey} />;
     default:
-      // The other tabs' screens come with their own issues.
-      return <UnavailablePanel tab={tab} />;
+      return <NotFound />;
   }
 }
 
