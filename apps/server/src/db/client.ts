@@ -165,7 +165,7 @@ export type DatabaseOptions =
 
 /**
  * The embedded database is one process's, single-user: PostgreSQL's default 128 MB of shared buffers
- * (160 MB as PGlite sets them) are most of its memory and buy nothing at its size. 16 MB keeps the
+ * (160 MB as PGlite sets them) are a quarter of its memory and buy nothing at its size. 16 MB keeps the
  * server's resident memory on an existing database at about 320 MiB instead of 420 MiB (`npm run bench -- memory`).
  */
 const PGLITE_SETTINGS = ['shared_buffers=16MB'];
