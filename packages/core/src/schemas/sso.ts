@@ -94,7 +94,8 @@ export type PublicSso = z.infer<typeof publicSsoSchema>;
 export const SSO_FAILURE_MESSAGES = {
   cancelled: 'Single sign-on was cancelled at your identity provider.',
   expired: 'That sign-in attempt has expired or was already used. Please try again.',
-  invalid: 'Your identity provider’s answer could not be verified. Please try again or contact your administrator.',
+  invalid:
+    'Your identity provider’s answer could not be verified. Please try again or contact your administrator.',
   unavailable: 'Your identity provider could not be reached. Please try again later.',
   'not-allowed':
     'Your account is not allowed to sign in to this organisation. Please contact your administrator.',
