@@ -43,12 +43,15 @@ describe('integrationSchema', () => {
       type: 'slack',
       member: { name: 'Ada' },
       configuration: { incomingWebhook: { channel: '#flags' } },
+      filters: { projectKeys: [], environmentKeys: [], events: [] },
+      createdDate: '2026-11-24T10:00:00.000Z',
     };
     const jira = {
       id: ID,
       type: 'jira',
       member: { name: 'Ada' },
       configuration: { baseUrl: 'https://acme.atlassian.net' },
+      createdDate: '2026-11-24T10:00:00.000Z',
     };
     expect(integrationSchema.parse(slack)).toEqual(slack);
     expect(integrationSchema.parse(jira)).toEqual(jira);

@@ -172,7 +172,11 @@ const VALID: [string, z.ZodType, unknown][] = [
   ['inviteForm', inviteForm, { invites: [{ email: EMAIL, firstName: 'Ada', lastName: 'Lovelace' }] }],
   ['roleInput', roleInput, { id: ID, name: 'Auditor', description: 'Reads the log' }],
   ['tokenInput', tokenInput, { name: 'CI' }],
-  ['jiraConnectInput', jiraConnectInput, { token: 'jira-token' }],
+  [
+    'jiraConnectInput',
+    jiraConnectInput,
+    { token: 'jira-token', baseUrl: 'https://acme.atlassian.net', email: EMAIL, apiToken: 'api-token' },
+  ],
   ['changeSubscriptionInput', changeSubscriptionInput, { subscriptionId: 'price_123' }],
   ['registerEmailInput', registerEmailInput, { email: EMAIL, beta: false }],
   ['validatePinInput', validatePinInput, { email: EMAIL, once: 'once-value', pin: '123456' }],
