@@ -165,33 +165,30 @@ export function createBillingService(deps: {
     },
 
     /**
-     * Throws the 400 of docs/product.md §8 when one more item would pass the limit: the check passes while
-     * the count is below the limit or there is none (§9). Call it inside the write's transaction, after
-     * locking the organisation, so concurrent creations cannot both pass.
+     * Throws the 400 of docs/product.md §8 when `adding` more items would pass the limit: the check
+     * passes while the count is below the limit or there is none (§9). The count is billing's own, the
+     * one the usage shows. Call it inside the write's transaction, after locking the organisation, so
+     * concurrent creations cannot both pass.
      */
     async assertWithinLimit(
       executor: Executor,
       organisationId: string,
-      key: NumericLimitKey,
-      count: () => Promise<number>,
+      key: repo.CountedLimitKey,
+      adding = 1,
     ): Promise<void> {
       const limits = await limitsFor(executor, organisationId);
       const limit = limits?.[key];
       if (limit === null || limit === undefined) return;
-      if (!withinLimit(await count(), limit)) throw new LimitReachedError(limitMessage(key, limit));
+      const used = await repo.countUsed(executor, organisationId, key);
+      if (!withinLimit(used + adding - 1, limit)) throw new LimitReachedError(limitMessage(key, limit));
     },
 
     /** How many more items the plan allows (Infinity when unlimited). */
-    async remaining(
-      executor: Executor,
-      organisationId: string,
-      key: NumericLimitKey,
-      count: () => Promise<number>,
-    ): Promise<number> {
+    async remaining(executor: Executor, organisationId: string, key: repo.CountedLimitKey): Promise<number> {
       const limits = await limitsFor(executor, organisationId);
       const limit = limits?.[key];
       if (limit === null || limit === undefined) return Number.POSITIVE_INFINITY;
-      return Math.max(0, limit - (await count()));
+      return Math.max(0, limit - (await repo.countUsed(executor, organisationId, key)));
     },
 
     /** Whether the subscription is active now (true without billing or without a subscription). */

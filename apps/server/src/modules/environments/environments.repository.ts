@@ -104,16 +104,6 @@ export async function keyTaken(db: Executor, projectId: string, key: string): Pr
   return row !== undefined;
 }
 
-/** Live environments of live projects across the organisation (the maxEnvironments count, docs/product.md §9). */
-export async function countLive(db: Executor, organisationId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(environments)
-    .innerJoin(projects, eq(projects.id, environments.projectId))
-    .where(and(live(organisationId), eq(projects.archived, false)));
-  return row?.total ?? 0;
-}
-
 export async function countLiveInProject(db: Executor, organisationId: string, projectId: string) {
   const [row] = await db
     .select({ total: count() })

@@ -204,9 +204,7 @@ export function createEnvironmentsService(deps: {
               );
             }
           }
-          await billing.assertWithinLimit(tx, organisationId, 'maxEnvironments', () =>
-            repo.countLive(tx, organisationId),
-          );
+          await billing.assertWithinLimit(tx, organisationId, 'maxEnvironments');
           const row = await insertEnvironment(tx, principal, project, input);
           await audit.record(tx, principal, {
             action: 'create',
@@ -238,13 +236,9 @@ export function createEnvironmentsService(deps: {
       defaults: readonly Omit<EnvironmentInput, 'projectKey' | 'id'>[],
     ): Promise<EnvironmentRecord[]> {
       const organisationId = principal.organisationId;
-      const room = await billing.remaining(tx, organisationId, 'maxEnvironments', () =>
-        repo.countLive(tx, organisationId),
-      );
+      const room = await billing.remaining(tx, organisationId, 'maxEnvironments');
       if (room < 1) {
-        await billing.assertWithinLimit(tx, organisationId, 'maxEnvironments', () =>
-          repo.countLive(tx, organisationId),
-        );
+        await billing.assertWithinLimit(tx, organisationId, 'maxEnvironments');
       }
       const created: EnvironmentRecord[] = [];
       for (const input of defaults.slice(0, Math.max(1, Math.min(defaults.length, room)))) {

@@ -289,15 +289,6 @@ export async function liveKeys(db: Executor, projectId: string): Promise<string[
   return rows.map((r) => r.key);
 }
 
-export async function countLive(db: Executor, organisationId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(features)
-    .innerJoin(projects, eq(projects.id, features.projectId))
-    .where(liveFeatures(organisationId));
-  return row?.total ?? 0;
-}
-
 export async function insert(db: Executor, row: NewFeatureRow): Promise<FeatureRecord> {
   const [created] = await db.insert(features).values(row).returning(featureColumns);
   return created!;

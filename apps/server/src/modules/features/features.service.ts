@@ -122,9 +122,7 @@ export function createFeaturesService(deps: {
           await billing.assertActive(organisationId, tx);
           const project = await scope.project(organisationId, projectKey, tx);
           await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
-          await billing.assertWithinLimit(tx, organisationId, 'maxFeatures', () =>
-            repo.countLive(tx, organisationId),
-          );
+          await billing.assertWithinLimit(tx, organisationId, 'maxFeatures');
           if (await repo.hasLiveKey(tx, project.id, input.key)) throw keyTakenError(input.key);
           const at = now();
           const row = await repo.insert(tx, {

@@ -92,9 +92,7 @@ export function createSdkRegistration(deps: {
             refused.push(item.key);
             continue;
           }
-          const limits = await billing.limitsFor(tx, organisationId);
-          const max = limits?.maxFeatures;
-          if (max !== null && max !== undefined && (await repo.countLive(tx, organisationId)) >= max) {
+          if ((await billing.remaining(tx, organisationId, 'maxFeatures')) < 1) {
             refused.push(item.key);
             continue;
           }

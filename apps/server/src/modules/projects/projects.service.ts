@@ -117,9 +117,7 @@ export function createProjectsService(deps: {
     await lockOrganisation(tx, organisationId);
     await billing.assertActive(organisationId, tx);
     if (await repo.findByKey(tx, organisationId, input.key)) throw keyTakenError(input.key);
-    await billing.assertWithinLimit(tx, organisationId, 'maxProjects', () =>
-      repo.countLive(tx, organisationId),
-    );
+    await billing.assertWithinLimit(tx, organisationId, 'maxProjects');
     const at = now();
     const row = await repo.insert(tx, {
       organisationId,

@@ -58,15 +58,6 @@ export async function findByEmails(
     .where(and(eq(users.organisationId, organisationId), inArray(users.email, [...emails])));
 }
 
-/** Seats taken: live members and pending invitations (docs/product.md §5). */
-export async function countSeats(db: Executor, organisationId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(and(eq(users.organisationId, organisationId), eq(users.archived, false)));
-  return Number(row?.n ?? 0);
-}
-
 /** Active organisation admins (ROLE_ORGANISATION_ADMIN or ROLE_ADMIN). */
 export async function countAdmins(db: Executor, organisationId: string): Promise<number> {
   const [row] = await db

@@ -25,20 +25,13 @@ import {
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
-import {
-  BadRequestError,
-  ConflictError,
-  ForbiddenError,
-  LimitReachedError,
-  NotFoundError,
-  ValidationError,
-} from '../../errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import { createAddressLimit } from '../../lib/mail-limits';
 import { MailDeliveryError, type Mailer } from '../../lib/mailer';
 import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
-import { limitMessage, type BillingService } from '../billing/billing.service';
+import type { BillingService } from '../billing/billing.service';
 import { invitationMail } from './invitation-mail';
 import * as repo from './members.repository';
 import type { MemberRecord } from './team.types';
@@ -378,9 +371,8 @@ export function createMembersService(deps: {
           const member = existing.get(row.email);
           return !member || member.archived;
         }).length;
-        const limit = (await billing.limitsFor(tx, organisationId))?.maxOrganisationUsers ?? null;
-        if (limit !== null && newSeats > 0 && (await repo.countSeats(tx, organisationId)) + newSeats > limit)
-          throw new LimitReachedError(limitMessage('maxOrganisationUsers', limit));
+        if (newSeats > 0)
+          await billing.assertWithinLimit(tx, organisationId, 'maxOrganisationUsers', newSeats);
 
         const made: Prepared[] = [];
         for (const row of rows) {
@@ -474,8 +466,7 @@ export function createMembersService(deps: {
           });
           return { userId: member.id };
         }
-        const limit = (await billing.limitsFor(tx, organisationId))?.maxOrganisationUsers ?? null;
-        if (limit !== null && (await repo.countSeats(tx, organisationId)) + 1 > limit)
+        if ((await billing.remaining(tx, organisationId, 'maxOrganisationUsers')) < 1)
           return { refused: 'no-seat' as const };
         const userId = await repo.insertMember(tx, {
           activated: true,
