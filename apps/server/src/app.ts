@@ -75,11 +75,9 @@ import { createOutgoingFetch } from './lib/outgoing-url';
 import { createSecretBox } from './lib/secret-box';
 import { startPgChangeRelay } from './lib/pg-change-relay';
 import { useNodeSha1 } from './lib/sha1';
-import { featureflowRoutes } from './sdk/featureflow.routes';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
-import { jsRoutes } from './sdk/js.routes';
-import { ofrepRoutes } from './sdk/ofrep.routes';
 import { createSdkStore } from './sdk/sdk-store';
+import { sdkSurface } from './sdk/surface';
 
 export type BuildAppOptions = {
   config: Config;
@@ -378,55 +376,21 @@ export async function buildApp(
     }
   });
 
-  await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
-  await app.register(cookie);
-  await app.register(rateLimit, { global: false });
-  // The live dashboard's socket; a browser sends it nothing worth more than a few bytes.
-  await app.register(websocket, { options: { maxPayload: 1024 } });
-  registerAuth(app, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });
-  await registerOpenApi(app);
-
-  await app.register(healthRoutes({ ping: () => database.ping() }));
-  await app.register(authRoutes({ auth: services.auth }));
-  await app.register(accountRoutes({ account: services.account }));
-  await app.register(auditRoutes({ audit: services.audit }));
-  await app.register(projectsRoutes({ projects: services.projects }));
-  await app.register(environmentsRoutes({ environments: services.environments }));
-  await app.register(featuresRoutes({ features: services.features, read: services.featureReads }));
-  await app.register(controlsRoutes({ controls: services.controls }));
-  await app.register(teamRoutes({ team: services.team }));
-  await app.register(membersRoutes({ members: services.members }));
-  await app.register(targetsRoutes({ targets: services.targets }));
-  await app.register(segmentsRoutes({ segments: services.segments }));
-  await app.register(experimentsRoutes({ experiments: services.experiments }));
-  registerLiveRoutes(app, { hub: services.live });
-  await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
-  await app.register(tokensRoutes({ tokens: services.tokens }));
-  await app.register(rolesRoutes({ roles: services.roles }));
-  await app.register(signupRoutes({ signup: services.signup }));
-  await app.register(ssoRoutes({ sso: services.sso }));
-  await app.register(
-    integrationsRoutes({
-      integrations: services.integrations.integrations,
-      jira: services.integrations.jira,
-    }),
-  );
-  await app.register(webhooksRoutes({ webhooks: services.integrations.webhooks }));
-  await app.register(billingRoutes({ billing: services.billingAccount }));
-
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
-  await app.register(
-    featureflowRoutes({
-      store: sdk.store,
-      ingestion: sdk.ingestion,
-      register: services.sdkRegistration,
-      now: sdk.now,
-    }),
-  );
-  await app.register(jsRoutes({ store: sdk.store, ingestion: sdk.ingestion, now: sdk.now }));
-  await app.register(ofrepRoutes({ store: sdk.store, now: sdk.now }));
-
-  await registerWeb(app, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
+  // Two sibling contexts (docs/architecture.md "Scale"): the SDK surface first, with none of the
+  // dashboard's hooks, then the dashboard with its headers, cookies, sessions, docs and pages.
+  await app.register(sdkSurface({ sdk, register: services.sdkRegistration }));
+  await app.register(async (dashboard) => {
+    await registerSecurityHeaders(dashboard, { https: config.publicUrl.startsWith('https://') });
+    await dashboard.register(cookie);
+    await dashboard.register(rateLimit, { global: false });
+    // The live dashboard's socket; a browser sends it nothing worth more than a few bytes.
+    await dashboard.register(websocket, { options: { maxPayload: 1024 } });
+    registerAuth(dashboard, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });
+    await registerOpenApi(dashboard);
+    await registerDashboardRoutes(dashboard, services, database);
+    await registerWeb(dashboard, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
+  });
 
   app.addHook('onReady', async () => {
     // The catalogue tables follow the provider's plans; a provider out of reach does not stop the start.
@@ -454,6 +418,37 @@ export async function buildApp(
   });
 
   return Object.assign(app, { services, routeTable, sdk });
+}
+
+/** The dashboard API's routes, each module's plugin over its service. */
+async function registerDashboardRoutes(app: FastifyInstance, services: AppServices, database: DatabaseHandle) {
+  await app.register(healthRoutes({ ping: () => database.ping() }));
+  await app.register(authRoutes({ auth: services.auth }));
+  await app.register(accountRoutes({ account: services.account }));
+  await app.register(auditRoutes({ audit: services.audit }));
+  await app.register(projectsRoutes({ projects: services.projects }));
+  await app.register(environmentsRoutes({ environments: services.environments }));
+  await app.register(featuresRoutes({ features: services.features, read: services.featureReads }));
+  await app.register(controlsRoutes({ controls: services.controls }));
+  await app.register(teamRoutes({ team: services.team }));
+  await app.register(membersRoutes({ members: services.members }));
+  await app.register(targetsRoutes({ targets: services.targets }));
+  await app.register(segmentsRoutes({ segments: services.segments }));
+  await app.register(experimentsRoutes({ experiments: services.experiments }));
+  registerLiveRoutes(app, { hub: services.live });
+  await app.register(targetUsersRoutes({ targetUsers: services.targetUsers }));
+  await app.register(tokensRoutes({ tokens: services.tokens }));
+  await app.register(rolesRoutes({ roles: services.roles }));
+  await app.register(signupRoutes({ signup: services.signup }));
+  await app.register(ssoRoutes({ sso: services.sso }));
+  await app.register(
+    integrationsRoutes({
+      integrations: services.integrations.integrations,
+      jira: services.integrations.jira,
+    }),
+  );
+  await app.register(webhooksRoutes({ webhooks: services.integrations.webhooks }));
+  await app.register(billingRoutes({ billing: services.billingAccount }));
 }
 
 /** The SDK API's memory and event ingestion, and the change relay between instances on PostgreSQL. */
