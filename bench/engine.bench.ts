@@ -1,14 +1,15 @@
 /**
  * Evaluations per second of a three-rule feature with a split: Vexil's core engine as the server runs
- * it (node:crypto's SHA-1) and as the browser does (pure JavaScript SHA-1), beside one bare
+ * it (hash-wasm's SHA-1), with node:crypto's one-shot SHA-1, and as the browser does (pure JavaScript
+ * SHA-1), beside one bare
  * `crypto.hash('sha1')` of the same input (the floor) and the Featureflow Node SDK's own evaluator
  * (featureflow-node-sdk 0.6.7, `featureEvaluation`), on the same users.
  */
 import { hash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { evaluate, usePureSha1, type EvaluableControl } from '@vexil/core';
-import { useNodeSha1 } from '@vexil/server/src/lib/sha1';
+import { evaluate, usePureSha1, useSha1, type EvaluableControl } from '@vexil/core';
+import { useServerSha1 } from '@vexil/server/src/lib/sha1';
 
 const require = createRequire(import.meta.url);
 const { featureEvaluation } = require('featureflow-node-sdk/dist/EvaluateHelpers') as {
@@ -87,9 +88,23 @@ export async function engine(): Promise<void> {
     for (const [key, value] of Object.entries(u.attributes)) builder.withAttribute(key, value);
     return builder.build();
   });
-  useNodeSha1();
+  await useServerSha1();
   const ours = rate(
+    'Vexil core evaluate (three rules), server (WebAssembly SHA-1)',
+    (i) => evaluate(THREE_RULES, pool[i % pool.length]!, now),
+    3000,
+  );
+  useSha1((input) => hash('sha1', input, 'buffer'));
+  rate(
     'Vexil core evaluate (three rules), node:crypto SHA-1',
+    (i) => evaluate(THREE_RULES, pool[i % pool.length]!, now),
+    3000,
+  );
+  // The engine's own work: the same evaluations with a hash that costs nothing.
+  const noHash = new Uint8Array(20);
+  useSha1(() => noHash);
+  rate(
+    'Vexil core evaluate (three rules), no hashing (engine alone)',
     (i) => evaluate(THREE_RULES, pool[i % pool.length]!, now),
     3000,
   );

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { clientRules, evaluate, type EvaluableControl, type EvaluationUser } from '@vexil/core';
-import { useNodeSha1 } from '@vexil/server/src/lib/sha1';
+import { useServerSha1 } from '@vexil/server/src/lib/sha1';
 import { ADMIN_PASSWORD, startServer } from '../e2e/support/server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -303,7 +303,7 @@ async function streamsRow(
 }
 
 export async function sdk(): Promise<void> {
-  useNodeSha1();
+  await useServerSha1();
   const server = await startServer({ LOG_LEVEL: 'error' });
   const base = server.url.replace('localhost', '127.0.0.1');
   const bench = await prepare(base);

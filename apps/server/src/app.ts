@@ -74,7 +74,7 @@ import { createMailer } from './lib/mailer';
 import { createOutgoingFetch } from './lib/outgoing-url';
 import { createSecretBox } from './lib/secret-box';
 import { startPgChangeRelay } from './lib/pg-change-relay';
-import { useNodeSha1 } from './lib/sha1';
+import { useServerSha1 } from './lib/sha1';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
 import { createSdkStore } from './sdk/sdk-store';
 import { sdkSurface } from './sdk/surface';
@@ -327,8 +327,8 @@ export async function buildApp(
   FastifyInstance & { services: AppServices; routeTable: RouteEntry[]; sdk: ReturnType<typeof createSdk> }
 > {
   const { config, database } = options;
-  // Bucketing hashes with node:crypto on the server (core's pure SHA-1 stays for the browser).
-  useNodeSha1();
+  // Bucketing hashes with WebAssembly on the server (core's pure SHA-1 stays for the browser).
+  await useServerSha1();
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
     logController: new RequestLogController(),
