@@ -2,6 +2,7 @@
  * Two server instances on one PostgreSQL: a change made through one reaches the SDK streams of the
  * other through LISTEN/NOTIFY (docs/architecture.md "Scale"). Runs in the PostgreSQL project only.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app';
@@ -62,6 +63,40 @@ describe('two instances on one PostgreSQL', () => {
     } finally {
       abort.abort();
     }
+  });
+
+  it('patches the other instance’s payload from a change naming its feature, and rebuilds it from a list too long to send', async () => {
+    const other = await createTeam(h);
+    const fixture = await sdkFixture(other.admin.call);
+    const served = async (app: TestApp) =>
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/api/sdk/v1/features',
+          headers: { authorization: `Bearer ${fixture.development.apiKey}` },
+        })
+      ).headers.etag;
+    await h.app.sdk.store.settled();
+    await expect.poll(() => served(second), { timeout: 10_000 }).toBe(await served(h.app));
+
+    const before = second.sdk.store.runs();
+    await saveControl(other.admin.call, fixture.checkout, fixture.development, { enabled: true });
+    await h.app.sdk.store.settled();
+    await expect.poll(() => served(second), { timeout: 10_000 }).toBe(await served(h.app));
+    await second.sdk.store.settled();
+    expect(second.sdk.store.runs().patches).toBeGreaterThan(before.patches);
+    expect(second.sdk.store.runs().rebuilds).toBe(before.rebuilds);
+
+    // 300 ids would pass NOTIFY's 8,000 bytes: the other instance is told to rebuild the environment.
+    h.app.services.events.publish({
+      type: 'environment.changed',
+      organisationId: other.admin.organisationId,
+      environmentId: fixture.development.id,
+      featureIds: Array.from({ length: 300 }, () => randomUUID()),
+    });
+    await expect.poll(() => second.sdk.store.runs().rebuilds, { timeout: 10_000 }).toBe(before.rebuilds + 1);
+    await second.sdk.store.settled();
+    expect(await served(second)).toBe(await served(h.app));
   });
 
   it('tells a dashboard open on one instance of a change saved through the other', async () => {

@@ -30,12 +30,21 @@ export type LiveChange = {
  * their transaction commits.
  *
  * - `environment.changed`: anything an environment serves changed (features, controls, the
- *   environment itself, keys included); the SDK layer rebuilds its payload.
+ *   environment itself, keys included). With `featureIds`, only those features' controls and
+ *   variants changed (a toggle, a targeting save, a feature's settings, a feature created or
+ *   deleted): the SDK layer patches their entries. Without, it rebuilds the whole payload.
  * - `environment.removed`: its keys stop working at once.
  * - `dashboard`: a change people looking at the dashboard should see without reloading.
  */
 export type ChangeEvent = (
-  | { type: 'environment.changed' | 'environment.removed'; organisationId: string; environmentId: string }
+  | {
+      type: 'environment.changed';
+      organisationId: string;
+      environmentId: string;
+      /** The features whose controls or variants changed, when nothing else did (see above). */
+      featureIds?: readonly string[];
+    }
+  | { type: 'environment.removed'; organisationId: string; environmentId: string }
   | { type: 'dashboard'; organisationId: string; change: LiveChange }
 ) & {
   /** Set on events that came from another server instance, so they are not relayed back. */

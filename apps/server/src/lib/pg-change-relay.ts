@@ -7,6 +7,33 @@ import type { ChangeEvent, ChangeEvents } from './change-events';
 export const CHANNEL = 'vexil_changes';
 const RECONNECT_MS = 1_000;
 const HEARTBEAT_MS = 30_000;
+/** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more. */
+const NOTIFY_PAYLOAD_LIMIT = 8_000;
+
+/**
+ * The NOTIFY payload of a local event. An event is a few hundred bytes; a change of many features
+ * (an SDK registering hundreds) would pass the limit with its list of ids: it goes without the list,
+ * which makes the other instances rebuild the environment's whole payload rather than patch it.
+ */
+export function notificationPayload(origin: string, event: ChangeEvent): string {
+  const payload = JSON.stringify({ origin, event: { ...event, remote: undefined } });
+  if (Buffer.byteLength(payload) < NOTIFY_PAYLOAD_LIMIT || event.type !== 'environment.changed')
+    return payload;
+  return JSON.stringify({ origin, event: { ...event, featureIds: undefined, remote: undefined } });
+}
+
+/**
+ * Another instance's event as this one publishes it. A list of feature ids that is not one (an
+ * instance of another version) is dropped: the environment is rebuilt whole.
+ */
+export function receivedEvent(event: ChangeEvent): ChangeEvent {
+  if (event.type !== 'environment.changed' || event.featureIds === undefined)
+    return { ...event, remote: true };
+  const ids: unknown = event.featureIds;
+  if (Array.isArray(ids) && ids.every((id) => typeof id === 'string')) return { ...event, remote: true };
+  const { featureIds: _dropped, ...rest } = event;
+  return { ...rest, remote: true };
+}
 
 /**
  * Carries change events between server instances sharing one PostgreSQL (docs/architecture.md "Scale"):
@@ -64,7 +91,7 @@ export function startPgChangeRelay(deps: {
       try {
         const { origin, event } = JSON.parse(message.payload) as { origin: string; event: ChangeEvent };
         if (origin === instance) return;
-        events.publish({ ...event, remote: true });
+        events.publish(receivedEvent(event));
       } catch (error) {
         logger.warn({ err: error }, 'Ignored an unreadable change notification');
       }
@@ -106,8 +133,7 @@ export function startPgChangeRelay(deps: {
 
   const unsubscribe = events.subscribe((event) => {
     if (event.remote || stopped) return;
-    // NOTIFY payloads are limited to 8,000 bytes; an event is a few hundred.
-    const payload = JSON.stringify({ origin: instance, event: { ...event, remote: undefined } });
+    const payload = notificationPayload(instance, event);
     sender.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error: unknown) => {
       logger.warn({ err: error }, 'Could not send a change notification');
     });

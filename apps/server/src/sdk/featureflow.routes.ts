@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { FEATURE_KEY_PATTERN } from '@vexil/core';
@@ -9,6 +10,72 @@ import type { EnvironmentSnapshot, SdkStore, SnapshotChange } from './sdk-store'
 
 /** How often an open stream gets a heartbeat, which keeps proxies from closing it. */
 export const HEARTBEAT_MS = 25_000;
+
+/** The SSE frames of one change, as every stream of its environment receives them (docs/sdk-protocol.md §3). */
+export function changeFrames(change: SnapshotChange): string {
+  let frames = '';
+  if (change.updated.length > 0) {
+    const data = change.updated.map((entry) => `${entry.keyJson}:${entry.json}`).join(',');
+    frames += `event: features.updated\ndata: {${data}}\n\n`;
+  }
+  if (change.deleted.length > 0)
+    frames += `event: features.deleted\ndata: ${JSON.stringify(change.deleted)}\n\n`;
+  return frames;
+}
+
+/**
+ * The open SSE streams, by environment. Each environment with streams follows the store once; a
+ * change's frames are made once and the same string written to every stream. One timer beats for
+ * all streams, so ten thousand streams cost no timer each.
+ */
+function sseStreams(store: SdkStore, heartbeatMs: number) {
+  const byEnvironment = new Map<string, { streams: Set<ServerResponse>; stop: () => void }>();
+  const ends = new Set<() => void>();
+  let heartbeat: NodeJS.Timeout | null = null;
+
+  function beat() {
+    const frame = `data: {"heartbeat":${Date.now()}}\n\n`;
+    for (const { streams } of byEnvironment.values()) for (const stream of streams) stream.write(frame);
+  }
+
+  return {
+    /** Adds a stream whose first frame is written; returns the function that ends it. */
+    add(environmentId: string, raw: ServerResponse): () => void {
+      let followed = byEnvironment.get(environmentId);
+      if (!followed) {
+        const streams = new Set<ServerResponse>();
+        const stop = store.listen(environmentId, (change) => {
+          const frames = changeFrames(change);
+          if (frames !== '') for (const stream of streams) stream.write(frames);
+        });
+        followed = { streams, stop };
+        byEnvironment.set(environmentId, followed);
+      }
+      followed.streams.add(raw);
+      const end = () => {
+        if (!ends.delete(end)) return;
+        const current = byEnvironment.get(environmentId);
+        current?.streams.delete(raw);
+        if (current?.streams.size === 0) {
+          current.stop();
+          byEnvironment.delete(environmentId);
+        }
+        if (ends.size === 0 && heartbeat) {
+          clearInterval(heartbeat);
+          heartbeat = null;
+        }
+        if (!raw.writableEnded) raw.end();
+      };
+      ends.add(end);
+      heartbeat ??= setInterval(beat, heartbeatMs);
+      return end;
+    },
+
+    endAll() {
+      for (const end of [...ends]) end();
+    },
+  };
+}
 
 const registerBody = z
   .array(
@@ -59,13 +126,13 @@ export function featureflowRoutes(deps: {
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
   return async (app) => {
     acceptAnyBody(app);
-    const streams = new Set<() => void>();
-    app.addHook('onClose', async () => {
-      for (const end of [...streams]) end();
-    });
+    const streams = sseStreams(store, heartbeatMs);
+    app.addHook('onClose', async () => streams.endAll());
 
     function stream(request: FastifyRequest, reply: FastifyReply, snapshot: EnvironmentSnapshot) {
       reply.hijack();
+      // The latest payload: the key check may have waited for a rebuild that installed a newer one.
+      const current = store.get(snapshot.keys.environmentId) ?? snapshot;
       const raw = reply.raw;
       raw.writeHead(200, {
         'Content-Type': 'text/event-stream',
@@ -74,24 +141,15 @@ export function featureflowRoutes(deps: {
         'X-Accel-Buffering': 'no',
       });
       // The full map at once, and after every reconnect: Java's start() waits for it (docs/sdk-protocol.md §3).
-      raw.write(`retry: 5000\nevent: features.updated\ndata: ${snapshot.body}\n\n`);
-      const onChange = (change: SnapshotChange) => {
-        if (change.updated.length > 0) {
-          const data = `{${change.updated.map((entry) => `${JSON.stringify(entry.control.key)}:${entry.json}`).join(',')}}`;
-          raw.write(`event: features.updated\ndata: ${data}\n\n`);
-        }
-        if (change.deleted.length > 0)
-          raw.write(`event: features.deleted\ndata: ${JSON.stringify(change.deleted)}\n\n`);
-      };
-      const stopListening = store.listen(snapshot.keys.environmentId, onChange);
-      const heartbeat = setInterval(() => raw.write(`data: {"heartbeat":${Date.now()}}\n\n`), heartbeatMs);
-      const end = () => {
-        clearInterval(heartbeat);
-        stopListening();
-        streams.delete(end);
-        if (!raw.writableEnded) raw.end();
-      };
-      streams.add(end);
+      // Written as the payload's shared bytes between two small strings, not copied into a string of
+      // its own for each stream.
+      raw.cork();
+      raw.write('retry: 5000\nevent: features.updated\ndata: ');
+      raw.write(current.bytes);
+      raw.write('\n\n');
+      process.nextTick(() => raw.uncork());
+      // In the same tick as the payload was read: no change can fall between the two.
+      const end = streams.add(current.keys.environmentId, raw);
       request.raw.on('close', end);
     }
 

@@ -107,6 +107,12 @@ describe('GET /api/js/v1/evaluate/{key}/user/{user}', () => {
     await h.app.sdk.store.settled();
     const only = await jsEvaluate({ id: 'user-1' }, '?keys=banner');
     expect(Object.keys(only.json() as object)).toEqual(['banner']);
+    // `%25` arrives as a lone `%`, which the second decoding some clients need cannot read.
+    const badKeys = await jsEvaluate({ id: 'user-1' }, '?keys=banner%25');
+    expect(badKeys.statusCode).toBe(400);
+    expect(badKeys.json()).toEqual({
+      title: 'The keys parameter is not a comma-separated list of feature keys.',
+    });
     const bad = await h.app.inject({
       method: 'GET',
       url: `/api/js/v1/evaluate/${development.jsApiKey}/user/%%%`,

@@ -46,6 +46,30 @@ export function decodeUser(segment: string): EvaluationUser | null {
   };
 }
 
+function sendAnswer(reply: FastifyReply, body: Buffer) {
+  return reply
+    .code(200)
+    .header('content-type', JS_CONTENT_TYPE)
+    .header('cache-control', 'no-cache')
+    .send(body);
+}
+
+/**
+ * The feature keys of `?keys=`, which some clients encode twice; undefined when the second decoding
+ * fails (a lone `%`), which is a bad request rather than an error of ours.
+ */
+function wantedKeys(keys: string): Set<string> | undefined {
+  try {
+    return new Set(
+      decodeURIComponent(keys)
+        .split(',')
+        .map((k) => k.trim()),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 function cors(reply: FastifyReply) {
   for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
   return reply;
@@ -72,33 +96,39 @@ export function jsRoutes(deps: {
         cors(reply);
         const check = await checkKey(store, request.params.apiKey, 'js');
         if (!check.ok) return refuse(reply, check);
-        const user = decodeUser(request.params['*']);
+        const { snapshot } = check;
+        const segment = request.params['*'];
+        const keys = typeof request.query.keys === 'string' ? request.query.keys : '';
+        // The answer is a function of the payload and these two inputs, unless a rule the server
+        // evaluates reads the clock (sdk-store.ts `ClockUse`): then it is computed afresh each time.
+        const cacheable = !snapshot.readsClock.client;
+        const input = `js ${keys.length}:${keys}${segment}`;
+        const cached = cacheable ? store.answers.get(snapshot.etag, input) : undefined;
+        if (cached) return sendAnswer(reply, cached.body);
+        const user = decodeUser(segment);
         if (!user) {
           return reply
             .code(400)
             .type('application/json')
             .send({ title: 'The user segment is not base64 of a user JSON object.' });
         }
-        const wanted =
-          typeof request.query.keys === 'string' && request.query.keys !== ''
-            ? new Set(
-                decodeURIComponent(request.query.keys)
-                  .split(',')
-                  .map((k) => k.trim()),
-              )
-            : null;
+        const wanted = keys !== '' ? wantedKeys(keys) : null;
+        if (wanted === undefined) {
+          return reply
+            .code(400)
+            .type('application/json')
+            .send({ title: 'The keys parameter is not a comma-separated list of feature keys.' });
+        }
         const at = now();
         const parts: string[] = [];
-        for (const [key, entry] of check.snapshot.controls) {
+        for (const [key, entry] of snapshot.controls) {
           if (!entry.control.inClientApi || (wanted && !wanted.has(key))) continue;
           const evaluated = clientRules(entry.control, user, at, (variant) => entry.values.get(variant));
-          parts.push(`${JSON.stringify(key)}:${JSON.stringify(evaluated)}`);
+          parts.push(`${entry.keyJson}:${JSON.stringify(evaluated)}`);
         }
-        return reply
-          .code(200)
-          .header('content-type', JS_CONTENT_TYPE)
-          .header('cache-control', 'no-cache')
-          .send(`{${parts.join(',')}}`);
+        const body = Buffer.from(`{${parts.join(',')}}`);
+        if (cacheable) store.answers.set(snapshot.etag, input, { body });
+        return sendAnswer(reply, body);
       },
     );
 

@@ -40,26 +40,34 @@ function userOf(context: Context): EvaluationUser {
   return { id: typeof targetingKey === 'string' ? targetingKey : null, attributes };
 }
 
-type Item =
-  | { key: string; value: unknown; reason: OfrepReason; variant: string; metadata: Record<string, string> }
-  | { key: string; errorCode: string; errorDetails: string };
+/** One request's context, read once for every flag it evaluates. */
+type Evaluating = { user: EvaluationUser; hasTargetingKey: boolean; now: Date };
 
-function evaluateFlag(entry: ControlEntry, context: Context, now: Date): Item {
+function evaluatingOf(context: Context, now: Date): Evaluating {
   const hasTargetingKey = typeof context.targetingKey === 'string' && context.targetingKey !== '';
-  const result = evaluate(entry.control, userOf(context), now);
-  if (result.reason === 'SPLIT' && !hasTargetingKey) {
-    return {
-      key: entry.control.key,
-      errorCode: 'TARGETING_KEY_MISSING',
-      errorDetails: 'This flag splits users by percentage: the context needs a targetingKey.',
-    };
-  }
+  return { user: userOf(context), hasTargetingKey, now };
+}
+
+/** `"errorCode":…,"errorDetails":…}`, what follows the key in a TARGETING_KEY_MISSING item. */
+const TARGETING_KEY_MISSING = JSON.stringify({
+  errorCode: 'TARGETING_KEY_MISSING',
+  errorDetails: 'This flag splits users by percentage: the context needs a targetingKey.',
+}).slice(1);
+
+/**
+ * One flag's item, serialised: `{key, value, reason, variant, metadata}`, or `{key, errorCode,
+ * errorDetails}` when a split has no targeting key. The key's JSON is the payload's (made once per
+ * change), not made again for every answer.
+ */
+function flagItem(entry: ControlEntry, at: Evaluating): { json: string; error: boolean } {
+  const result = evaluate(entry.control, at.user, at.now);
+  if (result.reason === 'SPLIT' && !at.hasTargetingKey)
+    return { json: `{"key":${entry.keyJson},${TARGETING_KEY_MISSING}`, error: true };
+  const value = JSON.stringify(valueOf(entry, result.variant));
+  const variant = JSON.stringify(result.variant);
   return {
-    key: entry.control.key,
-    value: valueOf(entry, result.variant),
-    reason: REASONS[result.reason],
-    variant: result.variant,
-    metadata: {},
+    json: `{"key":${entry.keyJson},"value":${value},"reason":"${REASONS[result.reason]}","variant":${variant},"metadata":{}}`,
+    error: false,
   };
 }
 
@@ -91,6 +99,22 @@ function readContext(
     };
   }
   return { ok: true, context: context as Context };
+}
+
+/** What Fastify makes of `application/json` for a string or an object; said once for a Buffer too. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The bulk answer: 304 for a non-empty `If-None-Match` equal to its ETag, else 200 with its body. */
+function sendBulk(request: FastifyRequest, reply: FastifyReply, body: Buffer, etag: string) {
+  reply.header('etag', etag);
+  if (notModified(request, etag)) return reply.code(304).send();
+  return reply.code(200).type(JSON_TYPE).send(body);
+}
+
+/** A non-empty `If-None-Match` equal to the answer's ETag. */
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  return typeof ifNoneMatch === 'string' && ifNoneMatch !== '' && ifNoneMatch === etag;
 }
 
 async function authenticate(store: SdkStore, request: FastifyRequest, reply: FastifyReply) {
@@ -138,36 +162,40 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
               errorDetails: `No flag "${key}" in this environment.`,
             });
         }
-        const item = evaluateFlag(entry, read.context, now());
+        const item = flagItem(entry, evaluatingOf(read.context, now()));
         return reply
-          .code('errorCode' in item ? 400 : 200)
-          .type('application/json')
-          .send(item);
+          .code(item.error ? 400 : 200)
+          .type(JSON_TYPE)
+          .send(item.json);
       },
     );
 
     app.post('/ofrep/v1/evaluate/flags', { schema: { hide: true } }, async (request, reply) => {
       const snapshot: EnvironmentSnapshot | null = await authenticate(store, request, reply);
       if (!snapshot) return reply;
+      // The answer and its ETag are functions of the payload and the body, unless a rule reads the
+      // clock (sdk-store.ts `ClockUse`): then they are computed afresh each time.
+      const raw = typeof request.body === 'string' ? request.body : null;
+      const cacheable = raw !== null && !snapshot.readsClock.server;
+      const input = `ofrep ${raw}`;
+      const cached = cacheable ? store.answers.get(snapshot.etag, input) : undefined;
+      if (cached) return sendBulk(request, reply, cached.body, cached.etag!);
       const read = readContext(request.body);
       if (!read.ok)
         return reply
           .code(400)
           .type('application/json')
           .send({ errorCode: read.code, errorDetails: read.details });
-      const contextJson = JSON.stringify(read.context);
       // The answer depends on the configuration and the context, and so does its ETag.
-      const etag = `"${createHash('sha256').update(snapshot.etag).update('\u0000').update(contextJson).digest('base64url').slice(0, 32)}"`;
-      reply.header('etag', etag);
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (typeof ifNoneMatch === 'string' && ifNoneMatch !== '' && ifNoneMatch === etag)
-        return reply.code(304).send();
-      const at = now();
-      const flags = [...snapshot.controls.values()].map((entry) => evaluateFlag(entry, read.context, at));
-      return reply
-        .code(200)
-        .type('application/json')
-        .send({ flags, metadata: { version: snapshot.etag.slice(1, -1) } });
+      const etag = `"${createHash('sha256').update(snapshot.etag).update('\u0000').update(JSON.stringify(read.context)).digest('base64url').slice(0, 32)}"`;
+      if (notModified(request, etag)) return reply.header('etag', etag).code(304).send();
+      const at = evaluatingOf(read.context, now());
+      const flags: string[] = [];
+      for (const entry of snapshot.controls.values()) flags.push(flagItem(entry, at).json);
+      const version = JSON.stringify(snapshot.etag.slice(1, -1));
+      const body = Buffer.from(`{"flags":[${flags.join(',')}],"metadata":{"version":${version}}}`);
+      if (cacheable) store.answers.set(snapshot.etag, input, { body, etag });
+      return sendBulk(request, reply, body, etag);
     });
   };
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { CLIENT_TIME_TARGETS } from '@vexil/core';
 import type { Database } from '../db/client';
 import type { ControlRule, JsonValue } from '../db/schema/index';
 import type { ChangeEvents } from '../lib/change-events';
 import { groupBy } from '../lib/collections';
+import { createAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, type AnswerCacheLimits } from './answer-cache';
 import * as repo from './sdk.repository';
 import type { EnvironmentKeys } from './sdk.repository';
 
@@ -22,30 +24,44 @@ export type SdkControl = {
   rules: ControlRule[];
 };
 
+/**
+ * Whether an answer computed from a control depends on the clock as well as on the user: `server`
+ * for the engine (`evaluate` in packages/core/src/evaluate/engine.ts, OFREP), which reads the date and
+ * hour itself; `client` for the JS client endpoint (`clientRules`), which sends date and hour
+ * conditions to the device and evaluates only the others.
+ */
+export type ClockUse = { server: boolean; client: boolean };
+
 export type ControlEntry = {
   controlId: string;
   featureId: string;
   control: SdkControl;
   /** `control` serialised once. */
   json: string;
+  /** `JSON.stringify(control.key)`, for the payload and the answers keyed by feature. */
+  keyJson: string;
   /** The variants' JSON values by key (only those that have one), for the JS client and OFREP. */
   values: ReadonlyMap<string, JsonValue>;
   /** Exactly the variants `on` and `off`: OFREP answers such a feature with booleans. */
   onOff: boolean;
+  readsClock: ClockUse;
 };
 
 /** One environment's SDK payload, built once per change and served from memory. */
 export type EnvironmentSnapshot = {
   keys: EnvironmentKeys;
+  /** By feature key, in byte order of the keys (as `repo.controlsOf` reads them). */
   controls: ReadonlyMap<string, ControlEntry>;
   /** The `/api/sdk/v1/features` body: every control keyed by feature key. */
   body: string;
   /** `body` encoded once, so serving it copies no string (a thousand 100 KB answers a second). */
   bytes: Buffer;
-  /** Quoted strong ETag of `body`. */
+  /** Quoted strong ETag of `body`; also the version the answer cache keys answers by. */
   etag: string;
   /** The running experiments, by feature key and by goal key, for the event ingestion. */
   experiments: ExperimentsIndex;
+  /** Whether any control's answers depend on the clock; such answers are not cached. */
+  readsClock: ClockUse;
 };
 
 export type ExperimentsIndex = {
@@ -63,7 +79,7 @@ function indexExperiments(running: repo.RunningExperiment[]): ExperimentsIndex {
   };
 }
 
-/** What changed in a rebuild, for the SSE streams of that environment. */
+/** What changed in a rebuild or a patch, for the SSE streams of that environment. */
 export type SnapshotChange = { snapshot: EnvironmentSnapshot; updated: ControlEntry[]; deleted: string[] };
 export type SnapshotListener = (change: SnapshotChange) => void;
 
@@ -71,65 +87,194 @@ export type SnapshotListener = (change: SnapshotChange) => void;
 const UNKNOWN_KEY_TTL_MS = 10_000;
 const UNKNOWN_KEY_LIMIT = 10_000;
 
-export function etagOf(body: string): string {
+/**
+ * Beyond this many changed features, the environment is rebuilt whole: reading them one by one buys
+ * nothing over reading them all.
+ */
+const PATCH_LIMIT = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function etagOf(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+/** The one built-in attribute the engine reads from the user rather than from the clock (engine.ts). */
+const USER_ID_TARGET = 'featureflow.user.id';
+
+/**
+ * How a control's conditions use the clock. Every `featureflow.` built-in but the user id counts as
+ * the clock (the date and the hour today), so a built-in added to the engine later is not cached
+ * by mistake; a rule that can never apply (a disabled control, the default rule) counts too.
+ */
+function clockUseOf(rules: readonly ControlRule[]): ClockUse {
+  let server = false;
+  let client = false;
+  for (const rule of rules) {
+    for (const condition of rule.audience?.conditions ?? []) {
+      const target: unknown = condition.target;
+      if (typeof target !== 'string' || !target.startsWith('featureflow.') || target === USER_ID_TARGET)
+        continue;
+      server = true;
+      if (!CLIENT_TIME_TARGETS.has(target)) client = true;
+    }
+  }
+  return { server, client };
+}
+
+function entryOf(row: repo.ControlRow, variantRows: readonly repo.VariantRow[]): ControlEntry {
+  const control: SdkControl = {
+    key: row.key,
+    enabled: row.enabled,
+    offVariantKey: row.offVariantKey,
+    salt: '1',
+    deleted: false,
+    inClientApi: row.inClientApi,
+    variants: variantRows.map((v) =>
+      v.value === null ? { key: v.key, name: v.name } : { key: v.key, name: v.name, value: v.value },
+    ),
+    rules: row.rules.map((rule) => ({
+      defaultRule: rule.defaultRule,
+      ...(rule.priority === undefined ? {} : { priority: rule.priority }),
+      audience: rule.defaultRule ? null : rule.audience,
+      variantSplits: rule.variantSplits,
+    })),
+  };
+  const keys = control.variants.map((v) => v.key).sort();
+  return {
+    controlId: row.controlId,
+    featureId: row.featureId,
+    control,
+    json: JSON.stringify(control),
+    keyJson: JSON.stringify(row.key),
+    values: new Map(control.variants.flatMap((v) => ('value' in v ? [[v.key, v.value!] as const] : []))),
+    onOff: keys.length === 2 && keys[0] === 'off' && keys[1] === 'on',
+    readsClock: clockUseOf(control.rules),
+  };
 }
 
 function buildControls(rows: repo.ControlRow[], variantRows: repo.VariantRow[]): Map<string, ControlEntry> {
   const variantsByFeature = groupBy(variantRows, (v) => v.featureId);
   const controls = new Map<string, ControlEntry>();
-  for (const row of rows) {
-    const control: SdkControl = {
-      key: row.key,
-      enabled: row.enabled,
-      offVariantKey: row.offVariantKey,
-      salt: '1',
-      deleted: false,
-      inClientApi: row.inClientApi,
-      variants: (variantsByFeature.get(row.featureId) ?? []).map((v) =>
-        v.value === null ? { key: v.key, name: v.name } : { key: v.key, name: v.name, value: v.value },
-      ),
-      rules: row.rules.map((rule) => ({
-        defaultRule: rule.defaultRule,
-        ...(rule.priority === undefined ? {} : { priority: rule.priority }),
-        audience: rule.defaultRule ? null : rule.audience,
-        variantSplits: rule.variantSplits,
-      })),
-    };
-    const keys = control.variants.map((v) => v.key).sort();
-    controls.set(row.key, {
-      controlId: row.controlId,
-      featureId: row.featureId,
-      control,
-      json: JSON.stringify(control),
-      values: new Map(control.variants.flatMap((v) => ('value' in v ? [[v.key, v.value!] as const] : []))),
-      onOff: keys.length === 2 && keys[0] === 'off' && keys[1] === 'on',
-    });
-  }
+  for (const row of rows) controls.set(row.key, entryOf(row, variantsByFeature.get(row.featureId) ?? []));
   return controls;
 }
 
-function serialise(controls: ReadonlyMap<string, ControlEntry>): string {
-  const parts: string[] = [];
-  for (const [key, entry] of controls) parts.push(`${JSON.stringify(key)}:${entry.json}`);
-  return `{${parts.join(',')}}`;
+/** UTF-16 puts U+E000–U+FFFF after the surrogates of U+10000 and above; code points do not. */
+const codePointRank = (unit: number) => (unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
+
+/** Code point order: the byte order of UTF-8, which is PostgreSQL's `collate "C"` (repo.controlsOf). */
+export function compareKeys(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
 }
+
+function snapshotOf(
+  keys: EnvironmentKeys,
+  controls: ReadonlyMap<string, ControlEntry>,
+  experiments: ExperimentsIndex,
+): EnvironmentSnapshot {
+  const parts: string[] = [];
+  const readsClock: ClockUse = { server: false, client: false };
+  for (const entry of controls.values()) {
+    parts.push(`${entry.keyJson}:${entry.json}`);
+    readsClock.server ||= entry.readsClock.server;
+    readsClock.client ||= entry.readsClock.client;
+  }
+  const body = `{${parts.join(',')}}`;
+  const bytes = Buffer.from(body);
+  return { keys, controls, body, bytes, etag: etagOf(bytes), experiments, readsClock };
+}
+
+/**
+ * The payload after a change of some features: their entries replaced in place, the deleted ones
+ * removed and new ones placed in key order, so that the result is exactly what a full build would
+ * give. `fresh` holds the live controls of the `touched` features, by key. Null when no entry
+ * changed (the snapshot stays as it is).
+ */
+export function patchControls(
+  current: ReadonlyMap<string, ControlEntry>,
+  touched: ReadonlySet<string>,
+  fresh: ReadonlyMap<string, ControlEntry>,
+): {
+  controls: Map<string, ControlEntry>;
+  /** The entries whose JSON changed or that are new, in key order. */
+  updated: ControlEntry[];
+  deleted: string[];
+  /** Features came or went: the experiments index may have changed. */
+  membership: boolean;
+} | null {
+  const updated: ControlEntry[] = [];
+  const deleted: string[] = [];
+  let membership = false;
+  let replaced = false;
+  const additions = [...fresh.values()].filter((entry) => !current.has(entry.control.key));
+  additions.sort((a, b) => compareKeys(a.control.key, b.control.key));
+  const controls = new Map<string, ControlEntry>();
+  let a = 0;
+  const add = (entry: ControlEntry) => {
+    controls.set(entry.control.key, entry);
+    updated.push(entry);
+    membership = true;
+  };
+  for (const [key, entry] of current) {
+    while (a < additions.length && compareKeys(additions[a]!.control.key, key) < 0) add(additions[a++]!);
+    // The live feature with this key, if it is one of the touched; else the entry stays, unless its
+    // own feature was touched and is gone (deleted, or its control is).
+    const next = fresh.get(key) ?? (touched.has(entry.featureId) ? null : entry);
+    if (!next) {
+      deleted.push(key);
+      membership = true;
+      continue;
+    }
+    controls.set(key, next);
+    if (next === entry) continue;
+    if (next.featureId !== entry.featureId) membership = true;
+    if (next.json !== entry.json) updated.push(next);
+    else if (next.controlId !== entry.controlId || next.featureId !== entry.featureId) replaced = true;
+  }
+  while (a < additions.length) add(additions[a++]!);
+  if (updated.length === 0 && deleted.length === 0 && !replaced) return null;
+  return { controls, updated, deleted, membership };
+}
+
+/** Work waiting for an environment: a full rebuild (which absorbs any patch), or features to patch. */
+type Pending = { full: boolean; featureIds: Set<string>; keys?: EnvironmentKeys };
 
 export type SdkStore = ReturnType<typeof createSdkStore>;
 
 /**
  * The SDK API's memory (docs/architecture.md "Scale"): every live environment's payload, pre-serialised
- * with its ETag, indexed by both SDK keys. Change events rebuild one environment and notify its
- * streams; SDK requests never touch the database unless a key is not in memory yet.
+ * with its ETag, indexed by both SDK keys. A change event naming features patches their entries; any
+ * other rebuilds the environment. Either way its streams learn what changed. SDK requests never touch
+ * the database unless a key is not in memory yet. Also holds the cache of recent SDK answers, whose
+ * superseded versions it drops.
  */
-export function createSdkStore(deps: { db: Database; events: ChangeEvents; logger: FastifyBaseLogger }) {
+export function createSdkStore(deps: {
+  db: Database;
+  events: ChangeEvents;
+  logger: FastifyBaseLogger;
+  answerCache?: AnswerCacheLimits;
+}) {
   const { db, events, logger } = deps;
   const snapshots = new Map<string, EnvironmentSnapshot>();
   const byKey = new Map<string, string>();
   const unknownKeys = new Map<string, number>();
   const listeners = new Map<string, Set<SnapshotListener>>();
+  /** The worker of each environment with work under way; it runs until `pending` has none left. */
   const building = new Map<string, Promise<void>>();
-  const dirty = new Set<string>();
+  const pending = new Map<string, Pending>();
+  /** Environments whose last rebuild or patch failed: their next change rebuilds them whole. */
+  const stale = new Set<string>();
+  /** Counts the drops of each environment, so that work started before a drop installs nothing. */
+  const drops = new Map<string, number>();
+  const answers = createAnswerCache(deps.answerCache ?? DEFAULT_ANSWER_CACHE_LIMITS);
+  /** How many patches and full rebuilds have run, for metrics and tests. */
+  const counts = { patches: 0, rebuilds: 0 };
   let unsubscribe: (() => void) | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
 
@@ -144,12 +289,24 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
     unknownKeys.delete(snapshot.keys.jsApiKey);
   }
 
+  function notify(environmentId: string, change: SnapshotChange) {
+    for (const listener of listeners.get(environmentId) ?? []) {
+      try {
+        listener(change);
+      } catch (error) {
+        logger.error({ err: error }, 'An SDK stream listener failed');
+      }
+    }
+  }
+
   function drop(environmentId: string) {
+    drops.set(environmentId, (drops.get(environmentId) ?? 0) + 1);
     const previous = snapshots.get(environmentId);
     if (!previous) return;
     snapshots.delete(environmentId);
     byKey.delete(previous.keys.serverApiKey);
     byKey.delete(previous.keys.jsApiKey);
+    answers.dropVersion(previous.etag);
     const deleted = [...previous.controls.keys()];
     const empty: EnvironmentSnapshot = {
       keys: previous.keys,
@@ -158,9 +315,9 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
       bytes: Buffer.from('{}'),
       etag: etagOf('{}'),
       experiments: NO_EXPERIMENTS,
+      readsClock: { server: false, client: false },
     };
-    for (const listener of listeners.get(environmentId) ?? [])
-      listener({ snapshot: empty, updated: [], deleted });
+    notify(environmentId, { snapshot: empty, updated: [], deleted });
   }
 
   async function build(keys: EnvironmentKeys): Promise<EnvironmentSnapshot> {
@@ -170,56 +327,149 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
       rows.map((r) => r.featureId),
     );
     const controls = buildControls(rows, variantRows);
-    const body = serialise(controls);
     const experiments = indexExperiments(await repo.runningExperimentsOf(db, keys.environmentId));
-    return { keys, controls, body, bytes: Buffer.from(body), etag: etagOf(body), experiments };
+    return snapshotOf(keys, controls, experiments);
   }
 
-  function install(snapshot: EnvironmentSnapshot) {
+  /**
+   * Serves `snapshot` from now on. `change` names what differs from the previous one when the caller
+   * knows it (a patch); otherwise every entry is compared.
+   */
+  function install(snapshot: EnvironmentSnapshot, change?: { updated: ControlEntry[]; deleted: string[] }) {
     const environmentId = snapshot.keys.environmentId;
     const previous = snapshots.get(environmentId);
     snapshots.set(environmentId, snapshot);
     index(snapshot, previous);
     if (!previous || previous.etag === snapshot.etag) return;
-    const updated = [...snapshot.controls.values()].filter(
-      (entry) => previous.controls.get(entry.control.key)?.json !== entry.json,
-    );
-    const deleted = [...previous.controls.keys()].filter((key) => !snapshot.controls.has(key));
-    for (const listener of listeners.get(environmentId) ?? []) {
-      try {
-        listener({ snapshot, updated, deleted });
-      } catch (error) {
-        logger.error({ err: error }, 'An SDK stream listener failed');
-      }
-    }
+    answers.dropVersion(previous.etag);
+    const updated =
+      change?.updated ??
+      [...snapshot.controls.values()].filter(
+        (entry) => previous.controls.get(entry.control.key)?.json !== entry.json,
+      );
+    const deleted =
+      change?.deleted ?? [...previous.controls.keys()].filter((key) => !snapshot.controls.has(key));
+    notify(environmentId, { snapshot, updated, deleted });
   }
 
-  /** Rebuilds one environment; changes arriving meanwhile cause one more rebuild, not one each. */
-  function rebuild(environmentId: string): Promise<void> {
-    if (building.has(environmentId)) {
-      dirty.add(environmentId);
-      return building.get(environmentId)!;
+  /**
+   * Re-reads the changed features' controls and variants; returns how to install the patched
+   * snapshot, or null when nothing served changed.
+   */
+  async function patch(current: EnvironmentSnapshot, featureIds: ReadonlySet<string>) {
+    const environmentId = current.keys.environmentId;
+    const rows = await repo.controlsOfFeatures(db, environmentId, [...featureIds]);
+    const variantRows = await repo.variantsOf(
+      db,
+      rows.map((r) => r.featureId),
+    );
+    const patched = patchControls(current.controls, featureIds, buildControls(rows, variantRows));
+    if (!patched) return null;
+    const experiments = patched.membership
+      ? indexExperiments(await repo.runningExperimentsOf(db, environmentId))
+      : current.experiments;
+    const { controls, updated, deleted } = patched;
+    return () => {
+      if (updated.length === 0 && deleted.length === 0) {
+        // The same JSON from other rows (a feature deleted and created again under its key): the
+        // same body and ETag, and nothing for the streams.
+        install({ ...current, controls, experiments });
+        return;
+      }
+      install(snapshotOf(current.keys, controls, experiments), { updated, deleted });
+    };
+  }
+
+  /** Applies one piece of work; true when it rebuilt the environment whole. */
+  async function perform(environmentId: string, work: Pending): Promise<boolean> {
+    const dropsBefore = drops.get(environmentId) ?? 0;
+    const current = snapshots.get(environmentId);
+    let installation: (() => void) | null;
+    let rebuilt = true;
+    if (!work.full && current) {
+      counts.patches++;
+      installation = await patch(current, work.featureIds);
+      rebuilt = false;
+    } else {
+      counts.rebuilds++;
+      const keys = work.keys ?? (await repo.environmentById(db, environmentId));
+      if (!keys) {
+        drop(environmentId);
+        return true;
+      }
+      const snapshot = await build(keys);
+      installation = () => install(snapshot);
     }
-    const run = (async () => {
+    if ((drops.get(environmentId) ?? 0) !== dropsBefore) {
+      // Removed while it was being read: a full rebuild asks the database whether it still exists.
+      void schedule(environmentId);
+      return rebuilt;
+    }
+    installation?.();
+    return rebuilt;
+  }
+
+  /** Runs the environment's pending work, one piece at a time, until none is left. */
+  function work(environmentId: string): Promise<void> {
+    const run = Promise.resolve().then(async () => {
       try {
-        do {
-          dirty.delete(environmentId);
-          const keys = await repo.environmentById(db, environmentId);
-          if (!keys) {
-            drop(environmentId);
-            return;
+        for (let next = pending.get(environmentId); next; next = pending.get(environmentId)) {
+          pending.delete(environmentId);
+          try {
+            if (await perform(environmentId, next)) stale.delete(environmentId);
+          } catch (error) {
+            // The previous payload keeps being served. What this work was to change is not known to
+            // be in it any more: the work waiting (or else the next change) rebuilds it whole.
+            const waiting = pending.get(environmentId);
+            if (waiting) {
+              waiting.full = true;
+              waiting.featureIds.clear();
+              delete waiting.keys;
+            } else stale.add(environmentId);
+            logger.error({ err: error, environmentId }, 'Could not rebuild an environment’s SDK payload');
           }
-          install(await build(keys));
-        } while (dirty.has(environmentId));
-      } catch (error) {
-        // The previous payload keeps being served; the next change retries.
-        logger.error({ err: error, environmentId }, 'Could not rebuild an environment’s SDK payload');
+        }
       } finally {
         building.delete(environmentId);
       }
-    })();
+    });
     building.set(environmentId, run);
     return run;
+  }
+
+  /**
+   * Asks for an environment's payload to follow a change: of some features (a patch), or of anything
+   * (a full rebuild, without `featureIds`). Changes arriving while one is applied wait and are applied
+   * together: a full rebuild absorbs any patch, patches add up their features.
+   */
+  function schedule(
+    environmentId: string,
+    featureIds?: readonly string[],
+    keys?: EnvironmentKeys,
+  ): Promise<void> {
+    const full =
+      featureIds === undefined ||
+      stale.has(environmentId) ||
+      featureIds.length > PATCH_LIMIT ||
+      !featureIds.every((id) => UUID.test(id));
+    const waiting = pending.get(environmentId);
+    if (!full && featureIds.length === 0) return building.get(environmentId) ?? Promise.resolve();
+    const next: Pending = waiting ?? { full: false, featureIds: new Set() };
+    if (full) {
+      // Keys read earlier (the start's list) serve only a rebuild nothing else asked for since.
+      if (keys && !waiting) next.keys = keys;
+      else delete next.keys;
+      next.full = true;
+      next.featureIds.clear();
+    } else if (!next.full) {
+      for (const id of featureIds) next.featureIds.add(id);
+      if (next.featureIds.size > PATCH_LIMIT) {
+        next.full = true;
+        next.featureIds.clear();
+      }
+    }
+    pending.set(environmentId, next);
+    return building.get(environmentId) ?? work(environmentId);
   }
 
   return {
@@ -227,11 +477,17 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
     async start(): Promise<void> {
       unsubscribe = events.subscribe((event) => {
         if (event.type === 'environment.removed') drop(event.environmentId);
-        else if (event.type === 'environment.changed') void rebuild(event.environmentId);
+        else if (event.type === 'environment.changed') void schedule(event.environmentId, event.featureIds);
       });
       const load = async () => {
         try {
-          for (const keys of await repo.liveEnvironments(db)) install(await build(keys));
+          const live = await repo.liveEnvironments(db);
+          for (const keys of live) {
+            const id = keys.environmentId;
+            // A change (or a key lookup) got there first and reads the environment afresh.
+            if (snapshots.has(id) || building.has(id)) continue;
+            await schedule(id, undefined, keys);
+          }
         } catch (error) {
           // Keys are still found one by one on demand; the full load is retried.
           logger.error({ err: error }, 'Could not load the SDK payloads; retrying in 5 s');
@@ -246,7 +502,7 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
       const live = await repo.liveEnvironments(db);
       const ids = new Set(live.map((keys) => keys.environmentId));
       for (const environmentId of [...snapshots.keys()]) if (!ids.has(environmentId)) drop(environmentId);
-      for (const keys of live) await rebuild(keys.environmentId);
+      for (const keys of live) await schedule(keys.environmentId);
     },
 
     stop() {
@@ -276,7 +532,7 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
         unknownKeys.set(key, Date.now() + UNKNOWN_KEY_TTL_MS);
         return null;
       }
-      await rebuild(keys.environmentId);
+      await schedule(keys.environmentId);
       return snapshots.get(keys.environmentId) ?? null;
     },
 
@@ -284,6 +540,9 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
     get(environmentId: string): EnvironmentSnapshot | undefined {
       return snapshots.get(environmentId);
     },
+
+    /** Recent SDK answers by payload version (js.routes.ts, ofrep.routes.ts). */
+    answers,
 
     /** Follows an environment's changes (SSE). Returns the function that stops following. */
     listen(environmentId: string, listener: SnapshotListener): () => void {
@@ -296,7 +555,12 @@ export function createSdkStore(deps: { db: Database; events: ChangeEvents; logge
       };
     },
 
-    /** How many streams are open, for metrics and tests. */
+    /** How many patches and full rebuilds have run since the start. */
+    runs(): { patches: number; rebuilds: number } {
+      return { ...counts };
+    },
+
+    /** How many listeners follow environments, for metrics and tests. */
     listenerCount(): number {
       let total = 0;
       for (const set of listeners.values()) total += set.size;

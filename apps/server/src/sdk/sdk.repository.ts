@@ -75,21 +75,50 @@ export type ControlRow = {
   rules: ControlRule[];
 };
 
-/** The controls of the environment's live features, by feature key. */
+const controlColumns = {
+  controlId: featureControls.id,
+  featureId: features.id,
+  key: features.key,
+  enabled: featureControls.enabled,
+  offVariantKey: featureControls.offVariantKey,
+  inClientApi: featureControls.inClientApi,
+  rules: featureControls.rules,
+};
+
+/**
+ * The controls of the environment's live features, by feature key in byte order (`collate "C"`,
+ * which `compareKeys` in sdk-store.ts reproduces to place a patched-in feature).
+ */
 export async function controlsOf(db: Executor, environmentId: string): Promise<ControlRow[]> {
   return db
-    .select({
-      controlId: featureControls.id,
-      featureId: features.id,
-      key: features.key,
-      enabled: featureControls.enabled,
-      offVariantKey: featureControls.offVariantKey,
-      inClientApi: featureControls.inClientApi,
-      rules: featureControls.rules,
-    })
+    .select(controlColumns)
     .from(featureControls)
     .innerJoin(features, eq(features.id, featureControls.featureId))
     .where(and(eq(featureControls.environmentId, environmentId), eq(features.archived, false)))
+    .orderBy(sql`${features.key} collate "C"`);
+}
+
+/**
+ * The environment's controls of some features, those still live (a patch of the payload: a feature
+ * missing from the answer was deleted).
+ */
+export async function controlsOfFeatures(
+  db: Executor,
+  environmentId: string,
+  featureIds: readonly string[],
+): Promise<ControlRow[]> {
+  if (featureIds.length === 0) return [];
+  return db
+    .select(controlColumns)
+    .from(featureControls)
+    .innerJoin(features, eq(features.id, featureControls.featureId))
+    .where(
+      and(
+        eq(featureControls.environmentId, environmentId),
+        inArray(features.id, [...featureIds]),
+        eq(features.archived, false),
+      ),
+    )
     .orderBy(sql`${features.key} collate "C"`);
 }
 

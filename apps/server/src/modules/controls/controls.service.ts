@@ -181,6 +181,7 @@ export function createControlsService(deps: {
       const today = await impressions.today(tx, organisationId, [after.id]);
       return {
         environmentId: environment.id,
+        featureId: feature.id,
         live: {
           kind: switched && !rulesChanged ? ('feature.toggled' as const) : ('feature.targeting' as const),
           projectKey: project.key,
@@ -202,7 +203,12 @@ export function createControlsService(deps: {
         ),
       };
     });
-    events.publish({ type: 'environment.changed', organisationId, environmentId: result.environmentId });
+    events.publish({
+      type: 'environment.changed',
+      organisationId,
+      environmentId: result.environmentId,
+      featureIds: [result.featureId],
+    });
     events.publish({ type: 'dashboard', organisationId, change: result.live });
     return result.view;
   }

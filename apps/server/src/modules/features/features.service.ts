@@ -62,15 +62,17 @@ export function createFeaturesService(deps: {
   function publishProject(
     principal: Principal,
     environmentIds: string[],
-    change: { kind: LiveChange['kind']; projectKey: string; featureKey: string },
+    change: { kind: LiveChange['kind']; projectKey: string; featureKey: string; featureId: string },
   ) {
     const { organisationId } = principal;
+    const { featureId, ...live } = change;
+    // Only this feature's entries change in each payload: the SDK layer patches them.
     for (const environmentId of environmentIds)
-      events.publish({ type: 'environment.changed', organisationId, environmentId });
+      events.publish({ type: 'environment.changed', organisationId, environmentId, featureIds: [featureId] });
     events.publish({
       type: 'dashboard',
       organisationId,
-      change: { ...change, actor: actorOf(principal), at: now().toISOString() },
+      change: { ...live, actor: actorOf(principal), at: now().toISOString() },
     });
   }
 
@@ -180,6 +182,7 @@ export function createFeaturesService(deps: {
           kind: 'feature.created',
           projectKey,
           featureKey: feature.key,
+          featureId: feature.id,
         });
         announceLinks(principal, feature, 'created', input.jiraIssueKeys);
         return feature;
@@ -303,6 +306,7 @@ export function createFeaturesService(deps: {
         kind: 'feature.settings',
         projectKey,
         featureKey: feature.key,
+        featureId: id,
       });
       announceLinks(principal, feature, 'linked', linkedIssues);
       return feature;
@@ -333,6 +337,7 @@ export function createFeaturesService(deps: {
         kind: 'feature.deleted',
         projectKey,
         featureKey: archived.key,
+        featureId,
       });
     },
 

@@ -74,6 +74,7 @@ export function createSdkRegistration(deps: {
       );
       const at = now();
       const created: string[] = [];
+      const createdIds: string[] = [];
       const registered: string[] = [];
       const refused: string[] = [];
       let environmentIds: string[] = [environmentId];
@@ -138,14 +139,23 @@ export function createSdkRegistration(deps: {
           featureId = row.id;
           existing.set(item.key, featureId);
           created.push(item.key);
+          createdIds.push(featureId);
         }
         await controls.markAvailable(tx, featureId, environmentId, at);
         registered.push(item.key);
       }
-      return { created, registered, refused, environmentIds };
+      return { created, createdIds, registered, refused, environmentIds };
     });
-    for (const id of result.created.length ? result.environmentIds : [environmentId])
-      events.publish({ type: 'environment.changed', organisationId, environmentId: id });
+    // The created features' entries are patched into each payload; a registration that created
+    // none changed nothing served (availability is not in the payload).
+    if (result.createdIds.length > 0)
+      for (const id of result.environmentIds)
+        events.publish({
+          type: 'environment.changed',
+          organisationId,
+          environmentId: id,
+          featureIds: result.createdIds,
+        });
     return { created: result.created, registered: result.registered, refused: result.refused };
   };
 }
