@@ -8,9 +8,10 @@ import { featureList } from './feature-list.bench';
 import { foundation } from './foundation.bench';
 import { live } from './live.bench';
 import { memory } from './memory.bench';
+import { payload } from './payload.bench';
 import { sdk } from './sdk.bench';
 
-const all = { foundation, engine, sdk, bundle, featureList, live, memory } as const;
+const all = { foundation, engine, sdk, payload, bundle, featureList, live, memory } as const;
 const wanted = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 for (const name of wanted.length ? wanted : (Object.keys(all) as (keyof typeof all)[])) {
   console.log(`\n## ${name}\n`);
