@@ -342,7 +342,13 @@ describe('POST /ofrep/v1/evaluate/flags: cached answers', () => {
     const early = await ofrepBulk(body);
     expect(early.json()).toMatchObject({ flags: [{ key: 'banner' }, { key: 'checkout', variant: 'off' }] });
     expect(early.json<{ flags: unknown[] }>().flags).toMatchObject(await freshOfrep(context));
+    // Revalidating within the hour confirms the answer; once the hour has passed it does not.
+    const etag = early.headers.etag as string;
+    expect((await ofrepBulk(body, { 'if-none-match': etag })).statusCode).toBe(304);
     clock = new Date('2026-03-02T10:30:00Z');
+    const revalidated = await ofrepBulk(body, { 'if-none-match': etag });
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.headers.etag).not.toBe(etag);
     const later = await ofrepBulk(body);
     expect(later.json()).toMatchObject({ flags: [{ key: 'banner' }, { key: 'checkout', variant: 'on' }] });
     expect(later.json<{ flags: unknown[] }>().flags).toMatchObject(await freshOfrep(context));

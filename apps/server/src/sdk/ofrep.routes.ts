@@ -90,7 +90,7 @@ function readContext(
   if (typeof context !== 'object' || context === null || Array.isArray(context)) {
     return { ok: false, code: 'INVALID_CONTEXT', details: 'The context must be a JSON object.' };
   }
-  // The context is serialised for the ETag; JSON nested thousands deep would overflow the stack.
+  // JSON nested thousands deep would overflow the stack of whatever walks it next.
   if (nestsDeeperThan(context, MAX_EVENTS_DEPTH)) {
     return {
       ok: false,
@@ -173,8 +173,8 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
     app.post('/ofrep/v1/evaluate/flags', { schema: { hide: true } }, async (request, reply) => {
       const snapshot: EnvironmentSnapshot | null = await authenticate(store, request, reply);
       if (!snapshot) return reply;
-      // The answer and its ETag are functions of the payload and the body, unless a rule reads the
-      // clock (sdk-store.ts `ClockUse`): then they are computed afresh each time.
+      // The answer is a function of the payload and the body, unless a rule reads the clock
+      // (sdk-store.ts `ClockUse`): then it is computed afresh each time.
       const raw = typeof request.body === 'string' ? request.body : null;
       const cacheable = raw !== null && !snapshot.readsClock.server;
       const input = `ofrep ${raw}`;
@@ -186,14 +186,14 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
           .code(400)
           .type('application/json')
           .send({ errorCode: read.code, errorDetails: read.details });
-      // The answer depends on the configuration and the context, and so does its ETag.
-      const etag = `"${createHash('sha256').update(snapshot.etag).update('\u0000').update(JSON.stringify(read.context)).digest('base64url').slice(0, 32)}"`;
-      if (notModified(request, etag)) return reply.header('etag', etag).code(304).send();
       const at = evaluatingOf(read.context, now());
       const flags: string[] = [];
       for (const entry of snapshot.controls.values()) flags.push(flagItem(entry, at).json);
       const version = JSON.stringify(snapshot.etag.slice(1, -1));
       const body = Buffer.from(`{"flags":[${flags.join(',')}],"metadata":{"version":${version}}}`);
+      // The ETag is the answer's own: it changes exactly when the answer does, the clock's effect on
+      // a date or hour rule included, and two contexts never share one unless their answers are equal.
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
       if (cacheable) store.answers.set(snapshot.etag, input, { body, etag });
       return sendBulk(request, reply, body, etag);
     });
