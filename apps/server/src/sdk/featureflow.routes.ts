@@ -11,6 +11,13 @@ import type { EnvironmentSnapshot, SdkStore, SnapshotChange } from './sdk-store'
 /** How often an open stream gets a heartbeat, which keeps proxies from closing it. */
 export const HEARTBEAT_MS = 25_000;
 
+/**
+ * How much a stream may leave unread beyond the payload itself before it is ended: a client that
+ * reads slower than changes arrive would otherwise hold the server's memory without bound. The SDK
+ * reconnects (`retry: 5000`) and receives the whole map again (docs/sdk-protocol.md §3).
+ */
+export const SLOW_STREAM_BYTES = 8 * 1024 * 1024;
+
 /** The SSE frames of one change, as every stream of its environment receives them (docs/sdk-protocol.md §3). */
 export function changeFrames(change: SnapshotChange): string {
   let frames = '';
@@ -28,29 +35,40 @@ export function changeFrames(change: SnapshotChange): string {
  * change's frames are made once and the same string written to every stream. One timer beats for
  * all streams, so ten thousand streams cost no timer each.
  */
-function sseStreams(store: SdkStore, heartbeatMs: number) {
-  const byEnvironment = new Map<string, { streams: Set<ServerResponse>; stop: () => void }>();
+function sseStreams(store: SdkStore, heartbeatMs: number, slowStreamBytes: number) {
+  type Followed = { streams: Set<ServerResponse>; stop: () => void; payloadBytes: number };
+  const byEnvironment = new Map<string, Followed>();
   const ends = new Set<() => void>();
   let heartbeat: NodeJS.Timeout | null = null;
 
+  /** Writes a frame, or ends a stream whose client has left too much unread (SLOW_STREAM_BYTES). */
+  function send(followed: Followed, stream: ServerResponse, frame: string) {
+    if (stream.writableLength > followed.payloadBytes + slowStreamBytes) stream.destroy();
+    else stream.write(frame);
+  }
+
   function beat() {
     const frame = `data: {"heartbeat":${Date.now()}}\n\n`;
-    for (const { streams } of byEnvironment.values()) for (const stream of streams) stream.write(frame);
+    for (const followed of byEnvironment.values())
+      for (const stream of followed.streams) send(followed, stream, frame);
   }
 
   return {
     /** Adds a stream whose first frame is written; returns the function that ends it. */
-    add(environmentId: string, raw: ServerResponse): () => void {
+    add(environmentId: string, raw: ServerResponse, payloadBytes: number): () => void {
       let followed = byEnvironment.get(environmentId);
       if (!followed) {
         const streams = new Set<ServerResponse>();
         const stop = store.listen(environmentId, (change) => {
+          const current = byEnvironment.get(environmentId)!;
+          current.payloadBytes = Math.max(current.payloadBytes, change.snapshot.bytes.length);
           const frames = changeFrames(change);
-          if (frames !== '') for (const stream of streams) stream.write(frames);
+          if (frames !== '') for (const stream of streams) send(current, stream, frames);
         });
-        followed = { streams, stop };
+        followed = { streams, stop, payloadBytes };
         byEnvironment.set(environmentId, followed);
       }
+      followed.payloadBytes = Math.max(followed.payloadBytes, payloadBytes);
       followed.streams.add(raw);
       const end = () => {
         if (!ends.delete(end)) return;
@@ -121,12 +139,14 @@ export function featureflowRoutes(deps: {
   register: SdkRegistrationCommand;
   now: () => Date;
   heartbeatMs?: number;
+  /** Tests make slow streams end sooner. */
+  slowStreamBytes?: number;
 }): FastifyPluginAsync {
   const { store, ingestion, register, now } = deps;
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
   return async (app) => {
     acceptAnyBody(app);
-    const streams = sseStreams(store, heartbeatMs);
+    const streams = sseStreams(store, heartbeatMs, deps.slowStreamBytes ?? SLOW_STREAM_BYTES);
     app.addHook('onClose', async () => streams.endAll());
 
     function stream(request: FastifyRequest, reply: FastifyReply, snapshot: EnvironmentSnapshot) {
@@ -149,7 +169,7 @@ export function featureflowRoutes(deps: {
       raw.write('\n\n');
       process.nextTick(() => raw.uncork());
       // In the same tick as the payload was read: no change can fall between the two.
-      const end = streams.add(current.keys.environmentId, raw);
+      const end = streams.add(current.keys.environmentId, raw, current.bytes.length);
       request.raw.on('close', end);
     }
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import net from 'node:net';
 import Fastify from 'fastify';
 import type { Environment, Feature, Rule } from '@vexil/core';
 import { createTeam, type Team } from '../../test/api';
@@ -377,6 +378,65 @@ describe('SSE streams', () => {
       await deleteFeature('banner');
       for (const reader of streams)
         expect(await next(reader)).toEqual({ event: 'features.deleted', data: '["banner"]' });
+    } finally {
+      abort.abort();
+      await app.close();
+    }
+  });
+
+  it('end a stream whose client leaves too much unread, and keep the others', async () => {
+    const app = Fastify();
+    await app.register(
+      featureflowRoutes({
+        store: h.app.sdk.store,
+        ingestion: h.app.sdk.ingestion,
+        register: h.app.services.sdkRegistration,
+        now: () => new Date(),
+        slowStreamBytes: 64 * 1024,
+      }),
+    );
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const abort = new AbortController();
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+    try {
+      await createFeature(team.admin.call, 'web', { name: 'Banner', key: 'banner' });
+      await h.app.sdk.store.settled();
+      // A client that asks for the stream and then never reads.
+      const { port } = new URL(address);
+      const slow = net.connect(Number(port), '127.0.0.1');
+      slow.on('error', () => {});
+      slow.write(
+        `GET /api/sdk/v1/features HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${development.apiKey}\r\nAccept: text/event-stream\r\n\r\n`,
+      );
+      slow.pause();
+      const res = await fetch(`${address}/api/sdk/v1/features`, {
+        headers: { authorization: `Bearer ${development.apiKey}`, accept: 'text/event-stream' },
+        signal: abort.signal,
+      });
+      const reader = sseReader(res.body!);
+      await reader.next();
+      await expect.poll(connections).toBe(2);
+      // Each save sends a frame of about 100 KB; the slow client's share piles up unread.
+      const values = Array.from({ length: 1000 }, (_, i) => `${i}-${'x'.repeat(90)}`);
+      const banner = await feature('banner');
+      let saves = 0;
+      while ((await connections()) === 2 && saves < 200) {
+        saves += 1;
+        await saveControl(team.admin.call, banner, development, {
+          enabled: saves % 2 === 0,
+          rules: [rule('email', 'in', values), otherwise('off')],
+        });
+        const update = await reader.next();
+        expect(update.event).toBe('features.updated');
+      }
+      expect(await connections()).toBe(1);
+      // The reading stream still gets every change.
+      await saveControl(team.admin.call, banner, development, { enabled: true, rules: [otherwise('on')] });
+      expect((await reader.next()).event).toBe('features.updated');
+      slow.destroy();
     } finally {
       abort.abort();
       await app.close();
