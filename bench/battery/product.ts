@@ -1,5 +1,5 @@
 /**
- * The product as users run it: `node --import tsx apps/server/src/main.ts` in a child process on
+ * The product as users run it: `npm run serve`'s command (the compiled server) in a child process on
  * loopback, started, stopped (SIGTERM), killed (SIGKILL) and restarted on the same database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveArguments } from '../../e2e/support/server';
 import { onCpus } from './cpus';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -69,11 +70,7 @@ export class Product {
     const inherited = { ...process.env };
     delete inherited.DATABASE_URL;
     delete inherited.DATA_DIR;
-    const [command, args] = onCpus('answers', process.execPath, [
-      '--import',
-      'tsx',
-      'apps/server/src/main.ts',
-    ]);
+    const [command, args] = onCpus('answers', process.execPath, serveArguments());
     const child = spawn(command, args, {
       cwd: ROOT,
       env: {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,8 +12,9 @@ import { organisations, subscriptions, users, type PlanLimits } from '../../apps
 import { hashPassword } from '../../apps/server/src/lib/passwords';
 import { seed } from '../../apps/server/src/seed';
 
-/** The repository root, where `apps/server/src/main.ts` and the root node_modules (tsx) are. */
+/** The repository root, where the root package.json and `apps/server/dist` are. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const COMPILED_SERVER = 'apps/server/dist/main.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'e2e-admin-password';
@@ -80,6 +82,27 @@ function freePort(): Promise<number> {
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Node's arguments for the product as `npm run serve` runs it: the compiled server (`npm run build`)
+ * with the flags of the root package.json's `serve` script, read from there so that the tests and
+ * benchmarks run what users run.
+ */
+export function serveArguments(): string[] {
+  if (!existsSync(path.join(ROOT, COMPILED_SERVER))) {
+    throw new Error(
+      `${COMPILED_SERVER} is missing: the browser tests and benchmarks run the built product. Run \`npm run build\` first (\`npm run test:e2e\` does).`,
+    );
+  }
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [command, ...args] = (manifest.scripts.serve ?? '').trim().split(/\s+/);
+  if (command !== 'node' || args.at(-1) !== COMPILED_SERVER) {
+    throw new Error(`The root package.json's serve script is not \`node [flags] ${COMPILED_SERVER}\``);
+  }
+  return args;
+}
+
+/**
  * The UI flags a spec asks for, with the welcome walkthrough off unless it says otherwise: the
  * walkthrough opens over the first page of a user who never closed it, as the seeded admin has not, and
  * would cover the screens the other specs test. walkthrough.spec.ts passes `welcome-message=on`.
@@ -89,18 +112,19 @@ function withWalkthroughOff(flags: string | undefined): string {
 }
 
 /**
- * Starts the real server (built dashboard included) on a free port with a fresh PGlite directory and the
- * demo organisation, and resolves once GET /readyz answers 200.
+ * Starts the real server as `npm run serve` does (compiled, serving the built dashboard) on a free port
+ * with a fresh PGlite directory and the demo organisation, and resolves once GET /readyz answers 200.
  */
 export async function startServer(
   env: Record<string, string> = {},
   options: { prepare?: (db: Database) => Promise<void> } = {},
 ): Promise<RunningServer> {
+  const args = serveArguments();
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vexil-e2e-'));
   if (options.prepare) await prepareData(dataDir, options.prepare);
   const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,

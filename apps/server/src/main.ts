@@ -1,7 +1,8 @@
 import path from 'node:path';
+import v8 from 'node:v8';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase } from './db/client';
+import { createPgliteDataDir, openDatabase, PGLITE_V8_FLAGS } from './db/client';
 import { seed } from './seed';
 
 function readConfig(): Config {
@@ -16,22 +17,41 @@ function readConfig(): Config {
   }
 }
 
+/**
+ * Opens the configured database. The embedded one first gets its V8 flags, before PGlite compiles
+ * its WebAssembly, and its files created apart on the first start (both in db/client.ts).
+ */
+async function openConfiguredDatabase(config: Config) {
+  if (config.databaseUrl) {
+    return openDatabase({
+      kind: 'postgres',
+      url: config.databaseUrl,
+      timeouts: {
+        connectMs: config.databaseConnectTimeoutMs,
+        statementMs: config.databaseStatementTimeoutMs,
+      },
+      onConnectionError: (error) =>
+        process.stderr.write(
+          `${JSON.stringify({ level: 50, msg: 'PostgreSQL connection lost', err: error.message })}\n`,
+        ),
+    });
+  }
+  v8.setFlagsFromString(PGLITE_V8_FLAGS.join(' '));
+  const dataDir = path.resolve(config.dataDir);
+  await createPgliteDataDir(dataDir);
+  return openDatabase({ kind: 'pglite', dataDir });
+}
+
+/**
+ * `npm run serve` runs the compiled form of this file (apps/server/build.mjs) as
+ * `node --max-semi-space-size=4 apps/server/dist/main.js`: young-generation halves of at most 4 MiB
+ * instead of 16. Start-up's allocations grow them to 16 MiB, which stay resident until V8's idle
+ * memory reducer shrinks them some 10 s later: about 15 MiB of the idle server's memory. The SDK
+ * API's and event ingestion's throughput were the same with it; with 1 MiB they fell by a tenth.
+ */
 async function main() {
   const config = readConfig();
-  const database = config.databaseUrl
-    ? openDatabase({
-        kind: 'postgres',
-        url: config.databaseUrl,
-        timeouts: {
-          connectMs: config.databaseConnectTimeoutMs,
-          statementMs: config.databaseStatementTimeoutMs,
-        },
-        onConnectionError: (error) =>
-          process.stderr.write(
-            `${JSON.stringify({ level: 50, msg: 'PostgreSQL connection lost', err: error.message })}\n`,
-          ),
-      })
-    : openDatabase({ kind: 'pglite', dataDir: path.resolve(config.dataDir) });
+  const database = await openConfiguredDatabase(config);
   await database.migrate();
   const seeded = await seed(database.db, {
     adminPassword: config.adminPassword,

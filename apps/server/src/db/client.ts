@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -11,6 +13,8 @@ import { is, type ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { isConnectionLost, isDatabaseUnavailable } from './errors';
 import * as schema from './schema/index';
+
+const execFileAsync = promisify(execFile);
 
 export type Schema = typeof schema;
 /** The one database type services and repositories see, whichever driver is behind it. */
@@ -35,7 +39,20 @@ export async function readTogether<T extends readonly unknown[]>(
   return results as unknown as T;
 }
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+/**
+ * The server package's `drizzle/` folder, found from this file's place: `src/db/client.ts` under tsx
+ * and the tests, `dist/main.js` in the compiled server (apps/server/build.mjs).
+ */
+function findMigrationsFolder(): string {
+  const start = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'drizzle');
+    if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`No drizzle/meta/_journal.json above ${start}`);
+  }
+}
+
+export const migrationsFolder = findMigrationsFolder();
 
 export type DatabaseHandle = {
   db: Database;
@@ -166,9 +183,52 @@ export type DatabaseOptions =
 /**
  * The embedded database is one process's, single-user: PostgreSQL's default 128 MB of shared buffers
  * (160 MB as PGlite sets them) are a quarter of its memory and buy nothing at its size. 16 MB keeps the
- * server's resident memory on an existing database at about 320 MiB instead of 420 MiB (`npm run bench -- memory`).
+ * server's resident memory on an existing database about 100 MiB lower (`npm run bench -- memory`).
  */
-const PGLITE_SETTINGS = ['shared_buffers=16MB'];
+export const PGLITE_SETTINGS = ['shared_buffers=16MB'];
+
+/**
+ * V8 flags for a process whose embedded database is its main WebAssembly: PostgreSQL's code stays
+ * on V8's baseline compiler (Liftoff) instead of being recompiled by the optimising one as it gets
+ * hot. The optimising compiles leave about 80 MiB of resident memory behind in the idle server on an
+ * existing database (280 → 200 MiB); small queries run as fast, CPU-heavy ones (an aggregate over
+ * thousands of rows) about a third slower. Set by main.ts before the database opens; the dashboard's
+ * queries are small and the SDK API never waits on one (`npm run bench -- memory`).
+ */
+export const PGLITE_V8_FLAGS = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
+
+/**
+ * Creates the embedded database's files on the first start, in a child process. PGlite runs initdb
+ * in a second instance whose WebAssembly memory grows to some 400 MiB: in the server's thread 200 to
+ * 450 MiB of it stayed resident until V8 happened to collect it, and in a worker thread some 75 MiB
+ * stayed in the memory allocator's arenas. A process of its own returns all of it when it exits.
+ * Does nothing when `dataDir` already holds a database.
+ */
+export async function createPgliteDataDir(dataDir: string): Promise<void> {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  mkdirSync(dataDir, { recursive: true });
+  const source = `
+    const [pglite, dataDir, settings] = process.argv.slice(1);
+    const { PGlite } = await import(pglite);
+    const db = await PGlite.create(dataDir, { postgresqlconf: JSON.parse(settings) });
+    await db.close();`;
+  const pglite = import.meta.resolve('@electric-sql/pglite');
+  try {
+    await execFileAsync(process.execPath, [
+      '--input-type=module',
+      '-e',
+      source,
+      pglite,
+      dataDir,
+      JSON.stringify(PGLITE_SETTINGS),
+    ]);
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`Creating the database in ${dataDir} failed${stderr ? `:\n${stderr}` : ''}`, {
+      cause: error,
+    });
+  }
+}
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.kind === 'postgres') return openPostgres(options);
