@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One e-mail: always a plain-text part and an HTML part. */
 export type MailMessage = {
@@ -77,17 +77,24 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
       close: () => {},
     };
   }
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
-    greetingTimeout: GREETING_TIMEOUT_MS,
-    socketTimeout: SOCKET_TIMEOUT_MS,
-  });
+  // Nodemailer loads with the first message: most of the server's life sends none.
+  let transport: Promise<Transporter> | null = null;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: CONNECTION_TIMEOUT_MS,
+        greetingTimeout: GREETING_TIMEOUT_MS,
+        socketTimeout: SOCKET_TIMEOUT_MS,
+      }),
+    ));
   return {
     configured: true,
     async send(message) {
       try {
-        await transport.sendMail({
+        await (
+          await open()
+        ).sendMail({
           from,
           to: message.to,
           subject: message.subject,
@@ -98,7 +105,7 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
         throw deliveryError(error);
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close()),
   };
 }
 

@@ -18,7 +18,7 @@ import type { BillingService } from '../billing/billing.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './experiments.repository';
 import type { ExperimentRecord, ExperimentWrite } from './experiments.types';
-import { analyseExperiment, type ArmPair } from './statistics';
+import type { ArmPair } from './statistics';
 
 export const EXPERIMENTS_NOT_ON_PLAN =
   'Experiments are not available on your current plan. Upgrade it to run experiments.';
@@ -383,6 +383,8 @@ export function createExperimentsService(deps: {
         },
       }));
       const rules = await repo.rulesOf(db, principal.organisationId, row.featureId, row.environmentId);
+      // The statistics (and their distribution functions) load with the first results page asked for.
+      const { analyseExperiment } = await import('./statistics');
       const analysis = analyseExperiment({
         control: arm(row.control),
         variation: arm(row.variation),
