@@ -421,7 +421,11 @@ export async function buildApp(
 }
 
 /** The dashboard API's routes, each module's plugin over its service. */
-async function registerDashboardRoutes(app: FastifyInstance, services: AppServices, database: DatabaseHandle) {
+async function registerDashboardRoutes(
+  app: FastifyInstance,
+  services: AppServices,
+  database: DatabaseHandle,
+) {
   await app.register(healthRoutes({ ping: () => database.ping() }));
   await app.register(authRoutes({ auth: services.auth }));
   await app.register(accountRoutes({ account: services.account }));
