@@ -315,20 +315,25 @@ describe('patching a payload after a change of some features', () => {
   });
 });
 
+/** The stream routes over the harness's store, on a server of their own with these options. */
+async function streamServer(options: { heartbeatMs?: number; slowStreamBytes?: number }) {
+  const app = Fastify();
+  await app.register(
+    featureflowRoutes({
+      store: h.app.sdk.store,
+      ingestion: h.app.sdk.ingestion,
+      register: h.app.services.sdkRegistration,
+      now: () => new Date(),
+      ...options,
+    }),
+  );
+  return { app, address: await app.listen({ port: 0, host: '127.0.0.1' }) };
+}
+
 describe('SSE streams', () => {
   it('get the same frames, with exactly the changed control, and one heartbeat timer beats for all', async () => {
-    // The stream routes over the harness's store, on a server of their own with a short heartbeat.
-    const app = Fastify();
-    await app.register(
-      featureflowRoutes({
-        store: h.app.sdk.store,
-        ingestion: h.app.sdk.ingestion,
-        register: h.app.services.sdkRegistration,
-        now: () => new Date(),
-        heartbeatMs: 100,
-      }),
-    );
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    // A short heartbeat, so that the test sees it.
+    const { app, address } = await streamServer({ heartbeatMs: 100 });
     const abort = new AbortController();
     try {
       await createFeature(team.admin.call, 'web', { name: 'Banner', key: 'banner' });
@@ -385,17 +390,8 @@ describe('SSE streams', () => {
   });
 
   it('end a stream whose client leaves too much unread, and keep the others', async () => {
-    const app = Fastify();
-    await app.register(
-      featureflowRoutes({
-        store: h.app.sdk.store,
-        ingestion: h.app.sdk.ingestion,
-        register: h.app.services.sdkRegistration,
-        now: () => new Date(),
-        slowStreamBytes: 64 * 1024,
-      }),
-    );
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    // A small allowance, so that a few large frames exceed it.
+    const { app, address } = await streamServer({ slowStreamBytes: 64 * 1024 });
     const abort = new AbortController();
     const connections = () =>
       new Promise<number>((resolve, reject) =>
