@@ -37,6 +37,8 @@ async function cannon(
   options: Omit<autocannon.Options, 'duration' | 'connections'>,
   expected: number,
 ): Promise<Load> {
+  // Two seconds first, not counted: both servers measured warm (JIT, connections, caches).
+  await autocannon({ connections: 50, duration: 2, ...options });
   const result = await autocannon({ connections: 50, duration: 10, ...options });
   const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const others = Object.entries(statuses).filter(([status]) => status !== String(expected));

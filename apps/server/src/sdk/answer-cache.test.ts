@@ -86,6 +86,18 @@ describe('the answer cache’s bounds', () => {
     );
   });
 
+  it('admits inputs the second time they are asked, remembering at most maxEntries first sightings', () => {
+    const cache = createAnswerCache({ maxEntries: 3, maxBytes: 10_000, maxEntryBytes: 1_000 });
+    expect(cache.admit('v1', 'a')).toBe(false);
+    expect(cache.admit('v1', 'a')).toBe(true);
+    // Another version is another input.
+    expect(cache.admit('v2', 'a')).toBe(false);
+    for (const input of ['b', 'c', 'd']) expect(cache.admit('v1', input)).toBe(false);
+    // 'v2 a' was the oldest of four first sightings: forgotten, so first again.
+    expect(cache.admit('v2', 'a')).toBe(false);
+    expect(cache.admit('v1', 'd')).toBe(true);
+  });
+
   it('drops a superseded version’s answers at once', () => {
     const cache = createAnswerCache();
     cache.set('v1', 'a', answer(10));
@@ -240,8 +252,11 @@ describe('GET /api/js/v1/evaluate: cached answers', () => {
           const expected = await freshJs(user, keys);
           const first = await jsEvaluate(user, query);
           const again = await jsEvaluate(user, query);
+          // Stored at the second request (cache.admit), served from the cache at the third.
+          const third = await jsEvaluate(user, query);
           expect(first.body).toBe(expected);
           expect(again.body).toBe(expected);
+          expect(third.body).toBe(expected);
           expect(again.headers['content-type']).toBe('application/json;charset=UTF-8');
           expect(again.headers['cache-control']).toBe('no-cache');
         },
@@ -251,9 +266,12 @@ describe('GET /api/js/v1/evaluate: cached answers', () => {
     expect(h.app.sdk.store.answers.size().entries).toBeGreaterThan(0);
   });
 
-  it('serves the second request from the cache, and a change invalidates it', async () => {
+  it('stores an answer the second time it is asked, serves the third from the cache, and a change invalidates it', async () => {
     const user = { id: 'user-1', attributes: { tier: 'gold', country: 'nz' } };
     const first = await jsEvaluate(user);
+    // A user asked about once is remembered, not stored: most such users never come back.
+    expect(h.app.sdk.store.answers.size().entries).toBe(0);
+    expect((await jsEvaluate(user)).body).toBe(first.body);
     expect(h.app.sdk.store.answers.size().entries).toBe(1);
     expect((await jsEvaluate(user)).body).toBe(first.body);
     expect(h.app.sdk.store.answers.size().entries).toBe(1);
@@ -358,10 +376,13 @@ describe('POST /ofrep/v1/evaluate/flags: cached answers', () => {
       rules: [rule('featureflow.date', 'after', ['2026-03-02T09:00:00Z']), otherwise('off')],
     });
     expect(h.app.sdk.store.get(development.id)!.readsClock).toEqual({ server: true, client: false });
+    // Asked twice, which would store it were it not for the clock.
+    await ofrepBulk(body);
     await ofrepBulk(body);
     expect(h.app.sdk.store.answers.size().entries).toBe(0);
     await save('checkout', { rules: [otherwise('on')] });
     expect(h.app.sdk.store.get(development.id)!.readsClock).toEqual({ server: false, client: false });
+    await ofrepBulk(body);
     await ofrepBulk(body);
     expect(h.app.sdk.store.answers.size().entries).toBe(1);
   });

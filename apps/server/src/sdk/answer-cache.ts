@@ -11,6 +11,11 @@
  *
  * A Map in recency order (a hit moves its entry to the end) rather than a library: the cache also
  * needs the answers of one version, to drop them when the version is superseded.
+ *
+ * Callers store an answer only the second time its inputs are asked (`admit`): a browser polling
+ * the same user is cached from its second poll, while a stream of users each seen once (a server
+ * evaluating every visitor) costs a remembered key each instead of filling the cache with answers
+ * nobody asks for again.
  */
 
 export type AnswerCacheLimits = {
@@ -43,6 +48,8 @@ export type AnswerCache = ReturnType<typeof createAnswerCache>;
 export function createAnswerCache(limits: AnswerCacheLimits = DEFAULT_ANSWER_CACHE_LIMITS) {
   const entries = new Map<string, Entry>();
   const byVersion = new Map<string, Set<string>>();
+  /** Inputs asked once and not stored yet, oldest first; as many as the cache holds answers. */
+  const seenOnce = new Set<string>();
   let bytes = 0;
 
   const keyOf = (version: string, input: string) => `${version}\u0000${input}`;
@@ -66,13 +73,26 @@ export function createAnswerCache(limits: AnswerCacheLimits = DEFAULT_ANSWER_CAC
       return entry.answer;
     },
 
+    /**
+     * Whether an answer for these inputs is worth storing: true the second time they are asked at
+     * this version (within the last `maxEntries` first sightings), false the first time.
+     */
+    admit(version: string, input: string): boolean {
+      const key = keyOf(version, input);
+      if (seenOnce.delete(key)) return true;
+      seenOnce.add(key);
+      if (seenOnce.size > limits.maxEntries) seenOnce.delete(seenOnce.values().next().value as string);
+      return false;
+    },
+
     /** Stores an answer, evicting the least recently used ones beyond the limits. */
     set(version: string, input: string, answer: CachedAnswer): void {
       const key = keyOf(version, input);
       const size = answer.body.length + (answer.etag?.length ?? 0) + key.length + ENTRY_OVERHEAD;
-      if (size > limits.maxEntryBytes || size > limits.maxBytes || limits.maxEntries < 1) return;
+      // What was stored for these inputs goes either way: the new answer replaces it or is refused.
       const existing = entries.get(key);
       if (existing) remove(key, existing);
+      if (size > limits.maxEntryBytes || size > limits.maxBytes || limits.maxEntries < 1) return;
       entries.set(key, { version, answer, size });
       bytes += size;
       const keys = byVersion.get(version);
@@ -101,6 +121,7 @@ export function createAnswerCache(limits: AnswerCacheLimits = DEFAULT_ANSWER_CAC
     },
 
     clear(): void {
+      seenOnce.clear();
       entries.clear();
       byVersion.clear();
       bytes = 0;

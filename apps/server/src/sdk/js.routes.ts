@@ -127,7 +127,8 @@ export function jsRoutes(deps: {
           parts.push(`${entry.keyJson}:${JSON.stringify(evaluated)}`);
         }
         const body = Buffer.from(`{${parts.join(',')}}`);
-        if (cacheable) store.answers.set(snapshot.etag, input, { body });
+        if (cacheable && store.answers.admit(snapshot.etag, input))
+          store.answers.set(snapshot.etag, input, { body });
         return sendAnswer(reply, body);
       },
     );

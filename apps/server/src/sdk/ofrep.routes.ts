@@ -194,7 +194,8 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
       // The ETag is the answer's own: it changes exactly when the answer does, the clock's effect on
       // a date or hour rule included, and two contexts never share one unless their answers are equal.
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-      if (cacheable) store.answers.set(snapshot.etag, input, { body, etag });
+      if (cacheable && store.answers.admit(snapshot.etag, input))
+        store.answers.set(snapshot.etag, input, { body, etag });
       return sendBulk(request, reply, body, etag);
     });
   };
