@@ -1,3 +1,4 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -76,6 +77,7 @@ import { createSecretBox } from './lib/secret-box';
 import { startPgChangeRelay } from './lib/pg-change-relay';
 import { useServerSha1 } from './lib/sha1';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
+import { sdkFastPath } from './sdk/fast-path';
 import { createSdkStore } from './sdk/sdk-store';
 import { sdkSurface } from './sdk/surface';
 
@@ -329,7 +331,28 @@ export async function buildApp(
   const { config, database } = options;
   // Bucketing hashes with WebAssembly on the server (core's pure SHA-1 stays for the browser).
   await useServerSha1();
+  // The SDK poll's fast path, set once the SDK store exists (below); until then every request goes to Fastify.
+  let fastPath: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
   const app = Fastify({
+    // Fastify's own HTTP/1 server, with the SDK poll answered ahead of it (sdk/fast-path.ts).
+    serverFactory: (handler, factoryOptions) => {
+      // Fastify's settings, with its defaults filled in, applied as its own factory applies them.
+      const settings = factoryOptions as {
+        http?: http.ServerOptions;
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+        maxRequestsPerSocket?: number;
+      };
+      const server = http.createServer(settings.http ?? {}, (request, response) => {
+        if (!fastPath?.(request, response)) handler(request, response);
+      });
+      if (settings.keepAliveTimeout !== undefined) server.keepAliveTimeout = settings.keepAliveTimeout;
+      if (settings.requestTimeout !== undefined) server.requestTimeout = settings.requestTimeout;
+      server.setTimeout(settings.connectionTimeout ?? 0);
+      if (settings.maxRequestsPerSocket) server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
+      return server;
+    },
     logger: options.logger ?? loggerOptions(config.logLevel),
     logController: new RequestLogController(),
     trustProxy: config.trustProxy,
@@ -377,6 +400,7 @@ export async function buildApp(
   });
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
+  fastPath = sdkFastPath(sdk.store);
   // Two sibling contexts (docs/architecture.md "Scale"): the SDK surface first, with none of the
   // dashboard's hooks, then the dashboard with its headers, cookies, sessions, docs and pages.
   await app.register(sdkSurface({ sdk, register: services.sdkRegistration }));

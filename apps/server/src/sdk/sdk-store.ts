@@ -516,6 +516,12 @@ export function createSdkStore(deps: {
       while (building.size > 0) await Promise.all([...building.values()]);
     },
 
+    /** The snapshot of a key already in memory, without a lookup (the SDK fast path, fast-path.ts). */
+    peek(key: string): EnvironmentSnapshot | undefined {
+      const environmentId = byKey.get(key);
+      return environmentId === undefined ? undefined : snapshots.get(environmentId);
+    },
+
     /**
      * The snapshot of the environment owning this SDK key (server or JS client), or null when no
      * live environment has it. A key not in memory is looked up once in the database (a key made on
