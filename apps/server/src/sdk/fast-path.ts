@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bearerKeyOf } from './http';
 import type { SdkStore } from './sdk-store';
 
 const FEATURES_PATH = '/api/sdk/v1/features';
-const BEARER = /^bearer\s+(\S+)\s*$/i;
 
 /**
  * The server SDKs' poll, answered before Fastify: `GET /api/sdk/v1/features` with a server key already
@@ -19,7 +19,7 @@ export function sdkFastPath(store: SdkStore) {
     const { headers } = request;
     if (headers.accept?.includes('text/event-stream')) return false;
     if (headers['user-agent']?.startsWith('DotNetClient/')) return false;
-    const key = headers.authorization ? BEARER.exec(headers.authorization)?.[1] : undefined;
+    const key = bearerKeyOf(headers.authorization);
     if (!key) return false;
     const snapshot = store.peek(key);
     if (!snapshot || snapshot.keys.serverApiKey !== key) return false;

@@ -9,12 +9,16 @@ export function acceptAnyBody(app: FastifyInstance) {
   });
 }
 
-/** `Authorization: Bearer <key>` (any case of the scheme, as old docs write `bearer`), or null. */
-export function bearerKey(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
+/** The key of an `Authorization: Bearer <key>` header (any case of the scheme, as old docs write `bearer`), or null. */
+export function bearerKeyOf(header: string | undefined): string | null {
   if (typeof header !== 'string') return null;
   const match = /^bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? null;
+}
+
+/** The request's SDK key from its `Authorization` header, or null. */
+export function bearerKey(request: FastifyRequest): string | null {
+  return bearerKeyOf(request.headers.authorization);
 }
 
 /** Every SDK key the server issues has this shape (`newSdkKey` in lib/tokens.ts), whichever kind. */
