@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bucketOf, bucketPrefix, usePureSha1, useSha1 } from '@vexil/core';
+import { bucketOf, bucketPrefix, useKeyDigest, usePureSha1 } from '@vexil/core';
 import cases from '../../../../packages/core/src/evaluate/cases.json';
 import { hash } from 'node:crypto';
-import { createServerSha1, useServerSha1 } from './sha1';
+import { createServerKeyDigest, useServerSha1 } from './sha1';
 
 afterEach(() => usePureSha1());
 
 describe("the server's SHA-1 in the engine", () => {
   it('gives every user the same bucket as the pure JavaScript SHA-1, whatever the text', async () => {
-    const serverSha1 = await createServerSha1();
+    const serverDigest = await createServerKeyDigest();
     fc.assert(
       fc.property(
         fc.string(),
@@ -18,7 +18,7 @@ describe("the server's SHA-1 in the engine", () => {
         (salt, key, user) => {
           usePureSha1();
           const pure = [bucketOf(salt, key, user), bucketPrefix(salt, key, user)];
-          useSha1(serverSha1);
+          useKeyDigest(serverDigest);
           expect([bucketOf(salt, key, user), bucketPrefix(salt, key, user)]).toEqual(pure);
         },
       ),
@@ -35,16 +35,33 @@ describe("the server's SHA-1 in the engine", () => {
     }
   });
 
-  it('digests exactly what node:crypto does, lone surrogates and long texts included', async () => {
-    const serverSha1 = await createServerSha1();
-    const texts = ['', 'a', '\ud800', 'x\udc00y', '\ud83d\ude00', 'é', '\u0000', 'a'.repeat(10_000)];
+  it('digests `salt:key:user` exactly as node:crypto does, lone surrogates and long texts included', async () => {
+    const serverDigest = await createServerKeyDigest();
+    const expectSame = (salt: string, key: string, user: string) =>
+      expect(Buffer.from(serverDigest(salt, key, user)).toString('hex')).toBe(
+        hash('sha1', `${salt}:${key}:${user}`, 'hex'),
+      );
+    const texts = ['', 'a', '\ud800', 'x\udc00y', '\ud83d\ude00', 'é', '\u0000', '\u007f', '\u0080'];
     for (const text of texts) {
-      expect(Buffer.from(serverSha1(text)).toString('hex')).toBe(hash('sha1', text, 'hex'));
+      expectSame('1', 'checkout', text);
+      expectSame(text, 'checkout', 'user-1');
+      expectSame('1', text, 'user-1');
+    }
+    // Around the length up to which the parts are copied into a buffer, and far past it.
+    for (const length of [1, 1010, 1011, 1012, 1013, 1024, 1025, 10_000]) {
+      expectSame('1', 'checkout', 'u'.repeat(length));
+      expectSame('s'.repeat(length), 'checkout', 'user-1');
+      expectSame('1', 'k'.repeat(length), 'user-1');
     }
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
-        expect(Buffer.from(serverSha1(text)).toString('hex')).toBe(hash('sha1', text, 'hex'));
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.string({ maxLength: 40 }),
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ maxLength: 1100 })),
+        (salt, key, user) => {
+          expectSame(salt, key, user);
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

@@ -11,8 +11,19 @@ const HEX = '0123456789abcdef';
 /** A SHA-1 of a string's UTF-8 bytes, as its 20-byte digest. */
 export type Sha1 = (input: string) => Uint8Array;
 
-const pureSha1: Sha1 = (input) => sha1(utf8ToBytes(input));
-let digestOf: Sha1 = pureSha1;
+/**
+ * The SHA-1 digest of `salt:featureKey:userId` (UTF-8). The parts come apart so that a hash can
+ * read them without joining them into a new string first.
+ */
+export type KeyDigest = (salt: string, featureKey: string, userId: string) => ArrayLike<number>;
+
+const joined =
+  (hash: Sha1): KeyDigest =>
+  (salt, featureKey, userId) =>
+    hash(`${salt}:${featureKey}:${userId}`);
+
+const pureDigest: KeyDigest = joined((input) => sha1(utf8ToBytes(input)));
+let digestOf: KeyDigest = pureDigest;
 
 /**
  * Puts a faster SHA-1 in place of the pure JavaScript one, which the browser uses: the server gives
@@ -20,12 +31,17 @@ let digestOf: Sha1 = pureSha1;
  * It must compute the same digest: `bucketOf` answers exactly what every SDK does.
  */
 export function useSha1(hash: Sha1): void {
-  digestOf = hash;
+  digestOf = joined(hash);
+}
+
+/** As `useSha1`, with a hash that reads the three parts of the input itself. */
+export function useKeyDigest(digest: KeyDigest): void {
+  digestOf = digest;
 }
 
 /** Back to the pure JavaScript SHA-1 (tests). */
 export function usePureSha1(): void {
-  digestOf = pureSha1;
+  digestOf = pureDigest;
 }
 
 /**
@@ -34,7 +50,7 @@ export function usePureSha1(): void {
  * bytes: 60 bits do not fit a double, so the value is reduced mod 100 as it is read.
  */
 export function bucketOf(salt: string, featureKey: string, userId: string): number {
-  const digest = digestOf(`${salt}:${featureKey}:${userId}`);
+  const digest = digestOf(salt, featureKey, userId);
   let remainder = 0;
   // 15 hex digits = 7 whole bytes and the high nibble of the 8th.
   for (let i = 0; i < 7; i++) remainder = (remainder * 256 + digest[i]!) % 100;
@@ -44,7 +60,7 @@ export function bucketOf(salt: string, featureKey: string, userId: string): numb
 
 /** The 15-hex-digit prefix the bucket is read from (for test vectors and debugging). */
 export function bucketPrefix(salt: string, featureKey: string, userId: string): string {
-  const digest = digestOf(`${salt}:${featureKey}:${userId}`);
+  const digest = digestOf(salt, featureKey, userId);
   let hex = '';
   for (let i = 0; i < 8; i++) hex += HEX[digest[i]! >> 4]! + HEX[digest[i]! & 15]!;
   return hex.slice(0, 15);

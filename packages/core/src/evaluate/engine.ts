@@ -42,22 +42,27 @@ export type Evaluation = {
 /** Returned when a matched rule's splits sum to less than the user's bucket (docs/sdk-protocol.md §9.1 step 5). */
 export const UNALLOCATED_VARIANT = 'off';
 
-/** A user's values for an attribute: a scalar counts as a one-element list; missing is empty. */
-function valuesOf(user: EvaluationUser, target: string, now: Date, userId: string): readonly Value[] {
+/** What `valueOf` gives for a target the user has no value for. */
+const MISSING = Symbol('missing');
+
+/**
+ * A user's value for a target: a scalar, a list of them, or MISSING (absent, null or undefined).
+ * Not wrapped in a list: this runs for every condition of every evaluation.
+ */
+function valueOf(user: EvaluationUser, target: string, now: Date, userId: string): unknown {
   switch (target) {
     case 'featureflow.user.id':
-      return [userId];
+      return userId;
     case 'featureflow.date':
-      return [now.toISOString()];
+      return now.toISOString();
     case 'featureflow.hourofday':
       // The server cannot know the user's time zone: UTC, as the .NET SDK does.
-      return [now.getUTCHours()];
+      return now.getUTCHours();
   }
   const attributes = user.attributes;
-  if (!attributes || typeof attributes !== 'object' || !Object.hasOwn(attributes, target)) return [];
+  if (!attributes || typeof attributes !== 'object' || !Object.hasOwn(attributes, target)) return MISSING;
   const value = attributes[target];
-  if (value === null || value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
+  return value === null || value === undefined ? MISSING : value;
 }
 
 function isDefault(rule: EvaluableRule): boolean {
@@ -66,7 +71,10 @@ function isDefault(rule: EvaluableRule): boolean {
 
 export type EvaluableCondition = { target: string; operator: string; values: readonly Value[] };
 
-/** A condition holds when any of the user's values for its target satisfies it; a missing attribute fails. */
+/**
+ * A condition holds when any of the user's values for its target satisfies it (a scalar counts as
+ * a one-element list); a missing attribute fails.
+ */
 export function conditionHolds(
   condition: EvaluableCondition,
   user: EvaluationUser,
@@ -74,7 +82,10 @@ export function conditionHolds(
   userId: string,
 ): boolean {
   const values = Array.isArray(condition.values) ? condition.values : [];
-  for (const value of valuesOf(user, condition.target, now, userId)) {
+  const own = valueOf(user, condition.target, now, userId);
+  if (own === MISSING) return false;
+  if (!Array.isArray(own)) return satisfies(condition.operator, own as Value, values);
+  for (const value of own as readonly Value[]) {
     if (satisfies(condition.operator, value, values)) return true;
   }
   return false;
