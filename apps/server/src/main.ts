@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createPgliteDataDir, openDatabase, PGLITE_V8_FLAGS } from './db/client';
+import { useServerSha1 } from './lib/sha1';
 import { seed } from './seed';
 
 function readConfig(): Config {
@@ -51,6 +52,8 @@ async function openConfiguredDatabase(config: Config) {
  */
 async function main() {
   const config = readConfig();
+  // Compiled before the embedded database's V8 flags are set, which would slow it (lib/sha1.ts).
+  await useServerSha1();
   const database = await openConfiguredDatabase(config);
   await database.migrate();
   const seeded = await seed(database.db, {

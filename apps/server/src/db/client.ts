@@ -193,7 +193,9 @@ export const PGLITE_SETTINGS = ['shared_buffers=16MB'];
  * hot. The optimising compiles leave about 80 MiB of resident memory behind in the idle server on an
  * existing database (280 → 200 MiB); small queries run as fast, CPU-heavy ones (an aggregate over
  * thousands of rows) about a third slower. Set by main.ts before the database opens; the dashboard's
- * queries are small and the SDK API never waits on one (`npm run bench -- memory`).
+ * queries are small and the SDK API never waits on one (`npm run bench -- memory`). They hold for every
+ * WebAssembly module compiled after them: the server's SHA-1 for bucketing (lib/sha1.ts), which they
+ * would make four times slower, is compiled before.
  */
 export const PGLITE_V8_FLAGS = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
 

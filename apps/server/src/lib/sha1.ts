@@ -49,7 +49,17 @@ export async function createServerKeyDigest(): Promise<KeyDigest> {
   };
 }
 
-/** The server evaluates with the WebAssembly SHA-1 (same digests as core's, tested in sha1.test.ts). */
-export async function useServerSha1(): Promise<void> {
-  useKeyDigest(await createServerKeyDigest());
+let serverDigest: Promise<KeyDigest> | undefined;
+
+/**
+ * The server evaluates with the WebAssembly SHA-1 (same digests as core's, tested in sha1.test.ts).
+ * Its module is compiled by the first call, and only once: main.ts calls this before it sets the
+ * embedded database's V8 flags (`PGLITE_V8_FLAGS`), under which WebAssembly compiled afterwards never
+ * leaves V8's baseline compiler, and this hash would cost about four times as much.
+ */
+export async function useServerSha1(): Promise<KeyDigest> {
+  serverDigest ??= createServerKeyDigest();
+  const digest = await serverDigest;
+  useKeyDigest(digest);
+  return digest;
 }
