@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { clientRules, type EvaluationUser } from '@vexil/core';
+import type { EvaluationUser } from '@vexil/core';
+import { jsItem } from './answer-items';
 import { answerOf, readEvents, sendEventsAnswer } from './events';
 import { acceptAnyBody, checkKey, refuse } from './http';
 import type { Ingestion } from './ingestion';
@@ -71,8 +72,7 @@ function wantedKeys(keys: string): Set<string> | undefined {
 }
 
 function cors(reply: FastifyReply) {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
-  return reply;
+  return reply.headers(CORS_HEADERS);
 }
 
 /** The browser and mobile endpoints (docs/sdk-protocol.md §6), keyed by the public JS client key. */
@@ -121,10 +121,9 @@ export function jsRoutes(deps: {
         }
         const at = now();
         const parts: string[] = [];
-        for (const [key, entry] of snapshot.controls) {
-          if (!entry.control.inClientApi || (wanted && !wanted.has(key))) continue;
-          const evaluated = clientRules(entry.control, user, at, (variant) => entry.values.get(variant));
-          parts.push(`${entry.keyJson}:${JSON.stringify(evaluated)}`);
+        for (const entry of snapshot.controls.values()) {
+          if (!entry.control.inClientApi || (wanted && !wanted.has(entry.control.key))) continue;
+          parts.push(jsItem(entry, user, at));
         }
         const body = Buffer.from(`{${parts.join(',')}}`);
         if (cacheable && store.answers.admit(snapshot.etag, input))

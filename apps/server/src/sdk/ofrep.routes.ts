@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { evaluate, type Evaluation, type EvaluationUser } from '@vexil/core';
+import type { EvaluationUser } from '@vexil/core';
+import { ofrepItem, type OfrepEvaluating } from './answer-items';
 import { MAX_EVENTS_DEPTH, nestsDeeperThan, parseJsonBody } from './events';
 import { acceptAnyBody, bearerKey, checkKey } from './http';
-import type { ControlEntry, EnvironmentSnapshot, SdkStore } from './sdk-store';
+import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
 
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -14,61 +15,16 @@ const CORS_HEADERS = {
   'cross-origin-resource-policy': 'cross-origin',
 };
 
-type OfrepReason = 'TARGETING_MATCH' | 'SPLIT' | 'DISABLED' | 'DEFAULT' | 'UNKNOWN';
 type Context = Record<string, unknown>;
-
-const REASONS: Record<Evaluation['reason'], OfrepReason> = {
-  TARGETING_MATCH: 'TARGETING_MATCH',
-  SPLIT: 'SPLIT',
-  DISABLED: 'DISABLED',
-  DEFAULT: 'DEFAULT',
-  NO_MATCH: 'DEFAULT',
-  ERROR: 'UNKNOWN',
-};
-
-/**
- * A variant's typed value: its JSON value when it has one; for a plain on/off feature a boolean;
- * otherwise the variant key as a string.
- */
-export function valueOf(entry: ControlEntry, variant: string): unknown {
-  if (entry.values.has(variant)) return entry.values.get(variant);
-  return entry.onOff ? variant === 'on' : variant;
-}
 
 function userOf(context: Context): EvaluationUser {
   const { targetingKey, ...attributes } = context;
   return { id: typeof targetingKey === 'string' ? targetingKey : null, attributes };
 }
 
-/** One request's context, read once for every flag it evaluates. */
-type Evaluating = { user: EvaluationUser; hasTargetingKey: boolean; now: Date };
-
-function evaluatingOf(context: Context, now: Date): Evaluating {
+function evaluatingOf(context: Context, now: Date): OfrepEvaluating {
   const hasTargetingKey = typeof context.targetingKey === 'string' && context.targetingKey !== '';
   return { user: userOf(context), hasTargetingKey, now };
-}
-
-/** `"errorCode":…,"errorDetails":…}`, what follows the key in a TARGETING_KEY_MISSING item. */
-const TARGETING_KEY_MISSING = JSON.stringify({
-  errorCode: 'TARGETING_KEY_MISSING',
-  errorDetails: 'This flag splits users by percentage: the context needs a targetingKey.',
-}).slice(1);
-
-/**
- * One flag's item, serialised: `{key, value, reason, variant, metadata}`, or `{key, errorCode,
- * errorDetails}` when a split has no targeting key. The key's JSON is the payload's (made once per
- * change), not made again for every answer.
- */
-function flagItem(entry: ControlEntry, at: Evaluating): { json: string; error: boolean } {
-  const result = evaluate(entry.control, at.user, at.now);
-  if (result.reason === 'SPLIT' && !at.hasTargetingKey)
-    return { json: `{"key":${entry.keyJson},${TARGETING_KEY_MISSING}`, error: true };
-  const value = JSON.stringify(valueOf(entry, result.variant));
-  const variant = JSON.stringify(result.variant);
-  return {
-    json: `{"key":${entry.keyJson},"value":${value},"reason":"${REASONS[result.reason]}","variant":${variant},"metadata":{}}`,
-    error: false,
-  };
 }
 
 function ofrepKey(request: FastifyRequest): string | null {
@@ -132,8 +88,9 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
   const { store, now } = deps;
   return async (app) => {
     acceptAnyBody(app);
-    app.addHook('onSend', async (_request, reply) => {
-      for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      reply.headers(CORS_HEADERS);
+      done(null, payload);
     });
 
     app.options('/ofrep/v1/*', { schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
@@ -162,7 +119,7 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
               errorDetails: `No flag "${key}" in this environment.`,
             });
         }
-        const item = flagItem(entry, evaluatingOf(read.context, now()));
+        const item = ofrepItem(entry, evaluatingOf(read.context, now()));
         return reply
           .code(item.error ? 400 : 200)
           .type(JSON_TYPE)
@@ -188,7 +145,7 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
           .send({ errorCode: read.code, errorDetails: read.details });
       const at = evaluatingOf(read.context, now());
       const flags: string[] = [];
-      for (const entry of snapshot.controls.values()) flags.push(flagItem(entry, at).json);
+      for (const entry of snapshot.controls.values()) flags.push(ofrepItem(entry, at).json);
       const version = JSON.stringify(snapshot.etag.slice(1, -1));
       const body = Buffer.from(`{"flags":[${flags.join(',')}],"metadata":{"version":${version}}}`);
       // The ETag is the answer's own: it changes exactly when the answer does, the clock's effect on

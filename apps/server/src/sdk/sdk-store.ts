@@ -45,6 +45,10 @@ export type ControlEntry = {
   /** Exactly the variants `on` and `off`: OFREP answers such a feature with booleans. */
   onOff: boolean;
   readsClock: ClockUse;
+  /** A rule tests the date or the hour, which the JS client leaves to the device (answer-items.ts). */
+  deviceTime: boolean;
+  /** This control's serialised answer items by outcome, made on first use (answer-items.ts). */
+  items: Map<string, Map<string, string>>;
 };
 
 /** One environment's SDK payload, built once per change and served from memory. */
@@ -121,7 +125,7 @@ function clockUseOf(rules: readonly ControlRule[]): ClockUse {
   return { server, client };
 }
 
-function entryOf(row: repo.ControlRow, variantRows: readonly repo.VariantRow[]): ControlEntry {
+export function entryOf(row: repo.ControlRow, variantRows: readonly repo.VariantRow[]): ControlEntry {
   const control: SdkControl = {
     key: row.key,
     enabled: row.enabled,
@@ -149,6 +153,10 @@ function entryOf(row: repo.ControlRow, variantRows: readonly repo.VariantRow[]):
     values: new Map(control.variants.flatMap((v) => ('value' in v ? [[v.key, v.value!] as const] : []))),
     onOff: keys.length === 2 && keys[0] === 'off' && keys[1] === 'on',
     readsClock: clockUseOf(control.rules),
+    deviceTime: control.rules.some((rule) =>
+      (rule.audience?.conditions ?? []).some((condition) => CLIENT_TIME_TARGETS.has(condition.target)),
+    ),
+    items: new Map(),
   };
 }
 

@@ -1,0 +1,97 @@
+import { clientRules, evaluate, type Evaluation, type EvaluationUser } from '@vexil/core';
+import type { ControlEntry } from './sdk-store';
+
+/**
+ * One flag's part of the JS client's and OFREP's answers, serialised. For a given control the part
+ * depends only on the evaluation's outcome (the variant, and for OFREP the reason), and a control has
+ * a handful of outcomes: each one's text is made the first time it is given and kept on the control's
+ * entry, which a change replaces. An answer for a new user then costs an evaluation and a lookup per
+ * flag instead of an object and a `JSON.stringify` (docs/architecture.md "Scale").
+ */
+
+type OfrepReason = 'TARGETING_MATCH' | 'SPLIT' | 'DISABLED' | 'DEFAULT' | 'UNKNOWN';
+
+const OFREP_REASONS: Record<Evaluation['reason'], OfrepReason> = {
+  TARGETING_MATCH: 'TARGETING_MATCH',
+  SPLIT: 'SPLIT',
+  DISABLED: 'DISABLED',
+  DEFAULT: 'DEFAULT',
+  NO_MATCH: 'DEFAULT',
+  ERROR: 'UNKNOWN',
+};
+
+/** `"errorCode":…,"errorDetails":…}`, what follows the key in a TARGETING_KEY_MISSING item. */
+const TARGETING_KEY_MISSING = JSON.stringify({
+  errorCode: 'TARGETING_KEY_MISSING',
+  errorDetails: 'This flag splits users by percentage: the context needs a targetingKey.',
+}).slice(1);
+
+/**
+ * The text kept for an outcome of this entry, made by `make` the first time. Looked up by two strings
+ * the evaluation already holds (the kind or the reason, then the variant), whose hashes V8 has
+ * computed once: a key joined from them would be a new string to hash on every flag of every answer.
+ */
+function remembered(entry: ControlEntry, kind: string, variant: string, make: () => string): string {
+  let texts = entry.items.get(kind);
+  if (texts === undefined) {
+    texts = new Map();
+    entry.items.set(kind, texts);
+  }
+  let text = texts.get(variant);
+  if (text === undefined) {
+    text = make();
+    texts.set(variant, text);
+  }
+  return text;
+}
+
+/**
+ * `"key":{"rules":[…]}` of the JS client's answer (docs/sdk-protocol.md §6.1): what `clientRules`
+ * gives, serialised. A control with date or hour conditions, which the device tests, has as many
+ * outcomes as users' combinations of rules, so its part is made afresh each time; so is a control
+ * the engine could not read (ERROR), whose off variant goes without its value.
+ */
+export function jsItem(entry: ControlEntry, user: EvaluationUser, at: Date): string {
+  const valueOf = (variant: string) => entry.values.get(variant);
+  if (!entry.deviceTime) {
+    const { variant, reason } = evaluate(entry.control, user, at);
+    if (reason !== 'ERROR')
+      return remembered(
+        entry,
+        'js',
+        variant,
+        () => `${entry.keyJson}:${JSON.stringify(clientRules(entry.control, user, at, valueOf))}`,
+      );
+  }
+  return `${entry.keyJson}:${JSON.stringify(clientRules(entry.control, user, at, valueOf))}`;
+}
+
+/**
+ * A variant's typed value: its JSON value when it has one; for a plain on/off feature a boolean;
+ * otherwise the variant key as a string.
+ */
+export function ofrepValueOf(entry: ControlEntry, variant: string): unknown {
+  if (entry.values.has(variant)) return entry.values.get(variant);
+  return entry.onOff ? variant === 'on' : variant;
+}
+
+/** One request's context, read once for every flag it evaluates. */
+export type OfrepEvaluating = { user: EvaluationUser; hasTargetingKey: boolean; now: Date };
+
+/**
+ * One flag's OFREP item (docs/sdk-protocol.md part B): `{key, value, reason, variant, metadata}`, or
+ * `{key, errorCode, errorDetails}` when a split has no targeting key to split by.
+ */
+export function ofrepItem(entry: ControlEntry, at: OfrepEvaluating): { json: string; error: boolean } {
+  const { variant, reason } = evaluate(entry.control, at.user, at.now);
+  if (reason === 'SPLIT' && !at.hasTargetingKey)
+    return {
+      json: remembered(entry, 'missing key', '', () => `{"key":${entry.keyJson},${TARGETING_KEY_MISSING}`),
+      error: true,
+    };
+  const json = remembered(entry, reason, variant, () => {
+    const value = JSON.stringify(ofrepValueOf(entry, variant));
+    return `{"key":${entry.keyJson},"value":${value},"reason":"${OFREP_REASONS[reason]}","variant":${JSON.stringify(variant)},"metadata":{}}`;
+  });
+  return { json, error: false };
+}
