@@ -52,7 +52,13 @@ export function createAnswerCache(limits: AnswerCacheLimits = DEFAULT_ANSWER_CAC
   const seenOnce = new Set<string>();
   let bytes = 0;
 
-  const keyOf = (version: string, input: string) => `${version}\u0000${input}`;
+  // A request asks get, then admit, then set with the same two strings: their key is joined once.
+  let last = { version: '', input: '', key: '\u0000' };
+  const keyOf = (version: string, input: string) => {
+    if (version !== last.version || input !== last.input)
+      last = { version, input, key: `${version}\u0000${input}` };
+    return last.key;
+  };
 
   function remove(key: string, entry: Entry) {
     entries.delete(key);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clientRules, evaluate, type EvaluationUser } from '@vexil/core';
 import type { ControlRule } from '../db/schema/index';
-import { jsItem, ofrepItem, ofrepValueOf } from './answer-items';
+import { isOfrepError, jsItem, ofrepItem, ofrepValueOf } from './answer-items';
 import type { ControlRow, VariantRow } from './sdk.repository';
 import { entryOf } from './sdk-store';
 
@@ -83,13 +83,13 @@ describe('answer items kept per outcome', () => {
           for (const [user, at] of asks) {
             expect(jsItem(entry, user, at)).toBe(jsReference(entry, user, at));
             const item = ofrepItem(entry, { user, hasTargetingKey: !!user.id, now: at });
-            const parsed = JSON.parse(item.json) as Record<string, unknown>;
+            const parsed = JSON.parse(item) as Record<string, unknown>;
             const expected = ofrepReference(entry, user, at);
             if ('errorCode' in expected) {
-              expect(item.error).toBe(true);
+              expect(isOfrepError(entry, item)).toBe(true);
               expect({ key: parsed.key, errorCode: parsed.errorCode }).toEqual(expected);
             } else {
-              expect(item.error).toBe(false);
+              expect(isOfrepError(entry, item)).toBe(false);
               expect(parsed).toEqual(expected);
             }
           }

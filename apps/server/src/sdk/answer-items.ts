@@ -27,22 +27,27 @@ const TARGETING_KEY_MISSING = JSON.stringify({
 }).slice(1);
 
 /**
- * The text kept for an outcome of this entry, made by `make` the first time. Looked up by two strings
- * the evaluation already holds (the kind or the reason, then the variant), whose hashes V8 has
- * computed once: a key joined from them would be a new string to hash on every flag of every answer.
+ * The text kept for an outcome of this entry, looked up by two strings the evaluation already holds
+ * (the kind or the reason, then the variant), whose hashes V8 has computed once: a key joined from
+ * them would be a new string to hash on every flag of every answer.
  */
-function remembered(entry: ControlEntry, kind: string, variant: string, make: () => string): string {
+function kept(entry: ControlEntry, kind: string, variant: string): string | undefined {
+  return entry.items.get(kind)?.get(variant);
+}
+
+function keep(entry: ControlEntry, kind: string, variant: string, text: string): string {
   let texts = entry.items.get(kind);
   if (texts === undefined) {
     texts = new Map();
     entry.items.set(kind, texts);
   }
-  let text = texts.get(variant);
-  if (text === undefined) {
-    text = make();
-    texts.set(variant, text);
-  }
+  texts.set(variant, text);
   return text;
+}
+
+function jsText(entry: ControlEntry, user: EvaluationUser, at: Date): string {
+  const rules = clientRules(entry.control, user, at, (variant) => entry.values.get(variant));
+  return `${entry.keyJson}:${JSON.stringify(rules)}`;
 }
 
 /**
@@ -52,18 +57,12 @@ function remembered(entry: ControlEntry, kind: string, variant: string, make: ()
  * the engine could not read (ERROR), whose off variant goes without its value.
  */
 export function jsItem(entry: ControlEntry, user: EvaluationUser, at: Date): string {
-  const valueOf = (variant: string) => entry.values.get(variant);
   if (!entry.deviceTime) {
     const { variant, reason } = evaluate(entry.control, user, at);
     if (reason !== 'ERROR')
-      return remembered(
-        entry,
-        'js',
-        variant,
-        () => `${entry.keyJson}:${JSON.stringify(clientRules(entry.control, user, at, valueOf))}`,
-      );
+      return kept(entry, 'js', variant) ?? keep(entry, 'js', variant, jsText(entry, user, at));
   }
-  return `${entry.keyJson}:${JSON.stringify(clientRules(entry.control, user, at, valueOf))}`;
+  return jsText(entry, user, at);
 }
 
 /**
@@ -78,20 +77,31 @@ export function ofrepValueOf(entry: ControlEntry, variant: string): unknown {
 /** One request's context, read once for every flag it evaluates. */
 export type OfrepEvaluating = { user: EvaluationUser; hasTargetingKey: boolean; now: Date };
 
+const MISSING_KEY = 'missing key';
+
 /**
  * One flag's OFREP item (docs/sdk-protocol.md part B): `{key, value, reason, variant, metadata}`, or
  * `{key, errorCode, errorDetails}` when a split has no targeting key to split by.
  */
-export function ofrepItem(entry: ControlEntry, at: OfrepEvaluating): { json: string; error: boolean } {
+export function ofrepItem(entry: ControlEntry, at: OfrepEvaluating): string {
   const { variant, reason } = evaluate(entry.control, at.user, at.now);
   if (reason === 'SPLIT' && !at.hasTargetingKey)
-    return {
-      json: remembered(entry, 'missing key', '', () => `{"key":${entry.keyJson},${TARGETING_KEY_MISSING}`),
-      error: true,
-    };
-  const json = remembered(entry, reason, variant, () => {
-    const value = JSON.stringify(ofrepValueOf(entry, variant));
-    return `{"key":${entry.keyJson},"value":${value},"reason":"${OFREP_REASONS[reason]}","variant":${JSON.stringify(variant)},"metadata":{}}`;
-  });
-  return { json, error: false };
+    return (
+      kept(entry, MISSING_KEY, '') ??
+      keep(entry, MISSING_KEY, '', `{"key":${entry.keyJson},${TARGETING_KEY_MISSING}`)
+    );
+  const text = kept(entry, reason, variant);
+  if (text !== undefined) return text;
+  const value = JSON.stringify(ofrepValueOf(entry, variant));
+  return keep(
+    entry,
+    reason,
+    variant,
+    `{"key":${entry.keyJson},"value":${value},"reason":"${OFREP_REASONS[reason]}","variant":${JSON.stringify(variant)},"metadata":{}}`,
+  );
+}
+
+/** Whether an item `ofrepItem` gave is the error item (the single-flag endpoint answers it with 400). */
+export function isOfrepError(entry: ControlEntry, item: string): boolean {
+  return item === kept(entry, MISSING_KEY, '');
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { EvaluationUser } from '@vexil/core';
-import { ofrepItem, type OfrepEvaluating } from './answer-items';
+import { isOfrepError, ofrepItem, type OfrepEvaluating } from './answer-items';
 import { MAX_EVENTS_DEPTH, nestsDeeperThan, parseJsonBody } from './events';
 import { acceptAnyBody, bearerKey, checkKey } from './http';
 import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
@@ -121,9 +121,9 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
         }
         const item = ofrepItem(entry, evaluatingOf(read.context, now()));
         return reply
-          .code(item.error ? 400 : 200)
+          .code(isOfrepError(entry, item) ? 400 : 200)
           .type(JSON_TYPE)
-          .send(item.json);
+          .send(item);
       },
     );
 
@@ -145,7 +145,7 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
           .send({ errorCode: read.code, errorDetails: read.details });
       const at = evaluatingOf(read.context, now());
       const flags: string[] = [];
-      for (const entry of snapshot.controls.values()) flags.push(ofrepItem(entry, at).json);
+      for (const entry of snapshot.controls.values()) flags.push(ofrepItem(entry, at));
       const version = JSON.stringify(snapshot.etag.slice(1, -1));
       const body = Buffer.from(`{"flags":[${flags.join(',')}],"metadata":{"version":${version}}}`);
       // The ETag is the answer's own: it changes exactly when the answer does, the clock's effect on
