@@ -252,7 +252,9 @@ describe('patching a payload after a change of some features', () => {
       deleteFeature('checkout'),
       editVariants('f-9', 'Yes', { n: 1 }),
       // A change of the environment itself: a full rebuild, which absorbs the patches waiting.
-      team.admin.call('POST', `/api/v1/environments/${development.id}/keys/js/rotate`),
+      team.admin
+        .call('POST', `/api/v1/environments/${development.id}/keys/js/rotate`)
+        .then((res) => expect(res.statusCode, res.body).toBe(200)),
     ]);
     await h.app.sdk.store.settled();
     await expectAsRebuilt(development);
