@@ -21,10 +21,11 @@ const SCRATCH_BYTES = 1024;
 export async function createServerKeyDigest(): Promise<KeyDigest> {
   const hasher = await createSHA1();
   const scratch = new Uint8Array(SCRATCH_BYTES);
-  /** Copies an ASCII text at `at`; the end, or -1 when a character is not ASCII or does not fit. */
+  const COLON = 0x3a;
+  /** Copies an ASCII text at `at`; the end, or -1 when `at` is -1, a character is not ASCII or it does not fit. */
   const copyAscii = (text: string, at: number): number => {
     const end = at + text.length;
-    if (end > SCRATCH_BYTES) return -1;
+    if (at < 0 || end > SCRATCH_BYTES) return -1;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code > 0x7f) return -1;
@@ -32,18 +33,15 @@ export async function createServerKeyDigest(): Promise<KeyDigest> {
     }
     return end;
   };
-  const COLON = 0x3a;
+  /** A colon at `at`, then the text (as `copyAscii`). */
+  const copyAfterColon = (text: string, at: number): number => {
+    if (at < 0 || at >= SCRATCH_BYTES) return -1;
+    scratch[at] = COLON;
+    return copyAscii(text, at + 1);
+  };
   return (salt, featureKey, userId) => {
     hasher.init();
-    let end = copyAscii(salt, 0);
-    if (end >= 0 && end < SCRATCH_BYTES) {
-      scratch[end] = COLON;
-      end = copyAscii(featureKey, end + 1);
-    }
-    if (end >= 0 && end < SCRATCH_BYTES) {
-      scratch[end] = COLON;
-      end = copyAscii(userId, end + 1);
-    } else end = -1;
+    const end = copyAfterColon(userId, copyAfterColon(featureKey, copyAscii(salt, 0)));
     hasher.update(end >= 0 ? scratch.subarray(0, end) : `${salt}:${featureKey}:${userId}`);
     return hasher.digest('binary');
   };

@@ -57,7 +57,7 @@ function jsText(entry: ControlEntry, user: EvaluationUser, at: Date): string {
  * the engine could not read (ERROR), whose off variant goes without its value.
  */
 export function jsItem(entry: ControlEntry, user: EvaluationUser, at: Date): string {
-  if (!entry.deviceTime) {
+  if (!entry.readsClock.device) {
     const { variant, reason } = evaluate(entry.control, user, at);
     if (reason !== 'ERROR')
       return kept(entry, 'js', variant) ?? keep(entry, 'js', variant, jsText(entry, user, at));

@@ -32,6 +32,9 @@ export type SdkControl = {
  */
 export type ClockUse = { server: boolean; client: boolean };
 
+/** A control's clock use, and whether it has date or hour conditions the JS client leaves to the device. */
+export type ControlClockUse = ClockUse & { device: boolean };
+
 export type ControlEntry = {
   controlId: string;
   featureId: string;
@@ -44,9 +47,7 @@ export type ControlEntry = {
   values: ReadonlyMap<string, JsonValue>;
   /** Exactly the variants `on` and `off`: OFREP answers such a feature with booleans. */
   onOff: boolean;
-  readsClock: ClockUse;
-  /** A rule tests the date or the hour, which the JS client leaves to the device (answer-items.ts). */
-  deviceTime: boolean;
+  readsClock: ControlClockUse;
   /** This control's serialised answer items by outcome, made on first use (answer-items.ts). */
   items: Map<string, Map<string, string>>;
 };
@@ -110,19 +111,21 @@ const USER_ID_TARGET = 'featureflow.user.id';
  * the clock (the date and the hour today), so a built-in added to the engine later is not cached
  * by mistake; a rule that can never apply (a disabled control, the default rule) counts too.
  */
-function clockUseOf(rules: readonly ControlRule[]): ClockUse {
+function clockUseOf(rules: readonly ControlRule[]): ControlClockUse {
   let server = false;
   let client = false;
+  let device = false;
   for (const rule of rules) {
     for (const condition of rule.audience?.conditions ?? []) {
       const target: unknown = condition.target;
       if (typeof target !== 'string' || !target.startsWith('featureflow.') || target === USER_ID_TARGET)
         continue;
       server = true;
-      if (!CLIENT_TIME_TARGETS.has(target)) client = true;
+      if (CLIENT_TIME_TARGETS.has(target)) device = true;
+      else client = true;
     }
   }
-  return { server, client };
+  return { server, client, device };
 }
 
 export function entryOf(row: repo.ControlRow, variantRows: readonly repo.VariantRow[]): ControlEntry {
@@ -153,9 +156,6 @@ export function entryOf(row: repo.ControlRow, variantRows: readonly repo.Variant
     values: new Map(control.variants.flatMap((v) => ('value' in v ? [[v.key, v.value!] as const] : []))),
     onOff: keys.length === 2 && keys[0] === 'off' && keys[1] === 'on',
     readsClock: clockUseOf(control.rules),
-    deviceTime: control.rules.some((rule) =>
-      (rule.audience?.conditions ?? []).some((condition) => CLIENT_TIME_TARGETS.has(condition.target)),
-    ),
     items: new Map(),
   };
 }
