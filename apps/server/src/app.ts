@@ -400,7 +400,7 @@ export async function buildApp(
   });
 
   const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
-  fastPath = sdkFastPath(sdk.store);
+  fastPath = sdkFastPath(sdk.store, sdk.now);
   // Two sibling contexts (docs/architecture.md "Scale"): the SDK surface first, with none of the
   // dashboard's hooks, then the dashboard with its headers, cookies, sessions, docs and pages.
   await app.register(sdkSurface({ sdk, register: services.sdkRegistration }));

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clientRules, evaluate, type EvaluationUser } from '@vexil/core';
 import type { ControlRule } from '../db/schema/index';
-import { isOfrepError, jsItem, ofrepItem, ofrepValueOf } from './answer-items';
+import { isOfrepError, joinItems, jsItem, ofrepItem, ofrepValueOf } from './answer-items';
 import type { ControlRow, VariantRow } from './sdk.repository';
 import { entryOf } from './sdk-store';
 
@@ -81,9 +81,9 @@ describe('answer items kept per outcome', () => {
           const entry = entryOf(row as ControlRow & { rules: ControlRule[] }, variants as VariantRow[]);
           // The same entry answers every ask, so later asks may be served what earlier ones made.
           for (const [user, at] of asks) {
-            expect(jsItem(entry, user, at)).toBe(jsReference(entry, user, at));
+            expect(jsItem(entry, user, at).toString()).toBe(jsReference(entry, user, at));
             const item = ofrepItem(entry, { user, hasTargetingKey: !!user.id, now: at });
-            const parsed = JSON.parse(item) as Record<string, unknown>;
+            const parsed = JSON.parse(item.toString()) as Record<string, unknown>;
             const expected = ofrepReference(entry, user, at);
             if ('errorCode' in expected) {
               expect(isOfrepError(entry, item)).toBe(true);
@@ -130,5 +130,23 @@ describe('answer items kept per outcome', () => {
     expect(entry.items.get('js')?.size).toBe(2);
     expect(entry.items.get('SPLIT')?.size).toBe(2);
     expect(entry.items.size).toBe(2);
+  });
+
+  it('joins items into exactly the bytes of the joined text', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme' }),
+        fc.array(fc.string({ unit: 'grapheme' })),
+        fc.string(),
+        (open, items, close) => {
+          const joined = joinItems(
+            open,
+            items.map((item) => Buffer.from(item)),
+            close,
+          );
+          expect(joined.equals(Buffer.from(`${open}${items.join(',')}${close}`))).toBe(true);
+        },
+      ),
+    );
   });
 });

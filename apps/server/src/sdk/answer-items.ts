@@ -2,11 +2,12 @@ import { clientRules, evaluate, type Evaluation, type EvaluationUser } from '@ve
 import type { ControlEntry } from './sdk-store';
 
 /**
- * One flag's part of the JS client's and OFREP's answers, serialised. For a given control the part
- * depends only on the evaluation's outcome (the variant, and for OFREP the reason), and a control has
- * a handful of outcomes: each one's text is made the first time it is given and kept on the control's
- * entry, which a change replaces. An answer for a new user then costs an evaluation and a lookup per
- * flag instead of an object and a `JSON.stringify` (docs/architecture.md "Scale").
+ * One flag's part of the JS client's and OFREP's answers, as UTF-8 bytes. For a given control the
+ * part depends only on the evaluation's outcome (the variant, and for OFREP the reason), and a
+ * control has a handful of outcomes: each one's bytes are made the first time it is given and kept on
+ * the control's entry, which a change replaces. An answer for a new user then costs an evaluation and
+ * a lookup per flag instead of an object and a `JSON.stringify`, and its body is the kept bytes copied
+ * into one buffer (`joinItems`) rather than a string joined, then encoded (docs/architecture.md "Scale").
  */
 
 type OfrepReason = 'TARGETING_MATCH' | 'SPLIT' | 'DISABLED' | 'DEFAULT' | 'UNKNOWN';
@@ -31,18 +32,41 @@ const TARGETING_KEY_MISSING = JSON.stringify({
  * (the kind or the reason, then the variant), whose hashes V8 has computed once: a key joined from
  * them would be a new string to hash on every flag of every answer.
  */
-function kept(entry: ControlEntry, kind: string, variant: string): string | undefined {
+function kept(entry: ControlEntry, kind: string, variant: string): Buffer | undefined {
   return entry.items.get(kind)?.get(variant);
 }
 
-function keep(entry: ControlEntry, kind: string, variant: string, text: string): string {
-  let texts = entry.items.get(kind);
-  if (texts === undefined) {
-    texts = new Map();
-    entry.items.set(kind, texts);
+function keep(entry: ControlEntry, kind: string, variant: string, text: string): Buffer {
+  let items = entry.items.get(kind);
+  if (items === undefined) {
+    items = new Map();
+    entry.items.set(kind, items);
   }
-  texts.set(variant, text);
-  return text;
+  const bytes = Buffer.from(text);
+  items.set(variant, bytes);
+  return bytes;
+}
+
+const COMMA = 0x2c;
+
+/**
+ * `open`, the items separated by commas, then `close`, in one buffer of exactly their length: each
+ * item is copied once, where joining strings would copy the text twice (joined, then flattened into
+ * the template) and encode it.
+ */
+export function joinItems(open: string, items: readonly Buffer[], close: string): Buffer {
+  let length = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, items.length - 1);
+  for (const item of items) length += item.length;
+  const body = Buffer.allocUnsafe(length);
+  let at = body.write(open, 0);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) body[at++] = COMMA;
+    const item = items[i]!;
+    body.set(item, at);
+    at += item.length;
+  }
+  body.write(close, at);
+  return body;
 }
 
 function jsText(entry: ControlEntry, user: EvaluationUser, at: Date): string {
@@ -56,13 +80,13 @@ function jsText(entry: ControlEntry, user: EvaluationUser, at: Date): string {
  * outcomes as users' combinations of rules, so its part is made afresh each time; so is a control
  * the engine could not read (ERROR), whose off variant goes without its value.
  */
-export function jsItem(entry: ControlEntry, user: EvaluationUser, at: Date): string {
+export function jsItem(entry: ControlEntry, user: EvaluationUser, at: Date): Buffer {
   if (!entry.readsClock.device) {
     const { variant, reason } = evaluate(entry.control, user, at);
     if (reason !== 'ERROR')
       return kept(entry, 'js', variant) ?? keep(entry, 'js', variant, jsText(entry, user, at));
   }
-  return jsText(entry, user, at);
+  return Buffer.from(jsText(entry, user, at));
 }
 
 /**
@@ -83,7 +107,7 @@ const MISSING_KEY = 'missing key';
  * One flag's OFREP item (docs/sdk-protocol.md part B): `{key, value, reason, variant, metadata}`, or
  * `{key, errorCode, errorDetails}` when a split has no targeting key to split by.
  */
-export function ofrepItem(entry: ControlEntry, at: OfrepEvaluating): string {
+export function ofrepItem(entry: ControlEntry, at: OfrepEvaluating): Buffer {
   const { variant, reason } = evaluate(entry.control, at.user, at.now);
   if (reason === 'SPLIT' && !at.hasTargetingKey)
     return (
@@ -102,6 +126,6 @@ export function ofrepItem(entry: ControlEntry, at: OfrepEvaluating): string {
 }
 
 /** Whether an item `ofrepItem` gave is the error item (the single-flag endpoint answers it with 400). */
-export function isOfrepError(entry: ControlEntry, item: string): boolean {
+export function isOfrepError(entry: ControlEntry, item: Buffer): boolean {
   return item === kept(entry, MISSING_KEY, '');
 }

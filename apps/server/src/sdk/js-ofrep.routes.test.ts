@@ -102,6 +102,21 @@ describe('GET /api/js/v1/evaluate/{key}/user/{user}', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('reads a segment with two slashes in a row as sent, not as one slash', async () => {
+    // JS 2.x's latin1 bytes: `?` then `ü` (0xFC) give `//` in the standard alphabet.
+    const segment = Buffer.from(
+      JSON.stringify({ id: 'a?über', attributes: { tier: 'gold' } }),
+      'latin1',
+    ).toString('base64');
+    expect(segment).toContain('//');
+    const res = await h.app.inject({
+      method: 'GET',
+      url: `/api/js/v1/evaluate/${development.jsApiKey}/user/${segment}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ checkout: { rules: [{ variant: 'on' }] } });
+  });
+
   it('returns only the keys asked for, answers 400 for a segment that is not a user and 401 for an unknown key', async () => {
     await createFeature(team.admin.call, 'web', { name: 'Banner', key: 'banner' });
     await h.app.sdk.store.settled();

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { EvaluationUser } from '@vexil/core';
-import { jsItem } from './answer-items';
+import { jsItem, joinItems } from './answer-items';
 import { answerOf, readEvents, sendEventsAnswer } from './events';
 import { acceptAnyBody, checkKey, refuse } from './http';
 import type { Ingestion } from './ingestion';
-import type { SdkStore } from './sdk-store';
+import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
 
 /** Byte-exact: JS 1.x and 2.x compare this string (docs/sdk-protocol.md §6.1). */
 export const JS_CONTENT_TYPE = 'application/json;charset=UTF-8';
@@ -18,6 +18,8 @@ const CORS_HEADERS = {
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const NOT_A_USER = 'The user segment is not base64 of a user JSON object.';
 
 /**
  * The user segment: base64 of the user JSON in either alphabet, padded or not; UTF-8 when it is
@@ -71,6 +73,67 @@ function wantedKeys(keys: string): Set<string> | undefined {
   }
 }
 
+/** The JS client answer's headers, CORS's included (the SDK surface adds `nosniff` to every answer). */
+export const CLIENT_ANSWER_HEADERS = {
+  ...CORS_HEADERS,
+  'content-type': JS_CONTENT_TYPE,
+  'cache-control': 'no-cache',
+};
+
+/**
+ * What follows `/user/` in a request's path, as sent: the router would read `//` in it as one `/`,
+ * and the standard base64 alphabet has `/` (JS 2.x's latin1 bytes `?ü` give `//`). Percent-escapes
+ * are decoded; null when one cannot be. `at` is where `/user/` starts, when the caller knows.
+ */
+export function userSegmentOf(url: string, at = url.search(/\/user\//i)): string | null {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const segment = at === -1 ? '' : path.slice(at + '/user/'.length);
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+export type ClientAnswer = { ok: true; body: Buffer } | { ok: false; title: string };
+
+/**
+ * The JS client's answer for a user segment and a `keys` parameter (docs/sdk-protocol.md §6.1): the
+ * route's and the fast path's (fast-path.ts). It is a function of the payload and these two inputs,
+ * unless a rule the server evaluates reads the clock (sdk-store.ts `ClockUse`): then it is computed
+ * afresh each time; otherwise it is kept in the store's answer cache the second time it is asked.
+ */
+export function clientAnswer(
+  store: SdkStore,
+  snapshot: EnvironmentSnapshot,
+  segment: string | null,
+  keys: string,
+  now: () => Date,
+): ClientAnswer {
+  if (segment === null) return { ok: false, title: NOT_A_USER };
+  const cacheable = !snapshot.readsClock.client;
+  const input = `js ${keys.length}:${keys}${segment}`;
+  const cached = cacheable ? store.answers.get(snapshot.etag, input) : undefined;
+  if (cached) return { ok: true, body: cached.body };
+  const user = decodeUser(segment);
+  if (!user) return { ok: false, title: NOT_A_USER };
+  const wanted = keys !== '' ? wantedKeys(keys) : null;
+  if (wanted === undefined)
+    return { ok: false, title: 'The keys parameter is not a comma-separated list of feature keys.' };
+  const at = now();
+  const items: Buffer[] = [];
+  for (const entry of snapshot.controls.values()) {
+    if (!entry.control.inClientApi || (wanted && !wanted.has(entry.control.key))) continue;
+    items.push(jsItem(entry, user, at));
+  }
+  const body = joinItems('{', items, '}');
+  if (cacheable && store.answers.admit(snapshot.etag, input))
+    store.answers.set(snapshot.etag, input, { body });
+  return { ok: true, body };
+}
+
 function cors(reply: FastifyReply) {
   return reply.headers(CORS_HEADERS);
 }
@@ -96,39 +159,10 @@ export function jsRoutes(deps: {
         cors(reply);
         const check = await checkKey(store, request.params.apiKey, 'js');
         if (!check.ok) return refuse(reply, check);
-        const { snapshot } = check;
-        const segment = request.params['*'];
         const keys = typeof request.query.keys === 'string' ? request.query.keys : '';
-        // The answer is a function of the payload and these two inputs, unless a rule the server
-        // evaluates reads the clock (sdk-store.ts `ClockUse`): then it is computed afresh each time.
-        const cacheable = !snapshot.readsClock.client;
-        const input = `js ${keys.length}:${keys}${segment}`;
-        const cached = cacheable ? store.answers.get(snapshot.etag, input) : undefined;
-        if (cached) return sendAnswer(reply, cached.body);
-        const user = decodeUser(segment);
-        if (!user) {
-          return reply
-            .code(400)
-            .type('application/json')
-            .send({ title: 'The user segment is not base64 of a user JSON object.' });
-        }
-        const wanted = keys !== '' ? wantedKeys(keys) : null;
-        if (wanted === undefined) {
-          return reply
-            .code(400)
-            .type('application/json')
-            .send({ title: 'The keys parameter is not a comma-separated list of feature keys.' });
-        }
-        const at = now();
-        const parts: string[] = [];
-        for (const entry of snapshot.controls.values()) {
-          if (!entry.control.inClientApi || (wanted && !wanted.has(entry.control.key))) continue;
-          parts.push(jsItem(entry, user, at));
-        }
-        const body = Buffer.from(`{${parts.join(',')}}`);
-        if (cacheable && store.answers.admit(snapshot.etag, input))
-          store.answers.set(snapshot.etag, input, { body });
-        return sendAnswer(reply, body);
+        const answer = clientAnswer(store, check.snapshot, userSegmentOf(request.url), keys, now);
+        if (!answer.ok) return reply.code(400).type('application/json').send({ title: answer.title });
+        return sendAnswer(reply, answer.body);
       },
     );
 

@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { EvaluationUser } from '@vexil/core';
-import { isOfrepError, ofrepItem, type OfrepEvaluating } from './answer-items';
+import { isOfrepError, joinItems, ofrepItem, type OfrepEvaluating } from './answer-items';
 import { MAX_EVENTS_DEPTH, nestsDeeperThan, parseJsonBody } from './events';
-import { acceptAnyBody, bearerKey, checkKey } from './http';
-import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
+import { acceptAnyBody, bearerKeyOf, checkKey } from './http';
+import { etagOf, type EnvironmentSnapshot, type SdkStore } from './sdk-store';
 
-const CORS_HEADERS = {
+export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers': 'Authorization, X-API-Key, Content-Type, If-None-Match',
@@ -27,9 +27,10 @@ function evaluatingOf(context: Context, now: Date): OfrepEvaluating {
   return { user: userOf(context), hasTargetingKey, now };
 }
 
-function ofrepKey(request: FastifyRequest): string | null {
-  const header = request.headers['x-api-key'];
-  return bearerKey(request) ?? (typeof header === 'string' && header !== '' ? header : null);
+/** The request's server SDK key: `Authorization: Bearer <key>`, else `X-API-Key`. */
+export function ofrepKeyOf(headers: IncomingHttpHeaders): string | null {
+  const header = headers['x-api-key'];
+  return bearerKeyOf(headers.authorization) ?? (typeof header === 'string' && header !== '' ? header : null);
 }
 
 function readContext(
@@ -58,23 +59,53 @@ function readContext(
 }
 
 /** What Fastify makes of `application/json` for a string or an object; said once for a Buffer too. */
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** The bulk answer: 304 for a non-empty `If-None-Match` equal to its ETag, else 200 with its body. */
-function sendBulk(request: FastifyRequest, reply: FastifyReply, body: Buffer, etag: string) {
-  reply.header('etag', etag);
-  if (notModified(request, etag)) return reply.code(304).send();
-  return reply.code(200).type(JSON_TYPE).send(body);
-}
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A non-empty `If-None-Match` equal to the answer's ETag. */
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const ifNoneMatch = request.headers['if-none-match'];
+export function notModified(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
   return typeof ifNoneMatch === 'string' && ifNoneMatch !== '' && ifNoneMatch === etag;
 }
 
+export type BulkAnswer =
+  { ok: true; body: Buffer; etag: string } | { ok: false; code: string; details: string };
+
+/**
+ * The bulk answer for a request body (docs/sdk-protocol.md part B): the route's and the fast path's
+ * (fast-path.ts). It is a function of the payload and the body, unless a rule reads the clock
+ * (sdk-store.ts `ClockUse`): then it is computed afresh each time; otherwise it is kept in the store's
+ * answer cache the second time it is asked.
+ *
+ * The ETag changes whenever the answer does, and two contexts share one only if their answers are
+ * equal. For an answer that depends only on the payload and the body, it hashes those two (a few
+ * hundred bytes, where the answer is some 120 bytes a flag); for one that reads the clock, the
+ * answer itself.
+ */
+export function bulkAnswer(
+  store: SdkStore,
+  snapshot: EnvironmentSnapshot,
+  body: unknown,
+  now: () => Date,
+): BulkAnswer {
+  const raw = typeof body === 'string' ? body : null;
+  const cacheable = raw !== null && !snapshot.readsClock.server;
+  const input = `ofrep ${raw}`;
+  const cached = cacheable ? store.answers.get(snapshot.etag, input) : undefined;
+  if (cached) return { ok: true, body: cached.body, etag: cached.etag! };
+  const read = readContext(body);
+  if (!read.ok) return read;
+  const at = evaluatingOf(read.context, now());
+  const flags: Buffer[] = [];
+  for (const entry of snapshot.controls.values()) flags.push(ofrepItem(entry, at));
+  const version = JSON.stringify(snapshot.etag.slice(1, -1));
+  const answer = joinItems('{"flags":[', flags, `],"metadata":{"version":${version}}}`);
+  const etag = cacheable ? etagOf(`${snapshot.etag}\u0000${raw}`) : etagOf(answer);
+  if (cacheable && store.answers.admit(snapshot.etag, input))
+    store.answers.set(snapshot.etag, input, { body: answer, etag });
+  return { ok: true, body: answer, etag };
+}
+
 async function authenticate(store: SdkStore, request: FastifyRequest, reply: FastifyReply) {
-  const check = await checkKey(store, ofrepKey(request), 'server');
+  const check = await checkKey(store, ofrepKeyOf(request.headers), 'server');
   if (check.ok) return check.snapshot;
   // OFREP: 401/403 carry no body; a 503 says when to retry.
   if (check.status === 503)
@@ -130,30 +161,15 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
     app.post('/ofrep/v1/evaluate/flags', { schema: { hide: true } }, async (request, reply) => {
       const snapshot: EnvironmentSnapshot | null = await authenticate(store, request, reply);
       if (!snapshot) return reply;
-      // The answer is a function of the payload and the body, unless a rule reads the clock
-      // (sdk-store.ts `ClockUse`): then it is computed afresh each time.
-      const raw = typeof request.body === 'string' ? request.body : null;
-      const cacheable = raw !== null && !snapshot.readsClock.server;
-      const input = `ofrep ${raw}`;
-      const cached = cacheable ? store.answers.get(snapshot.etag, input) : undefined;
-      if (cached) return sendBulk(request, reply, cached.body, cached.etag!);
-      const read = readContext(request.body);
-      if (!read.ok)
+      const answer = bulkAnswer(store, snapshot, request.body, now);
+      if (!answer.ok)
         return reply
           .code(400)
           .type('application/json')
-          .send({ errorCode: read.code, errorDetails: read.details });
-      const at = evaluatingOf(read.context, now());
-      const flags: string[] = [];
-      for (const entry of snapshot.controls.values()) flags.push(ofrepItem(entry, at));
-      const version = JSON.stringify(snapshot.etag.slice(1, -1));
-      const body = Buffer.from(`{"flags":[${flags.join(',')}],"metadata":{"version":${version}}}`);
-      // The ETag is the answer's own: it changes exactly when the answer does, the clock's effect on
-      // a date or hour rule included, and two contexts never share one unless their answers are equal.
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-      if (cacheable && store.answers.admit(snapshot.etag, input))
-        store.answers.set(snapshot.etag, input, { body, etag });
-      return sendBulk(request, reply, body, etag);
+          .send({ errorCode: answer.code, errorDetails: answer.details });
+      reply.header('etag', answer.etag);
+      if (notModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+      return reply.code(200).type(JSON_TYPE).send(answer.body);
     });
   };
 }

@@ -1,12 +1,14 @@
 /**
- * The SDK poll's fast path (fast-path.ts) answers ahead of Fastify over real HTTP: it must answer
- * exactly what the Fastify route does. A trailing slash sends the same request to the route.
+ * The fast path (fast-path.ts) answers the SDK poll, the JS client's evaluate and OFREP's bulk
+ * evaluation ahead of Fastify over real HTTP: it must answer exactly what the Fastify route does. A
+ * trailing slash (or an empty `keys` for the JS client) sends the same request to the route.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Environment, Feature } from '@vexil/core';
 import { createTeam, type Team } from '../../test/api';
 import { createHarness, type Harness } from '../../test/helpers';
-import { saveControl, sdkFixture } from '../../test/sdk';
+import { otherwise, rule } from '../../test/features';
+import { base64User, saveControl, sdkFixture } from '../../test/sdk';
 
 let h: Harness;
 let team: Team;
@@ -28,8 +30,8 @@ afterAll(async () => {
 });
 
 /** Status, headers a client reads (not the date or the connection's) and body. */
-async function answer(path: string, headers: Record<string, string>) {
-  const res = await fetch(`${address}${path}`, { headers });
+async function answer(path: string, headers: Record<string, string>, init: RequestInit = {}) {
+  const res = await fetch(`${address}${path}`, { headers, ...init });
   const kept = [...res.headers.entries()].filter(
     ([name]) => !['date', 'connection', 'keep-alive'].includes(name),
   );
@@ -95,5 +97,146 @@ describe('GET /api/sdk/v1/features ahead of Fastify', () => {
       'user-agent': 'DotNetClient/1.0',
     });
     expect(dotNet.status).toBe(200);
+  });
+});
+
+describe('the JS client and OFREP ahead of Fastify', () => {
+  beforeAll(async () => {
+    // A split, so that each user's answer is their own, and a targeted rule.
+    await saveControl(team.admin.call, checkout, development, {
+      enabled: true,
+      rules: [
+        rule('tier', 'equals', ['gold']),
+        {
+          ...otherwise(),
+          variantSplits: [
+            { variantKey: 'off', split: 50 },
+            { variantKey: 'on', split: 50 },
+          ],
+        },
+      ],
+    });
+    await h.app.sdk.store.settled();
+  });
+
+  const clientPath = (user: unknown) =>
+    `/api/js/v1/evaluate/${development.jsApiKey}/user/${base64User(user)}`;
+
+  it('answers the JS client exactly as the route does, for new and repeated users', async () => {
+    const find = vi.spyOn(h.app.sdk.store, 'find');
+    const variants = new Set<string>();
+    for (const user of [
+      { id: 'ana', attributes: { tier: 'gold' } },
+      ...Array.from({ length: 12 }, (_, i) => ({ id: `u${i}` })),
+    ]) {
+      // Asked twice each, so that the second answer comes from the answer cache.
+      for (let round = 0; round < 2; round++) {
+        const fast = await answer(clientPath(user), {});
+        const route = await answer(`${clientPath(user)}?keys=`, {});
+        expect(fast.status).toBe(200);
+        expect(fast).toEqual(route);
+        variants.add(
+          (JSON.parse(fast.body) as { checkout: { rules: { variant: string }[] } }).checkout.rules[0]!
+            .variant,
+        );
+      }
+    }
+    expect(variants).toEqual(new Set(['on', 'off']));
+    expect(find).toHaveBeenCalledTimes(26);
+    find.mockRestore();
+    const fast = await answer(clientPath({ id: 'ana' }), {});
+    expect(fast.headers['content-type']).toBe('application/json;charset=UTF-8');
+    expect(fast.headers['access-control-allow-origin']).toBe('*');
+    expect(fast.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("leaves the JS client's refusals and keyed requests to the route", async () => {
+    const notAUser = await answer(`/api/js/v1/evaluate/${development.jsApiKey}/user/bm90IGpzb24`, {});
+    expect(notAUser.status).toBe(400);
+    expect(JSON.parse(notAUser.body)).toEqual({
+      title: 'The user segment is not base64 of a user JSON object.',
+    });
+    const serverKey = await answer(
+      `/api/js/v1/evaluate/${development.apiKey}/user/${base64User({ id: 'x' })}`,
+      {},
+    );
+    expect(serverKey.status).toBe(403);
+    const keyed = await answer(`${clientPath({ id: 'x' })}?keys=nothing`, {});
+    expect(JSON.parse(keyed.body)).toEqual({});
+  });
+
+  const ofrepAuth = () => ({
+    authorization: `Bearer ${development.apiKey}`,
+    'content-type': 'application/json',
+  });
+  const bulk = (path: string, body: string, headers: Record<string, string> = ofrepAuth()) =>
+    answer(path, headers, { method: 'POST', body });
+
+  it('answers OFREP bulk exactly as the route does: 200, 304 and 400', async () => {
+    const find = vi.spyOn(h.app.sdk.store, 'find');
+    for (const context of [
+      { targetingKey: 'ana', tier: 'gold' },
+      { targetingKey: 'bo' },
+      { targetingKey: 'cy' },
+      {},
+    ]) {
+      const body = JSON.stringify({ context });
+      for (let round = 0; round < 2; round++) {
+        const fast = await bulk('/ofrep/v1/evaluate/flags', body);
+        const route = await bulk('/ofrep/v1/evaluate/flags/', body);
+        expect(fast.status).toBe(200);
+        expect(fast).toEqual(route);
+        const etag = fast.headers.etag!;
+        const [fast304, route304] = [
+          await bulk('/ofrep/v1/evaluate/flags', body, { ...ofrepAuth(), 'if-none-match': etag }),
+          await bulk('/ofrep/v1/evaluate/flags/', body, { ...ofrepAuth(), 'if-none-match': etag }),
+        ];
+        expect(fast304.status).toBe(304);
+        expect(fast304).toEqual(route304);
+      }
+    }
+    // Only the route's requests looked the key up.
+    expect(find).toHaveBeenCalledTimes(16);
+    find.mockRestore();
+    for (const body of ['{', '[1]', '{"context":5}', '\u00ff']) {
+      const fast = await bulk('/ofrep/v1/evaluate/flags', body);
+      expect(fast.status).toBe(400);
+      expect(fast).toEqual(await bulk('/ofrep/v1/evaluate/flags/', body));
+    }
+    // X-API-Key works as the bearer header does.
+    const apiKey = await bulk('/ofrep/v1/evaluate/flags', '{"context":{"targetingKey":"ana"}}', {
+      'x-api-key': development.apiKey,
+    });
+    expect(apiKey.status).toBe(200);
+  });
+
+  it('gives each context its own ETag, and a new one when the configuration changes', async () => {
+    const body = JSON.stringify({ context: { targetingKey: 'ana', tier: 'gold' } });
+    const first = await bulk('/ofrep/v1/evaluate/flags', body);
+    const other = await bulk('/ofrep/v1/evaluate/flags', JSON.stringify({ context: { targetingKey: 'bo' } }));
+    expect(other.headers.etag).not.toBe(first.headers.etag);
+    await saveControl(team.admin.call, checkout, development, { enabled: false });
+    await h.app.sdk.store.settled();
+    const after = await bulk('/ofrep/v1/evaluate/flags', body, {
+      ...ofrepAuth(),
+      'if-none-match': first.headers.etag!,
+    });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+    expect(JSON.parse(after.body)).toMatchObject({ flags: [{ key: 'checkout', reason: 'DISABLED' }] });
+  });
+
+  it('leaves OFREP refusals to the route: no key, the JS key, no body', async () => {
+    const body = '{"context":{"targetingKey":"ana"}}';
+    expect(
+      (await bulk('/ofrep/v1/evaluate/flags', body, { 'content-type': 'application/json' })).status,
+    ).toBe(401);
+    const jsKey = await bulk('/ofrep/v1/evaluate/flags', body, {
+      authorization: `Bearer ${development.jsApiKey}`,
+    });
+    expect(jsKey.status).toBe(403);
+    const empty = await bulk('/ofrep/v1/evaluate/flags', '');
+    expect(empty.status).toBe(400);
+    expect(JSON.parse(empty.body)).toMatchObject({ errorCode: 'PARSE_ERROR' });
   });
 });

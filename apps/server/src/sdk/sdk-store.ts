@@ -48,8 +48,8 @@ export type ControlEntry = {
   /** Exactly the variants `on` and `off`: OFREP answers such a feature with booleans. */
   onOff: boolean;
   readsClock: ControlClockUse;
-  /** This control's serialised answer items by outcome, made on first use (answer-items.ts). */
-  items: Map<string, Map<string, string>>;
+  /** This control's answer items (UTF-8) by outcome, made on first use (answer-items.ts). */
+  items: Map<string, Map<string, Buffer>>;
 };
 
 /** One environment's SDK payload, built once per change and served from memory. */
