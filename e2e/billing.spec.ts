@@ -99,6 +99,8 @@ function plan(page: Page, name: string): Locator {
 }
 
 async function openBilling(page: Page): Promise<void> {
+  // `signIn` only clicks Sign in: going to another address before the answer comes would cancel it.
+  await page.waitForURL((url) => !url.pathname.endsWith('/login'));
   await page.goto('/admin/billing');
   await page.getByRole('heading', { name: 'Current Plan' }).waitFor();
   await plan(page, 'Team').waitFor();

@@ -7,7 +7,7 @@ import {
   features,
   impressionCounters,
 } from '../apps/server/src/db/schema/index';
-import { launchBrowser, openPage, signIn, viewShot } from './support/browser';
+import { escapeMenu, launchBrowser, openAccountMenu, openPage, signIn, viewShot } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /*
@@ -96,16 +96,14 @@ async function looksBeforeTheApp(page: Page): Promise<'light' | 'dark'> {
 
 /** The profile menu's appearance choices, opened from the button as a user does. */
 async function openAppearance(page: Page) {
-  await page.getByRole('button', { name: /Account menu/ }).click();
-  return page.getByRole('menu').getByRole('group', { name: 'Appearance' });
+  return (await openAccountMenu(page)).getByRole('group', { name: 'Appearance' });
 }
 
 async function checkedChoice(page: Page): Promise<string | null> {
   const appearance = await openAppearance(page);
   const checked = appearance.getByRole('menuitemradio', { checked: true });
   const label = await checked.textContent();
-  await page.keyboard.press('Escape');
-  await page.getByRole('menu').waitFor({ state: 'hidden' });
+  await escapeMenu(page);
   return label;
 }
 
@@ -127,7 +125,7 @@ describe('dark mode', () => {
     expect(await appearance.getByRole('menuitemradio', { name: 'Light' }).getAttribute('aria-checked')).toBe(
       'true',
     );
-    await page.keyboard.press('Escape');
+    await escapeMenu(page);
 
     await page.reload();
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
@@ -137,7 +135,7 @@ describe('dark mode', () => {
 
     await (await openAppearance(page)).getByRole('menuitemradio', { name: 'System' }).click();
     expect(await looks(page)).toBe('dark');
-    await page.keyboard.press('Escape');
+    await escapeMenu(page);
     // The system changing its mind is followed at once.
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => looks(page)).toBe('light');
@@ -152,7 +150,7 @@ describe('dark mode', () => {
     expect(await looks(page)).toBe('light');
     await (await openAppearance(page)).getByRole('menuitemradio', { name: 'Dark' }).click();
     expect(await looks(page)).toBe('dark');
-    await page.keyboard.press('Escape');
+    await escapeMenu(page);
     await page.goto('/help');
     await page.getByRole('heading', { name: 'Help', level: 1 }).waitFor();
     expect(await looks(page)).toBe('dark');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestMailServer, type TestMailServer } from '../apps/server/test/smtp-server';
-import { launchBrowser, openPage, viewShot } from './support/browser';
+import { escapeMenu, launchBrowser, openAccountMenu, openPage, viewShot } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 import { DESKTOP, adminApi } from './support/api';
 
@@ -78,9 +78,8 @@ describe('Invited sign-up', () => {
 
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    await page.getByRole('button', { name: /Account menu/ }).click();
-    await page.getByText('grace@example.com').first().waitFor();
-    await page.keyboard.press('Escape');
+    await (await openAccountMenu(page)).getByText('grace@example.com').first().waitFor();
+    await escapeMenu(page);
 
     // The same link in another browser: already activated.
     const other = await openPage(browser, server.url);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { escapeMenu, launchBrowser, openAccountMenu, openPage, screenshot, signIn } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 import { sharedServerURL } from './support/shared-server';
 
@@ -18,11 +18,9 @@ afterAll(async () => {
 });
 
 async function menuItems(page: Page): Promise<string[]> {
-  await page.getByRole('button', { name: /Account menu/ }).click();
-  const items = page.getByRole('menuitem');
-  await items.first().waitFor();
+  const items = (await openAccountMenu(page)).getByRole('menuitem');
   const names = (await items.allTextContents()).map((text) => text.trim());
-  await page.keyboard.press('Escape');
+  await escapeMenu(page);
   return names;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_DOMAIN } from './server';
 import { sharedServerURL } from './shared-server';
 
@@ -33,6 +33,33 @@ export async function signIn(page: Page, options: { email?: string; password?: s
   await page.getByLabel('Email').fill(options.email ?? ADMIN_EMAIL);
   await page.getByLabel('Password', { exact: true }).fill(options.password ?? ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * Opens the profile menu from its button, as a user does, and returns it once it has the focus.
+ * The menu takes the focus when its opening transition begins, and Escape closes it only from
+ * inside: a key pressed before then goes to the button.
+ */
+export async function openAccountMenu(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  const menu = page.getByRole('menu');
+  await menu.waitFor();
+  await hasFocusWithin(menu);
+  return menu;
+}
+
+/** Waits until the focus is on `element` or inside it. */
+export async function hasFocusWithin(element: Locator): Promise<void> {
+  const handle = await element.elementHandle();
+  await element.page().waitForFunction((node) => node?.contains(document.activeElement), handle);
+}
+
+/** Closes the open menu with Escape, as a keyboard user does, and waits until it has gone. */
+export async function escapeMenu(page: Page): Promise<void> {
+  const menu = page.getByRole('menu');
+  await hasFocusWithin(menu);
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'hidden' });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
