@@ -32,7 +32,7 @@ export function changeFrames(change: SnapshotChange): string {
 
 /**
  * The open SSE streams, by environment. Each environment with streams follows the store once; a
- * change's frames are made once and the same string written to every stream. One timer beats for
+ * change's frames are made once and the same bytes written to every stream. One timer beats for
  * all streams, so ten thousand streams cost no timer each.
  */
 function sseStreams(store: SdkStore, heartbeatMs: number, slowStreamBytes: number) {
@@ -42,13 +42,21 @@ function sseStreams(store: SdkStore, heartbeatMs: number, slowStreamBytes: numbe
   let heartbeat: NodeJS.Timeout | null = null;
 
   /** Writes a frame, or ends a stream whose client has left too much unread (SLOW_STREAM_BYTES). */
-  function send(followed: Followed, stream: ServerResponse, frame: string) {
-    if (stream.writableLength > followed.payloadBytes + slowStreamBytes) stream.destroy();
-    else stream.write(frame);
+  function send(followed: Followed, stream: ServerResponse, frame: Buffer) {
+    if (stream.writableLength > followed.payloadBytes + slowStreamBytes) {
+      stream.destroy();
+      return;
+    }
+    // Corked and uncorked here, so that the socket is written now: a write to an uncorked response
+    // corks its socket until the next tick, and a change written to 10,000 streams would keep all
+    // their pending chunks until then, long enough for V8 to move them to the old generation.
+    stream.cork();
+    stream.write(frame);
+    stream.uncork();
   }
 
   function beat() {
-    const frame = `data: {"heartbeat":${Date.now()}}\n\n`;
+    const frame = Buffer.from(`data: {"heartbeat":${Date.now()}}\n\n`);
     for (const followed of byEnvironment.values())
       for (const stream of followed.streams) send(followed, stream, frame);
   }
@@ -63,7 +71,10 @@ function sseStreams(store: SdkStore, heartbeatMs: number, slowStreamBytes: numbe
           const current = byEnvironment.get(environmentId)!;
           current.payloadBytes = Math.max(current.payloadBytes, change.snapshot.bytes.length);
           const frames = changeFrames(change);
-          if (frames !== '') for (const stream of streams) send(current, stream, frames);
+          if (frames === '') return;
+          // Bytes, not the string: a string written to a socket is copied for each stream.
+          const bytes = Buffer.from(frames);
+          for (const stream of streams) send(current, stream, bytes);
         });
         followed = { streams, stop, payloadBytes };
         byEnvironment.set(environmentId, followed);
