@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase, PGLITE_SETTINGS, PGLITE_V8_FLAGS } from '@vexil/server/src/db/client';
-import { serveArguments } from '../e2e/support/server';
+import { serveArguments, serveEnvironment } from '../e2e/support/server';
 import { ROOT, freePort } from './battery/product';
 import { DEFAULT_PG_ADMIN_URL } from './battery/store';
 
@@ -48,7 +48,14 @@ async function start(args: string[], port: number, env: Record<string, string>):
   const begun = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...inherited, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...inherited,
+      ...serveEnvironment(),
+      NODE_ENV: 'production',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -99,7 +106,7 @@ function product(env: Record<string, string>): Promise<Measured> {
   return measure(() => serveArguments(), { VEXIL_ADMIN_PASSWORD: 'bench-password', ...env });
 }
 
-/** The floor with the product's Node flags (the serve script's, less the server's file). */
+/** The floor with the product's Node flags and environment (the serve script's, less the server's file). */
 function floor(database: string[]): Promise<Measured> {
   return measure((port) => [...serveArguments().slice(0, -1), FLOOR, String(port), ...database]);
 }

@@ -7,7 +7,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveArguments } from '../../e2e/support/server';
+import { serveArguments, serveEnvironment } from '../../e2e/support/server';
 import { onCpus } from './cpus';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -75,6 +75,7 @@ export class Product {
       cwd: ROOT,
       env: {
         ...inherited,
+        ...serveEnvironment(),
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
         PORT: String(this.port),

@@ -82,11 +82,11 @@ function freePort(): Promise<number> {
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Node's arguments for the product as `npm run serve` runs it: the compiled server (`npm run build`)
- * with the flags of the root package.json's `serve` script, read from there so that the tests and
- * benchmarks run what users run.
+ * The product as `npm run serve` runs it: the compiled server (`npm run build`) with the environment
+ * and Node flags of the root package.json's `serve` script (`NAME=value … node [flags] server`), read
+ * from there so that the tests and benchmarks run what users run.
  */
-export function serveArguments(): string[] {
+function serveScript(): { environment: Record<string, string>; args: string[] } {
   if (!existsSync(path.join(ROOT, COMPILED_SERVER))) {
     throw new Error(
       `${COMPILED_SERVER} is missing: the browser tests and benchmarks run the built product. Run \`npm run build\` first (\`npm run test:e2e\` does).`,
@@ -95,11 +95,30 @@ export function serveArguments(): string[] {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const [command, ...args] = (manifest.scripts.serve ?? '').trim().split(/\s+/);
-  if (command !== 'node' || args.at(-1) !== COMPILED_SERVER) {
-    throw new Error(`The root package.json's serve script is not \`node [flags] ${COMPILED_SERVER}\``);
+  const words = (manifest.scripts.serve ?? '').trim().split(/\s+/);
+  const environment: Record<string, string> = {};
+  let assignment: RegExpExecArray | null;
+  while (words.length > 0 && (assignment = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0]!))) {
+    environment[assignment[1]!] = assignment[2]!;
+    words.shift();
   }
-  return args;
+  const [command, ...args] = words;
+  if (command !== 'node' || args.at(-1) !== COMPILED_SERVER) {
+    throw new Error(
+      `The root package.json's serve script is not \`[NAME=value …] node [flags] ${COMPILED_SERVER}\``,
+    );
+  }
+  return { environment, args };
+}
+
+/** Node's arguments for the product as `npm run serve` runs it (see serveScript). */
+export function serveArguments(): string[] {
+  return serveScript().args;
+}
+
+/** The environment the `serve` script sets for the product, the C library's memory settings. */
+export function serveEnvironment(): Record<string, string> {
+  return serveScript().environment;
 }
 
 /**
@@ -128,6 +147,7 @@ export async function startServer(
     cwd: ROOT,
     env: {
       ...process.env,
+      ...serveEnvironment(),
       NODE_ENV: 'production',
       PORT: String(port),
       DATA_DIR: dataDir,
