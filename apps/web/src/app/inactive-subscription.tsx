@@ -29,10 +29,15 @@ export function InactiveSubscription({
     if (handled.current) return;
     handled.current = true;
     const admin = isOrganisationAdmin(user);
-    if (!admin || !pathname.startsWith('/admin/billing'))
-      void navigate(admin ? '/admin/billing' : '/logout', { replace: true });
-    // Not cleared on unmount: /logout leaves the session gate, and the toast must still come.
-    setTimeout(() => notifyError(INACTIVE_ACCOUNT_MESSAGE), INACTIVE_TOAST_DELAY_MS);
+    const redirect =
+      admin && pathname.startsWith('/admin/billing')
+        ? undefined
+        : navigate(admin ? '/admin/billing' : '/logout', { replace: true });
+    // Counted from the redirect's arrival, not its start: the Billing screen is loaded on demand, and
+    // on a slow connection the toast would otherwise come with the screen or before it. Not cleared
+    // on unmount: /logout leaves the session gate, and the toast must still come.
+    const notify = () => setTimeout(() => notifyError(INACTIVE_ACCOUNT_MESSAGE), INACTIVE_TOAST_DELAY_MS);
+    void Promise.resolve(redirect).then(notify, notify);
   }, [user, pathname, navigate, notifyError]);
 
   return null;

@@ -64,6 +64,41 @@ describe('an inactive subscription after the initial load', () => {
     expect(screen.getAllByText(INACTIVE_ACCOUNT_MESSAGE)).toHaveLength(1);
   });
 
+  it('counts the 500 ms from the arrival on Billing when its screen loads on demand', async () => {
+    const LOADING_MS = 400;
+    const lazyBilling: RouteObject[] = [
+      {
+        element: <RootLayout />,
+        children: [
+          {
+            element: (
+              <RequireSession>
+                <Outlet />
+              </RequireSession>
+            ),
+            children: [
+              { path: '/', element: <h1>Home</h1> },
+              {
+                path: 'admin/billing',
+                lazy: async () => {
+                  await new Promise((resolve) => setTimeout(resolve, LOADING_MS));
+                  return { element: <h1>Billing</h1> };
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ];
+    stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload('inactive')) });
+    const { router } = renderRoutes(lazyBilling, '/');
+    await screen.findByRole('heading', { name: 'Billing' }, { timeout: 3000 });
+    const arrived = performance.now();
+    expect(router.state.location.pathname).toBe('/admin/billing');
+    expect(screen.queryByText(INACTIVE_ACCOUNT_MESSAGE)).toBeNull();
+    expect(await toastDelay(arrived)).toBeGreaterThan(INACTIVE_TOAST_DELAY_MS - 100);
+  });
+
   it('leaves an organisation admin on the billing pages', async () => {
     const { router } = open('/admin/billing/checkout?price=local-team-month', payload('inactive'));
     await screen.findByRole('heading', { name: 'Confirm your plan' });
