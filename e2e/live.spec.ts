@@ -26,8 +26,25 @@ afterAll(async () => {
   await Promise.all([browser?.close(), server?.stop()]);
 });
 
+/** Runs in each page before the dashboard: marks the page once a WebSocket of it is open. */
+function markLiveOpen() {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      this.addEventListener('open', () => ((window as unknown as { liveOpen: boolean }).liveOpen = true));
+    }
+  };
+}
+
+/** Waits until the page's live connection is open: a change made before then is not heard. */
+async function liveConnected(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { liveOpen?: boolean }).liveOpen === true);
+}
+
 async function adminWindow(): Promise<Page> {
   const { context, page } = await openPage(browser, server.url);
+  await context.addInitScript(markLiveOpen);
   contexts.push(context);
   await signIn(page);
   await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
@@ -83,7 +100,7 @@ describe('live dashboard', () => {
     await toggle.waitFor();
     expect(await toggle.isChecked()).toBe(false);
     // The connection opens after the first render.
-    await page.waitForTimeout(500);
+    await liveConnected(page);
 
     const control = feature.controls.development!;
     await editor('PUT', '/api/v1/feature-controls/', {
@@ -106,7 +123,7 @@ describe('live dashboard', () => {
     // The feature's own description comes first; each variant has one too.
     const description = page.getByLabel('Description', { exact: true }).first();
     await description.waitFor();
-    await page.waitForTimeout(500);
+    await liveConnected(page);
     await description.fill('My edit, not saved yet');
 
     await editor('PUT', '/api/v1/projects/sp/features', {
