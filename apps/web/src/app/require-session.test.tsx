@@ -8,27 +8,34 @@ import { INACTIVE_ACCOUNT_MESSAGE, INACTIVE_TOAST_DELAY_MS } from './inactive-su
 import { RequireSession } from './require-session';
 import { RootLayout } from './root-layout';
 
-/** The session gate with a few screens behind it, and /logout outside it as in the route table. */
-const routes: RouteObject[] = [
-  {
-    element: <RootLayout />,
-    children: [
-      { path: 'logout', element: <p>Signing out</p> },
-      {
-        element: (
-          <RequireSession>
-            <Outlet />
-          </RequireSession>
-        ),
-        children: [
-          { path: '/', element: <h1>Home</h1> },
-          { path: 'admin/billing', element: <h1>Billing</h1> },
-          { path: 'admin/billing/checkout', element: <h1>Confirm your plan</h1> },
-        ],
-      },
-    ],
-  },
-];
+/**
+ * The session gate with a few screens behind it, and /logout outside it as in the route table;
+ * `billing` is the Billing screen's route (a test makes it load on demand).
+ */
+function routesWith(billing: RouteObject): RouteObject[] {
+  return [
+    {
+      element: <RootLayout />,
+      children: [
+        { path: 'logout', element: <p>Signing out</p> },
+        {
+          element: (
+            <RequireSession>
+              <Outlet />
+            </RequireSession>
+          ),
+          children: [
+            { path: '/', element: <h1>Home</h1> },
+            billing,
+            { path: 'admin/billing/checkout', element: <h1>Confirm your plan</h1> },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+const routes = routesWith({ path: 'admin/billing', element: <h1>Billing</h1> });
 
 function payload(status: 'active' | 'inactive', authority = 'ROLE_ORGANISATION_ADMIN'): InitialPayload {
   const result = initialPayload({ subscription: { ...trialSubscription(0, false), status } });
@@ -66,30 +73,13 @@ describe('an inactive subscription after the initial load', () => {
 
   it('counts the 500 ms from the arrival on Billing when its screen loads on demand', async () => {
     const LOADING_MS = 400;
-    const lazyBilling: RouteObject[] = [
-      {
-        element: <RootLayout />,
-        children: [
-          {
-            element: (
-              <RequireSession>
-                <Outlet />
-              </RequireSession>
-            ),
-            children: [
-              { path: '/', element: <h1>Home</h1> },
-              {
-                path: 'admin/billing',
-                lazy: async () => {
-                  await new Promise((resolve) => setTimeout(resolve, LOADING_MS));
-                  return { element: <h1>Billing</h1> };
-                },
-              },
-            ],
-          },
-        ],
+    const lazyBilling = routesWith({
+      path: 'admin/billing',
+      lazy: async () => {
+        await new Promise((resolve) => setTimeout(resolve, LOADING_MS));
+        return { element: <h1>Billing</h1> };
       },
-    ];
+    });
     stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload('inactive')) });
     const { router } = renderRoutes(lazyBilling, '/');
     await screen.findByRole('heading', { name: 'Billing' }, { timeout: 3000 });
