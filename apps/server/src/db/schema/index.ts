@@ -14,3 +14,4 @@ export * from './stats.ts';
 export * from './audit.ts';
 export * from './billing.ts';
 export * from './sso.ts';
+export * from './throttle.ts';
