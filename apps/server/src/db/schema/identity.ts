@@ -104,6 +104,8 @@ export const oneTimeTokens = pgTable(
     purpose: text('purpose').notNull(),
     /** SHA-256 of the token sent by e-mail or in a redirect. */
     tokenHash: text('token_hash').notNull(),
+    /** A login token of single sign-on: the provider's display name, which the sign-in's audit entry names. */
+    via: text('via'),
     expiresAt: timestamptz('expires_at').notNull(),
     usedAt: timestamptz('used_at'),
     createdAt: createdAt(),

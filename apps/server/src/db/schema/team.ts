@@ -81,8 +81,59 @@ export const userRoles = pgTable(
   ],
 );
 
+/**
+ * A member's identity at a single sign-on provider: its issuer and its subject (`sub`), bound on the
+ * member's first sign-in through that provider (docs/adr/0014-single-sign-on.md). Later sign-ins find
+ * the member by it, never by e-mail, so a changed e-mail at the provider cannot move the identity to
+ * another member. One identity per member and issuer; a member's removal removes theirs.
+ */
+export const memberIdentities = pgTable(
+  'member_identities',
+  {
+    id: id(),
+    organisationId: organisationId(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('member_identities_subject_unique').on(t.organisationId, t.issuer, t.subject),
+    uniqueIndex('member_identities_user_issuer_unique').on(t.userId, t.issuer),
+  ],
+);
+
+/**
+ * Someone removed from the organisation: single sign-on does not let them join again, by their e-mail
+ * or by an identity they had, until an admin invites that e-mail again (which deletes the rows).
+ */
+export const memberRemovals = pgTable(
+  'member_removals',
+  {
+    id: id(),
+    organisationId: organisationId(),
+    /** The removed member's e-mail, lowercase like users.email. */
+    email: text('email').notNull(),
+    /** With `subject`: an identity the member had at a single sign-on provider; null for the e-mail's row. */
+    issuer: text('issuer'),
+    subject: text('subject'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('member_removals_email_idx').on(t.organisationId, t.email),
+    index('member_removals_subject_idx')
+      .on(t.organisationId, t.issuer, t.subject)
+      .where(sql`subject is not null`),
+    check('member_removals_email_lowercase', sql`email = lower(email)`),
+  ],
+);
+
 export type InviteRow = typeof invites.$inferSelect;
 export type NewInviteRow = typeof invites.$inferInsert;
 export type RoleRow = typeof roles.$inferSelect;
 export type NewRoleRow = typeof roles.$inferInsert;
 export type UserRoleRow = typeof userRoles.$inferSelect;
+export type MemberIdentityRow = typeof memberIdentities.$inferSelect;
+export type MemberRemovalRow = typeof memberRemovals.$inferSelect;
