@@ -6,6 +6,7 @@ import {
   GRANT_ACTIONS,
   GRANT_RESOURCES,
   can,
+  canSeeServerSdkKey,
   grantAllows,
   isProductionEnvironment,
   type EnvironmentConstraint,
@@ -89,6 +90,28 @@ describe('custom roles: grants', () => {
           expect(can(p, a, r)).toBe(can({ authorities: p.authorities }, a, r));
       }),
     );
+  });
+
+  it('never show a server SDK key that the built-in role alone does not', () => {
+    fc.assert(
+      fc.property(principal, environment, (p, env) => {
+        expect(canSeeServerSdkKey(p, env)).toBe(canSeeServerSdkKey({ authorities: p.authorities }, env));
+      }),
+    );
+    // The case: switching non-production features of one project shows none of its keys.
+    const switcher: Principal = {
+      authorities: ['ROLE_ORGANISATION_READONLY_USER'],
+      grants: [
+        {
+          actions: ['create', 'update', 'delete'],
+          resources: [...GRANT_RESOURCES],
+          projects: null,
+          environments: { kind: 'all' },
+        },
+      ],
+    };
+    expect(canSeeServerSdkKey(switcher, { production: false, projectId: 'p1' })).toBe(false);
+    expect(canSeeServerSdkKey(switcher, { production: true, projectId: 'p1' })).toBe(false);
   });
 
   it('limited to non-production never reach a production environment', () => {

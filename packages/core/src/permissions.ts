@@ -259,10 +259,12 @@ export function grantAllows(grant: Grant, action: Action, resource: Resource): b
 
 /**
  * Whether `principal` may see an environment's server SDK key. The key downloads every flag with its
- * rules and lets an SDK register features, so only those who may change the environment's flags see
- * it: editors for other environments, production editors for production ones. The JS client key is
- * public and always shown.
+ * rules and lets an SDK register features, so only those whose built-in role may change the
+ * environment's flags see it: editors for other environments, production editors for production
+ * ones, organisation admins everywhere. A custom role's grants never show it, whatever they allow:
+ * a grant to switch features must not become, through the key, the right to create them. The JS
+ * client key is public and always shown.
  */
 export function canSeeServerSdkKey(principal: Principal, environment: EnvironmentConstraint): boolean {
-  return can(principal, 'update', { type: 'featureControl', environment });
+  return authorityAllows(principal, 'update', { type: 'featureControl', environment });
 }

@@ -257,6 +257,17 @@ function grantOf(spec: GrantSpec): Grant {
   return { ...spec, projects: spec.projects?.map((where) => projects[where].id) ?? null };
 }
 
+/** Per project and environment, whether `call` receives the environment's real server SDK key. */
+async function serverKeysSeen(call: Caller): Promise<Record<string, boolean>> {
+  const seen: Record<string, boolean> = {};
+  for (const where of ['A', 'B'] as const) {
+    const project = (await call('GET', `/api/v1/projects/${keyOf(where)}`)).json<Project>();
+    for (const environment of project.environments)
+      seen[`${where}/${environment.key}`] = !environment.apiKey.includes('*');
+  }
+  return seen;
+}
+
 describe('custom roles: the role matrix', () => {
   it('a read-only member holding each role gets exactly the declared answers, by session and by token', async () => {
     const member = team.readOnly;
@@ -275,6 +286,10 @@ describe('custom roles: the role matrix', () => {
         ['session', member.call],
         ['token', viaToken],
       ] as const) {
+        // A custom role never shows a server SDK key: with it an SDK registers features, which no grant
+        // to switch or edit them allows (docs/adr/0006-server-keys-and-sdk-registration.md).
+        for (const [where, seen] of Object.entries(await serverKeysSeen(call)))
+          if (seen) mismatches.push(`${row.role} / server key of ${where} by ${via}: shown`);
         for (const [name, attempt] of Object.entries(ATTEMPTS)) {
           const expected = row.allows[name] ?? 403;
           const got = await attempt(call);
@@ -308,19 +323,26 @@ describe('custom roles: the role matrix', () => {
     expect((await initial()).principalUser.grants).toEqual([]);
   });
 
-  it('a member may see the server SDK key of the environments a role lets them switch', async () => {
+  it('shows the server SDK keys by built-in role only, for every kind of role a member holds', async () => {
+    const everything = TABLE.at(-1)!.grant;
     const role = await ok<Role>(team.admin.call, 'PUT', ROLES, {
-      name: 'Switchers',
-      grants: [grantOf(TABLE[1]!.grant)],
+      name: 'Everything',
+      grants: [grantOf(everything)],
     });
-    const keys = async () =>
-      Object.fromEntries(
-        (await team.readOnly.call('GET', '/api/v1/projects/web'))
-          .json<Project>()
-          .environments.map((e) => [e.key, !e.apiKey.includes('*')]),
-      );
-    expect(await keys()).toEqual({ production: false, development: false, eu: false });
-    await ok(team.admin.call, 'PUT', `${ROLES}/${role.id}/members`, { userIds: [team.readOnly.id] });
-    expect(await keys()).toEqual({ production: false, development: true, eu: false });
+    const holders = [team.readOnly, team.editor, team.productionEditor];
+    await ok(team.admin.call, 'PUT', `${ROLES}/${role.id}/members`, { userIds: holders.map((m) => m.id) });
+    // A is web (eu is production there), B is mob (eu is not).
+    const everywhere = (nonProduction: boolean, production: boolean) => ({
+      'A/development': nonProduction,
+      'A/production': production,
+      'A/eu': production,
+      'B/development': nonProduction,
+      'B/production': production,
+      'B/eu': nonProduction,
+    });
+    expect(await serverKeysSeen(team.readOnly.call)).toEqual(everywhere(false, false));
+    expect(await serverKeysSeen(team.editor.call)).toEqual(everywhere(true, false));
+    expect(await serverKeysSeen(team.productionEditor.call)).toEqual(everywhere(true, true));
+    expect(await serverKeysSeen(team.admin.call)).toEqual(everywhere(true, true));
   });
 });
