@@ -10,6 +10,7 @@ import {
 } from '@vexil/core';
 import { features, invites, sessions, users } from '../../db/schema/index';
 import { auditTrail, callerFor, createTeam, type Caller, type Team } from '../../../test/api';
+import { SESSION_ONLY } from '../../plugins/auth';
 import { bearer, createHarness, type Harness, type TestUser } from '../../../test/helpers';
 
 let h: Harness;
@@ -366,6 +367,18 @@ describe('POST /api/v1/account/sessions/revoke-all', () => {
     const live = await h.database.db.select().from(sessions).where(eq(sessions.userId, team.editor.id));
     expect(live.every((s) => s.revokedAt !== null)).toBe(true);
     expect((await auditTrail(team.admin.call))[0]?.title).toBe(`${team.editor.email} signed out everywhere`);
+  });
+
+  it('is refused to a personal access token: only a signed-in session signs its owner out everywhere', async () => {
+    const created = await team.admin.call('POST', '/api/internal/v1/tokens', { name: 'Script' });
+    expect(created.statusCode, created.body).toBe(201);
+    const viaToken = callerFor(h.app, created.json<{ key: string }>().key);
+    const res = await viaToken('POST', '/api/v1/account/sessions/revoke-all');
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toMatchObject({ title: SESSION_ONLY, code: 'forbidden' });
+    expect((await team.admin.call('GET', '/api/v1/initial')).statusCode).toBe(200);
+    const live = await h.database.db.select().from(sessions).where(eq(sessions.userId, team.admin.id));
+    expect(live.some((s) => s.revokedAt === null)).toBe(true);
   });
 
   it('is refused without a session, and takes no body', async () => {

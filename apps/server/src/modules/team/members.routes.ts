@@ -88,9 +88,12 @@ export function membersRoutes(deps: { members: MembersService }): FastifyPluginA
       {
         schema: {
           tags: ['account'],
-          summary: "Sign out everywhere: end every session of the caller's, this one included",
-          response: { 204: z.null(), 401: errorBodySchema },
+          summary:
+            "Sign out everywhere: end every session of the caller's, this one included (a signed-in session only, not an access token)",
+          response: { 204: z.null(), 401: errorBodySchema, 403: errorBodySchema },
         },
+        // A leaked access token must not be able to sign its owner out of every browser.
+        config: { sessionOnly: true },
       },
       async (request, reply) => {
         await members.signOutEverywhere(principalOf(request));
