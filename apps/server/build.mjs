@@ -1,7 +1,9 @@
 /**
  * Compiles the server to plain JavaScript: `dist/main.js`, one ES module holding the server's sources
- * and @vexil/core's, run by `npm run serve` with no loader (`node apps/server/dist/main.js`). Every
- * other package stays an import, resolved from node_modules at run time as it was under tsx.
+ * and @vexil/core's, run by `npm run serve` with no loader (`node apps/server/dist/main.js`), and the
+ * operator's plan command `dist/billing.js` (`npm run billing`, src/cli/billing.ts), compiled the
+ * same way in a build of its own, so that the server's bundle and its module order stay as they are.
+ * Every other package stays an import, resolved from node_modules at run time as it was under tsx.
  * Paths the server resolves from its own file (the migrations in `drizzle/`, the dashboard in
  * `apps/web/dist`) hold from `dist/` as from `src/`: see db/client.ts and app.ts.
  */
@@ -49,9 +51,9 @@ function checkResolvable(imports) {
 }
 
 rmSync(outdir, { recursive: true, force: true });
-const result = await build({
+/** The options both bundles share; `entryPoints` and `chunkNames` are each one's. */
+const common = {
   absWorkingDir: here,
-  entryPoints: { main: 'src/main.ts' },
   outdir,
   bundle: true,
   platform: 'node',
@@ -59,7 +61,6 @@ const result = await build({
   // What the server imports lazily (the Stripe provider, the experiment statistics) becomes a chunk
   // of its own, so the packages it imports load with it rather than at start.
   splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   target: 'node20',
   sourcemap: 'linked',
   // The sources are in the repository; the map only points at them.
@@ -69,12 +70,27 @@ const result = await build({
   plugins: [externalPackages],
   metafile: true,
   logLevel: 'warning',
+};
+const result = await build({
+  ...common,
+  entryPoints: { main: 'src/main.ts' },
+  chunkNames: 'chunks/[name]-[hash]',
 });
-const imports = Object.values(result.metafile.outputs).flatMap((output) =>
-  output.imports
-    .filter((entry) => entry.external && !entry.path.startsWith('node:'))
-    .map((entry) => entry.path),
-);
+// The CLI's chunks apart from the server's: neither build may overwrite the other's.
+const cli = await build({
+  ...common,
+  entryPoints: { billing: 'src/cli/billing.ts' },
+  chunkNames: 'cli-chunks/[name]-[hash]',
+});
+const imports = [result, cli]
+  .flatMap((built) => Object.values(built.metafile.outputs))
+  .flatMap((output) =>
+    output.imports
+      .filter((entry) => entry.external && !entry.path.startsWith('node:'))
+      .map((entry) => entry.path),
+  );
 checkResolvable(imports);
 const bytes = result.metafile.outputs['dist/main.js']?.bytes ?? 0;
-process.stdout.write(`Server compiled to apps/server/dist/main.js (${Math.round(bytes / 1024)} kB)\n`);
+process.stdout.write(
+  `Server compiled to apps/server/dist/main.js (${Math.round(bytes / 1024)} kB), npm run billing to apps/server/dist/billing.js\n`,
+);

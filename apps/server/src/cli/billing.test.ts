@@ -1,20 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Subscription } from '@vexil/core';
-import { auditItems, organisations, subscriptions } from '../db/schema/index';
-import { openDatabase } from '../db/client';
+import { auditItems, subscriptions } from '../db/schema/index';
 import { callerFor } from '../../test/api';
 import { createHarness, type Harness, type TestUser } from '../../test/helpers';
 import { runBillingCli } from './billing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 let h: Harness;
 let acme: TestUser;
@@ -161,65 +153,5 @@ describe('npm run billing -- show and plans', () => {
     expect((await run('plans')).out).toBe(
       'free: Free\nlocal-team: Team (local-team-month 2000 cents a seat a month, local-team-year 19200 cents a seat a year)',
     );
-  });
-});
-
-describe('the script', () => {
-  it('runs with npm run billing against the configured database', { timeout: 120_000 }, async () => {
-    let env: Record<string, string>;
-    let cleanup = async () => {};
-    let domain = 'acme';
-    if (h.database.kind === 'postgres') {
-      env = { DATABASE_URL: h.database.url! };
-    } else {
-      // PGlite admits one process: the script gets a data directory of its own.
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vexil-cli-'));
-      const database = openDatabase({ kind: 'pglite', dataDir });
-      await database.migrate();
-      await database.db.insert(organisations).values({ name: 'Script', domain: 'script' });
-      await database.close();
-      env = { DATA_DIR: dataDir };
-      domain = 'script';
-      cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-    }
-    try {
-      const { stdout } = await promisify(execFile)(
-        'npm',
-        [
-          'run',
-          '--silent',
-          'billing',
-          '--',
-          'set-plan',
-          '--organisation',
-          domain,
-          '--plan',
-          'team',
-          '--trial-days',
-          '3',
-        ],
-        { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'silent' } },
-      );
-      expect(stdout).toContain(`${domain}: Team (monthly, 1 seat(s)), in trial, 3 day(s) left`);
-      const failed = await promisify(execFile)(
-        'npm',
-        ['run', '--silent', 'billing', '--', 'show', '--organisation', 'nobody'],
-        {
-          cwd: root,
-          env: { ...process.env, ...env },
-        },
-      ).catch((error: { code: number; stderr: string }) => error);
-      expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('No organisation "nobody"') });
-      if (h.database.kind === 'postgres') {
-        expect(await subscription()).toMatchObject({ inTrial: true, daysUntilEndOfTrial: 3 });
-      } else {
-        const database = openDatabase({ kind: 'pglite', dataDir: env.DATA_DIR! });
-        const [row] = await database.db.select().from(subscriptions);
-        await database.close();
-        expect(row).toMatchObject({ status: 'trialing', productName: 'Team' });
-      }
-    } finally {
-      await cleanup();
-    }
   });
 });
