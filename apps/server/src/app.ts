@@ -11,12 +11,14 @@ import { BadRequestError } from './errors';
 import { RequestLogController } from './lib/request-log';
 import { findUnstorableText } from './lib/storable-text';
 import type { DatabaseHandle } from './db/client';
+import { createSharedCounters } from './db/counters';
 import { loggerOptions } from './logger';
 import { registerAuth, rewriteOrganisationPath } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerWeb } from './plugins/web';
+import { sharedRateLimitStore } from './plugins/rate-limit-store';
 import { accountRoutes } from './modules/account/account.routes';
 import { createAccountService } from './modules/account/account.service';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -407,7 +409,10 @@ export async function buildApp(
   await app.register(async (dashboard) => {
     await registerSecurityHeaders(dashboard, { https: config.publicUrl.startsWith('https://') });
     await dashboard.register(cookie);
-    await dashboard.register(rateLimit, { global: false });
+    await dashboard.register(rateLimit, {
+      global: false,
+      store: sharedRateLimitStore(createSharedCounters(database.db, options.now)),
+    });
     // The live dashboard's socket; a browser sends it nothing worth more than a few bytes.
     await dashboard.register(websocket, { options: { maxPayload: 1024 } });
     registerAuth(dashboard, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });

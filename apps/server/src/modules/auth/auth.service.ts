@@ -1,5 +1,6 @@
 import type { RoleGrant } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
+import { createSharedCounters } from '../../db/counters';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
@@ -54,7 +55,7 @@ export function createAuthService(deps: {
 }) {
   const { db, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
-  const throttle = createLoginThrottle();
+  const throttle = createLoginThrottle(createSharedCounters(db, now));
 
   async function startSession(
     organisationId: string,

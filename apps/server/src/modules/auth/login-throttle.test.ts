@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createHarness, randomIp, type Harness, type TestUser } from '../../../test/helpers';
+import { createSharedCounters } from '../../db/counters';
 import { createLoginThrottle, loginThrottleKey } from './login-throttle';
 
 const INVALID = 'The email and password combination you have provided is invalid.';
@@ -91,7 +92,7 @@ describe('the login throttle', () => {
 
   it('doubles the wait with each failure past the fourth and forgets them all on success', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const throttle = createLoginThrottle();
+    const throttle = createLoginThrottle(createSharedCounters(h.database.db));
     const key = loginThrottleKey('acme', 'a@example.com', '203.0.113.9');
     const waits: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -109,7 +110,7 @@ describe('the login throttle', () => {
 
   it('never makes anyone wait more than 15 minutes', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const throttle = createLoginThrottle();
+    const throttle = createLoginThrottle(createSharedCounters(h.database.db));
     const key = loginThrottleKey('acme', 'a@example.com', '203.0.113.9');
     for (let i = 0; i < 30; i++) {
       await throttle.failed(key);

@@ -17,6 +17,7 @@ export type FindOrganisationsService = ReturnType<typeof createFindOrganisations
 export function createFindOrganisationsService(deps: { db: Database; outbox: Outbox; publicUrl: string }) {
   const { db, outbox, publicUrl } = deps;
   const perAddress = createAddressLimit({
+    db,
     keyPrefix: 'find-organisation-mails',
     points: LISTS_PER_ADDRESS_PER_HOUR,
     durationSeconds: 60 * 60,

@@ -43,6 +43,8 @@ export function createPasswordResetService(deps: {
   const { db, audit, auth, outbox, publicUrl, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
+    db,
+    now,
     keyPrefix: 'reset-password-mails',
     points: RESETS_PER_ADDRESS_PER_HOUR,
     durationSeconds: 60 * 60,

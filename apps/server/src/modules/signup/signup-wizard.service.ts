@@ -90,6 +90,8 @@ export function createSignupWizardService(deps: {
   const { db, audit, auth, billing, projects, outbox, publicUrl, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
+    db,
+    now,
     keyPrefix: 'signup-pin-mails',
     points: PINS_PER_ADDRESS_PER_HOUR,
     durationSeconds: 60 * 60,

@@ -133,6 +133,8 @@ export function createMembersService(deps: {
   const { db, audit, auth, billing, mailer, publicUrl, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
+    db,
+    now,
     keyPrefix: 'invitation-mails',
     points: INVITATIONS_PER_ADDRESS_PER_HOUR,
     durationSeconds: 60 * 60,
