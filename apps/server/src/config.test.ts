@@ -93,7 +93,7 @@ describe('loadConfig', () => {
       SLACK_CLIENT_ID: '1.2',
       SLACK_CLIENT_SECRET: 's',
     });
-    expect(config.integrations.outgoingAllowedHosts.names).toEqual(['jira.internal']);
+    expect(config.integrations.outgoingAllowedHosts.names).toEqual([{ host: 'jira.internal', port: null }]);
     expect(config.integrations.outgoingAllowedHosts.ranges).toHaveLength(1);
     expect(config.integrations.secretsKeyPrevious).toEqual(Buffer.alloc(32, 3));
     expect(config.integrations.slack).toEqual({ clientId: '1.2', clientSecret: 's' });

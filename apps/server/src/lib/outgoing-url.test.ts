@@ -164,7 +164,7 @@ describe('createOutgoingFetch', () => {
     const asked: string[] = [];
     const fetcher = createOutgoingFetch({
       allowPrivate: false,
-      allowedHosts: { names: ['pinned.test'], ranges: [] },
+      allowedHosts: { names: [{ host: 'pinned.test', port: null }], ranges: [] },
       resolve: async (host) => {
         asked.push(host);
         return ['127.0.0.1'];
@@ -224,7 +224,7 @@ describe('the request-forgery guard, against a loopback listener', () => {
   };
   const policy = {
     allowPrivate: false,
-    allowedHosts: { names: ['redirector.test'], ranges: [] },
+    allowedHosts: { names: [{ host: 'redirector.test', port: null }], ranges: [] },
     resolve: async (host: string) => names[host] ?? [],
   };
 
@@ -269,8 +269,8 @@ describe('the request-forgery guard, against a loopback listener', () => {
   it('lets an operator allow listed private hosts and ranges, and nothing else', async () => {
     const { hosts, problems } = parseAllowedHosts(' jira.internal , 127.0.0.0/8,[fd00::7], 10.1.2.3 ');
     expect(problems).toEqual([]);
-    expect(hosts.names).toEqual(['jira.internal']);
-    expect(hosts.ranges.map(([range, bits]) => `${range.toString()}/${bits}`)).toEqual([
+    expect(hosts.names).toEqual([{ host: 'jira.internal', port: null }]);
+    expect(hosts.ranges.map(({ range, bits }) => `${range.toString()}/${bits}`)).toEqual([
       '127.0.0.0/8',
       'fd00::7/128',
       '10.1.2.3/32',
@@ -284,6 +284,53 @@ describe('the request-forgery guard, against a loopback listener', () => {
     await expect(byRange('http://10.0.0.1/')).rejects.toThrow(OutgoingUrlError);
     await expect(byRange('http://169.254.169.254/')).rejects.toThrow(OutgoingUrlError);
     await byRange.close();
+    sinkHits = 0;
+  });
+
+  it('lets an entry name a port, allowing that port of the host and no other', async () => {
+    const { hosts, problems } = parseAllowedHosts(
+      `jira.internal:8443, 127.0.0.1:${sinkPort}, [fd00::7]:443, 10.20.0.0/16:80, fd00::8, search.internal:443`,
+    );
+    expect(problems).toEqual([]);
+    expect(hosts.names).toEqual([
+      { host: 'jira.internal', port: 8443 },
+      { host: 'search.internal', port: 443 },
+    ]);
+    expect(hosts.ranges.map(({ range, bits, port }) => [`${range.toString()}/${bits}`, port])).toEqual([
+      ['127.0.0.1/32', sinkPort],
+      ['fd00::7/128', 443],
+      ['10.20.0.0/16', 80],
+      ['fd00::8/128', null],
+    ]);
+    expect(
+      parseAllowedHosts('jira.internal:0, jira.internal:65536, jira.internal:, [fd00::7]:x').problems,
+    ).toEqual([
+      '"jira.internal:0" has a port that is not a number from 1 to 65535',
+      '"jira.internal:65536" has a port that is not a number from 1 to 65535',
+      '"jira.internal:" has a port that is not a number from 1 to 65535',
+      '"[fd00::7]:x" is not a host name, an address or a CIDR range',
+    ]);
+
+    const policy = { allowPrivate: false, allowedHosts: hosts, resolve: async () => ['10.0.0.9'] };
+    await expect(checkOutgoingUrl('https://jira.internal:8443/rest', policy)).resolves.toBeInstanceOf(URL);
+    await expect(checkOutgoingUrl('https://jira.internal/rest', policy)).rejects.toThrow(OutgoingUrlError);
+    await expect(checkOutgoingUrl('http://jira.internal:22/', policy)).rejects.toThrow(OutgoingUrlError);
+    // Without a port in the URL, the scheme's: 443 for https, 80 for http.
+    await expect(checkOutgoingUrl('https://search.internal/', policy)).resolves.toBeInstanceOf(URL);
+    await expect(checkOutgoingUrl('http://search.internal/', policy)).rejects.toThrow(OutgoingUrlError);
+    await expect(checkOutgoingUrl('https://[fd00::7]/', policy)).resolves.toBeInstanceOf(URL);
+    await expect(checkOutgoingUrl('https://[fd00::7]:8443/', policy)).rejects.toThrow(OutgoingUrlError);
+    await expect(checkOutgoingUrl('http://10.20.3.4/', policy)).resolves.toBeInstanceOf(URL);
+    await expect(checkOutgoingUrl('http://10.20.3.4:6379/', policy)).rejects.toThrow(OutgoingUrlError);
+    await expect(checkOutgoingUrl('http://[fd00::8]:6379/', policy)).resolves.toBeInstanceOf(URL);
+
+    const fetcher = createOutgoingFetch({ allowPrivate: false, allowedHosts: hosts });
+    const redirectorBefore = redirectorHits;
+    expect((await fetcher(`http://127.0.0.1:${sinkPort}/`)).status).toBe(200);
+    await expect(fetcher(`http://127.0.0.1:${redirectorPort}/`)).rejects.toThrow(OutgoingUrlError);
+    expect(sinkHits).toBe(1);
+    expect(redirectorHits).toBe(redirectorBefore);
+    await fetcher.close();
     sinkHits = 0;
   });
 });

@@ -16,7 +16,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
  *
  * Two settings (config.ts) relax the address rule: OUTGOING_ALLOWED_HOSTS lists host names and CIDR
  * ranges an operator allows although they are private (a self-hosted issue tracker on the internal
- * network), and OUTGOING_ALLOW_PRIVATE=on lifts the rule altogether, for tests
+ * network), each on every port or on the one port it names, and OUTGOING_ALLOW_PRIVATE=on lifts the rule altogether, for tests
  * (docs/adr/0017-integrations-and-outgoing-requests.md).
  */
 
@@ -42,10 +42,24 @@ function bare(host: string): string {
   return host.replace(/^\[|\]$/g, '');
 }
 
+/**
+ * An IPv6 literal in the URL standard's spelling (hexadecimal groups, `::7f00:1`), or null when it is
+ * not one (or carries a zone). ipaddr.js reads the deprecated `::a.b.c.d` as `::ffff:a.b.c.d`, which
+ * would judge an IPv4-compatible address by its IPv4 address: it only ever sees this spelling.
+ */
+function canonicalIPv6(text: string): string | null {
+  try {
+    return bare(new URL(`http://[${text}]/`).hostname);
+  } catch {
+    return null;
+  }
+}
+
 /** An address as ipaddr.js reads it, an IPv4-mapped IPv6 address as its IPv4 address; null when invalid or zoned. */
 function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  const text = bare(address);
-  if (!ipaddr.isValid(text)) return null;
+  let text: string | null = bare(address);
+  if (text.includes(':')) text = canonicalIPv6(text);
+  if (text === null || !ipaddr.isValid(text)) return null;
   const parsed = ipaddr.parse(text);
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;
@@ -55,72 +69,121 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return parsed;
 }
 
+/** The deprecated IPv4-compatible addresses `::a.b.c.d` (RFC 4291), which ipaddr.js calls unicast. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * Whether an IPv6 address that ipaddr.js calls unicast still carries an IPv4 address the guard must
+ * not reach: any IPv4-compatible address, and an ISATAP interface identifier (`…:0:5efe:a.b.c.d`,
+ * RFC 5214, with or without its universal and group bits) around an IPv4 address that is not public.
+ */
+function embedsRefusedIPv4(address: ipaddr.IPv6): boolean {
+  if (address.match(IPV4_COMPATIBLE)) return true;
+  const [, , , , flags, isatap, high, low] = address.parts as number[];
+  if ((flags! & 0xfcff) !== 0 || isatap !== 0x5efe) return false;
+  return new ipaddr.IPv4([high! >> 8, high! & 0xff, low! >> 8, low! & 0xff]).range() !== 'unicast';
+}
+
 /**
  * Whether `address` (an IPv4 or IPv6 literal) is a public unicast address: not loopback, private,
  * link-local, unique-local, carrier-grade NAT, multicast, broadcast, unspecified, reserved or
  * documentation. An IPv4-mapped IPv6 address is judged by its IPv4 address; other addresses that
- * embed one (NAT64, 6to4, Teredo) are refused.
+ * embed one are refused whatever it is (IPv4-compatible `::/96`, IPv4-translated, NAT64, 6to4, Teredo:
+ * ipaddr.js's ranges, and ours above), and an ISATAP address when its IPv4 address is not public.
  */
 export function isPublicAddress(address: string): boolean {
   const parsed = parseAddress(address);
-  return parsed !== null && parsed.range() === 'unicast';
+  if (parsed === null || parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || !embedsRefusedIPv4(parsed as ipaddr.IPv6);
 }
 
 /**
  * Host names and address ranges allowed although they are not public (OUTGOING_ALLOWED_HOSTS): a
  * name allows every address it resolves to; a range (CIDR, or one address) allows the addresses in it.
+ * An entry that names a port allows that port only; without one, every port.
  */
-export type AllowedHosts = { names: string[]; ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] };
+export type AllowedHosts = {
+  names: { host: string; port: number | null }[];
+  ranges: { range: ipaddr.IPv4 | ipaddr.IPv6; bits: number; port: number | null }[];
+};
 
 export const NO_ALLOWED_HOSTS: AllowedHosts = { names: [], ranges: [] };
 
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+
+/** An entry's host and port: `jira.internal:8443`, `10.0.0.7:8443`, `[fd00::7]:8443`; a bare IPv6 address has none. */
+function splitPort(entry: string): { host: string; port: string | null } {
+  const bracketed = /^\[([^\]]*)\](?::(\d*))?$/.exec(entry);
+  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] ?? null };
+  const plain = /^([^:]*):(\d*)$/.exec(entry);
+  if (plain) return { host: plain[1]!, port: plain[2]! };
+  return { host: entry, port: null };
+}
+
+/** A CIDR range, an IPv4-mapped range as the IPv4 range it maps; null when it is not one. */
+function parseRange(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | null {
+  const slash = text.lastIndexOf('/');
+  const address = text.slice(0, slash);
+  const canonical = address.includes(':') ? canonicalIPv6(address) : address;
+  if (canonical === null) return null;
+  try {
+    const [range, bits] = ipaddr.parseCIDR(`${canonical}${text.slice(slash)}`);
+    if (range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96)
+      return [(range as ipaddr.IPv6).toIPv4Address(), bits - 96];
+    return [range, bits];
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads OUTGOING_ALLOWED_HOSTS: comma-separated host names (`jira.internal`), addresses (`10.0.0.7`,
- * `[fd00::7]`) and CIDR ranges (`10.20.0.0/16`). Returns the problems instead when an entry is neither.
+ * `[fd00::7]`) and CIDR ranges (`10.20.0.0/16`), each with an optional port (`jira.internal:8443`,
+ * `[fd00::7]:8443`, `10.20.0.0/16:443`). Returns the problems instead when an entry is none of these.
  */
 export function parseAllowedHosts(text: string): { hosts: AllowedHosts; problems: string[] } {
   const hosts: AllowedHosts = { names: [], ranges: [] };
   const problems: string[] = [];
   for (const raw of text.split(',')) {
-    const entry = bare(raw.trim()).toLowerCase();
+    const entry = raw.trim().toLowerCase();
     if (!entry) continue;
-    if (entry.includes('/')) {
-      try {
-        const [range, bits] = ipaddr.parseCIDR(entry);
-        hosts.ranges.push([
-          range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress()
-            ? (range as ipaddr.IPv6).toIPv4Address()
-            : range,
-          range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? bits - 96 : bits,
-        ]);
-      } catch {
-        problems.push(`"${entry}" is not a CIDR range such as 10.0.0.0/8`);
+    const split = splitPort(entry);
+    let port: number | null = null;
+    if (split.port !== null) {
+      port = /^\d{1,5}$/.test(split.port) ? Number(split.port) : 0;
+      if (port < 1 || port > 65535) {
+        problems.push(`"${entry}" has a port that is not a number from 1 to 65535`);
+        continue;
       }
+    }
+    if (split.host.includes('/')) {
+      const range = parseRange(split.host);
+      if (range) hosts.ranges.push({ range: range[0], bits: range[1], port });
+      else problems.push(`"${entry}" is not a CIDR range such as 10.0.0.0/8`);
       continue;
     }
-    const address = parseAddress(entry);
-    if (address) {
-      hosts.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
-      continue;
-    }
-    if (
-      /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/.test(
-        entry,
-      )
-    )
-      hosts.names.push(entry.replace(/\.$/, ''));
+    const address = parseAddress(split.host);
+    if (address) hosts.ranges.push({ range: address, bits: address.kind() === 'ipv4' ? 32 : 128, port });
+    else if (HOST_NAME.test(split.host)) hosts.names.push({ host: split.host.replace(/\.$/, ''), port });
     else problems.push(`"${entry}" is not a host name, an address or a CIDR range`);
   }
   return { hosts, problems };
 }
 
-/** Whether `address` is public, or in one of the allowed ranges. */
-function addressAllowed(address: string, allowed: AllowedHosts): boolean {
+/** Whether an allow-list entry's port (null: any) admits `port`. */
+const portAdmits = (entryPort: number | null, port: number) => entryPort === null || entryPort === port;
+
+/** Whether `address` is public, or in one of the ranges allowed for `port`. */
+function addressAllowed(address: string, allowed: AllowedHosts, port: number): boolean {
   if (isPublicAddress(address)) return true;
   const parsed = parseAddress(address);
   if (!parsed) return false;
   return allowed.ranges.some(
-    ([range, bits]) => range.kind() === parsed.kind() && parsed.match(range as never, bits),
+    (entry) =>
+      portAdmits(entry.port, port) &&
+      entry.range.kind() === parsed.kind() &&
+      parsed.match(entry.range as never, entry.bits),
   );
 }
 
@@ -152,12 +215,13 @@ export async function resolveOutgoingUrl(input: string | URL, options: OutgoingP
   if (options.allowPrivate) return { url, addresses: null };
   const allowed = options.allowedHosts ?? NO_ALLOWED_HOSTS;
   const host = bare(url.hostname).toLowerCase().replace(/\.$/, '');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   if (ipaddr.isValid(host)) {
-    if (!addressAllowed(host, allowed))
+    if (!addressAllowed(host, allowed, port))
       throw new OutgoingUrlError('the address is not a public internet address');
     return { url, addresses: null };
   }
-  const byName = allowed.names.includes(host);
+  const byName = allowed.names.some((entry) => entry.host === host && portAdmits(entry.port, port));
   let addresses: string[];
   try {
     addresses = await (options.resolve ?? systemResolve)(host);
@@ -165,7 +229,7 @@ export async function resolveOutgoingUrl(input: string | URL, options: OutgoingP
     throw new OutgoingUrlError('its host name could not be resolved');
   }
   if (addresses.length === 0) throw new OutgoingUrlError('its host name could not be resolved');
-  if (!byName && !addresses.every((address) => addressAllowed(address, allowed)))
+  if (!byName && !addresses.every((address) => addressAllowed(address, allowed, port)))
     throw new OutgoingUrlError('its host name points to an address that is not public');
   return {
     url,

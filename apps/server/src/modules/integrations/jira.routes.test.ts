@@ -147,14 +147,17 @@ describe('connecting Jira', () => {
     expect(wrongToken.statusCode).toBe(400);
     expect(fieldErrors(wrongToken)).toEqual([{ field: 'apiToken', message: JIRA_REFUSED_CREDENTIALS }]);
 
-    const loopback = await post({ baseUrl: jira.url.replace('localhost', '127.0.0.1') });
-    expect(loopback.statusCode).toBe(400);
-    expect(fieldErrors(loopback)).toEqual([
-      {
-        field: 'baseUrl',
-        message: 'Vexil may not send requests to this address: the address is not a public internet address.',
-      },
-    ]);
+    for (const host of ['127.0.0.1', '[::7f00:1]', '[64:ff9b::7f00:1]']) {
+      const loopback = await post({ baseUrl: jira.url.replace('localhost', host) });
+      expect(loopback.statusCode, host).toBe(400);
+      expect(fieldErrors(loopback)).toEqual([
+        {
+          field: 'baseUrl',
+          message:
+            'Vexil may not send requests to this address: the address is not a public internet address.',
+        },
+      ]);
+    }
 
     jira.down();
     const down = await post({});

@@ -258,6 +258,12 @@ describe('the request-forgery guard', () => {
       `http://10.0.0.1:${sink.port}/`,
       `http://169.254.169.254:${sink.port}/latest/meta-data/`,
       `http://100.64.0.1:${sink.port}/`,
+      // IPv6 addresses that carry 127.0.0.1: IPv4-compatible, NAT64, 6to4, Teredo.
+      `http://[::7f00:1]:${sink.port}/`,
+      `http://[::127.0.0.1]:${sink.port}/`,
+      `http://[64:ff9b::7f00:1]:${sink.port}/`,
+      `http://[2002:7f00:1::1]:${sink.port}/`,
+      `http://[2001:0:7f00:1::1]:${sink.port}/`,
     ];
     for (const url of refused) {
       const res = await team.admin.call('POST', '/api/v1/projects/web/webhooks', {
@@ -318,6 +324,17 @@ describe('the request-forgery guard', () => {
       eventType: 'feature.toggled',
       status: 'pending',
       attempts: 1,
+      error: 'Refused: the address is not a public internet address.',
+    });
+    // The same for an IPv4-compatible IPv6 address of loopback.
+    await h.database.db
+      .update(webhooks)
+      .set({ url: `http://[::7f00:1]:${sink.port}/` })
+      .where(eq(webhooks.id, created.id));
+    const compatible = await team.admin.call('POST', `/api/v1/projects/web/webhooks/${created.id}/test`);
+    expect(compatible.json<WebhookDelivery>()).toMatchObject({
+      status: 'failed',
+      responseCode: null,
       error: 'Refused: the address is not a public internet address.',
     });
 
