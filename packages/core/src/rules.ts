@@ -5,7 +5,7 @@
  */
 import { isValidPattern } from './pattern';
 import type { FieldError } from './schemas/common';
-import type { Rule, VariantSplit } from './schemas/targeting';
+import type { Condition, Rule, VariantSplit } from './schemas/targeting';
 import { MULTI_VALUE_OPERATORS, OPERATORS_BY_TARGET_TYPE, type TargetType } from './schemas/targets';
 
 /** Attributes every SDK adds to the user (docs/sdk-protocol.md §9.1), with their types. */
@@ -26,7 +26,56 @@ export function isIsoDate(value: string): boolean {
     date.getUTCFullYear() === year &&
     date.getUTCMonth() === month - 1 &&
     date.getUTCDate() === day &&
-    Number.isFinite(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))
+    Number.isFinite(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : utcDateText(value)))
+  );
+}
+
+const HAS_OFFSET = /(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * An ISO date-time without an offset names a UTC time, on every server and in every SDK
+ * (docs/sdk-protocol.md §9.2): `2026-07-03T10:00` and `2026-07-03 10:00` become
+ * `2026-07-03T10:00:00Z` (RFC 3339, which Go's SDK requires). A date alone (UTC midnight everywhere)
+ * and a value with an offset are returned as they are.
+ */
+export function utcDateText(value: string): string {
+  if (value.length <= 10 || HAS_OFFSET.test(value)) return value;
+  const time = value.slice(11);
+  return `${value.slice(0, 10)}T${time.length === 5 ? `${time}:00` : time}Z`;
+}
+
+/**
+ * Rules as SDKs receive them: `before`/`after` values that are offset-less ISO date-times get `Z`
+ * ({@link utcDateText}), so an SDK that would read them in its host's time zone reads UTC. Rules
+ * without such a value are returned as they are (the same objects).
+ */
+export function rulesWithUtcDates<R extends Rule>(rules: readonly R[]): R[] {
+  return rules.map((rule) => {
+    const conditions = rule.audience?.conditions;
+    if (!conditions?.some(hasLocalDate)) return rule;
+    return {
+      ...rule,
+      audience: {
+        ...rule.audience,
+        conditions: conditions.map((condition) =>
+          hasLocalDate(condition)
+            ? {
+                ...condition,
+                values: condition.values.map((v) =>
+                  typeof v === 'string' && isIsoDate(v) ? utcDateText(v) : v,
+                ),
+              }
+            : condition,
+        ),
+      },
+    };
+  });
+}
+
+function hasLocalDate(condition: Condition): boolean {
+  return (
+    (condition.operator === 'before' || condition.operator === 'after') &&
+    condition.values.some((v) => typeof v === 'string' && isIsoDate(v) && utcDateText(v) !== v)
   );
 }
 

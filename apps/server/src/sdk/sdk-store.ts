@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { CLIENT_TIME_TARGETS } from '@vexil/core';
+import { CLIENT_TIME_TARGETS, rulesWithUtcDates } from '@vexil/core';
 import type { Database } from '../db/client';
 import type { ControlRule, JsonValue } from '../db/schema/index';
 import type { ChangeEvents } from '../lib/change-events';
@@ -139,7 +139,8 @@ export function entryOf(row: repo.ControlRow, variantRows: readonly repo.Variant
     variants: variantRows.map((v) =>
       v.value === null ? { key: v.key, name: v.name } : { key: v.key, name: v.name, value: v.value },
     ),
-    rules: row.rules.map((rule) => ({
+    // Offset-less date-times sent with a Z, so that no SDK reads them in its host's zone.
+    rules: rulesWithUtcDates(row.rules).map((rule) => ({
       defaultRule: rule.defaultRule,
       ...(rule.priority === undefined ? {} : { priority: rule.priority }),
       audience: rule.defaultRule ? null : rule.audience,

@@ -1,11 +1,12 @@
 import { compilePattern } from '../pattern';
-import { isIsoDate } from '../rules';
+import { isIsoDate, utcDateText } from '../rules';
 
 /**
  * The 13 operators (docs/sdk-protocol.md §9.2) with the typed readings of the engine decisions: numbers
  * compare as numbers (numeric strings accepted), `in`/`notIn` and `equals` compare by value,
  * `matches` searches with RE2 and an invalid pattern is false, dates are ISO strings (date-only
- * means UTC midnight) or epoch milliseconds. Nothing here throws.
+ * means UTC midnight, a date-time without an offset UTC, whatever the host's time zone) or epoch
+ * milliseconds. Nothing here throws.
  */
 
 /** A user attribute value or a condition value. */
@@ -27,7 +28,7 @@ function toInstant(value: Value): number | null {
     return Number.isFinite(time) ? time : null;
   }
   if (typeof value !== 'string' || !isIsoDate(value)) return null;
-  const time = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  const time = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : utcDateText(value));
   return Number.isFinite(time) ? time : null;
 }
 
