@@ -56,8 +56,9 @@ export function createAddressLimit(options: {
 export type OutboxLogger = { warn: (details: Record<string, unknown>, message: string) => void };
 
 /**
- * E-mails sent after the answer: an endpoint that must answer alike whether or not an address has
- * an account cannot wait for the mail server, whose delay (or failure) would tell.
+ * E-mails sent, and work done, after the answer: an endpoint that must answer alike whether or not
+ * an address has an account cannot wait for the mail server, whose delay (or failure) would tell,
+ * nor for the reads and writes only an account needs.
  */
 export function createOutbox(deps: { mailer: Mailer; logger: OutboxLogger }) {
   const { mailer, logger } = deps;
@@ -80,9 +81,22 @@ export function createOutbox(deps: { mailer: Mailer; logger: OutboxLogger }) {
         .finally(() => pending.delete(sending));
       pending.add(sending);
     },
-    /** Resolves once every e-mail posted so far was handed over or given up. */
+    /**
+     * Runs `work` once the answer is on its way (the next turn of the event loop); a failure is
+     * logged, for the client was already answered.
+     */
+    later(what: string, work: () => Promise<void>): void {
+      const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(work)
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, `A ${what} request could not be completed`);
+        })
+        .finally(() => pending.delete(running));
+      pending.add(running);
+    },
+    /** Resolves once the work and e-mails posted so far (and what they posted) are done or given up. */
     async settled(): Promise<void> {
-      await Promise.all([...pending]);
+      while (pending.size > 0) await Promise.all([...pending]);
     },
   };
 }

@@ -50,8 +50,45 @@ export function createPasswordResetService(deps: {
     durationSeconds: 60 * 60,
   });
 
+  /** The reset link, stored and audited, e-mailed to the address if it has an active account. */
+  async function sendReset(domain: string, email: string): Promise<void> {
+    const organisation = await auth.organisationByDomain(domain);
+    const account = organisation ? await repo.findActiveAccount(db, organisation.id, email) : null;
+    if (!organisation || !account) return;
+
+    const at = now();
+    const key = newSecretToken(RESET_KEY_PREFIX);
+    await db.transaction(async (tx) => {
+      const owner = { organisationId: organisation.id, userId: account.id };
+      await auth.storeOneTimeToken(tx, owner, repo.RESET_PURPOSE, key, {
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS),
+      });
+      await audit.record(tx, owner, {
+        action: 'other',
+        resourceType: 'user',
+        resourceId: account.id,
+        title: `Password reset requested for ${account.email}`,
+        description: `A password reset link was e-mailed to ${escapeMarkdown(account.email)}. It works once, for ${RESET_PASSWORD_LIFETIME_MINUTES} minutes.`,
+      });
+    });
+    outbox.post(
+      resetPasswordMail({
+        account,
+        organisation: organisation.name,
+        link: resetPasswordLink(publicUrl, key),
+      }),
+      'password reset',
+    );
+  }
+
   return {
-    /** POST /api/account/reset_password/init: the organisation is the address's, else the body's. */
+    /**
+     * POST /api/account/reset_password/init: the organisation is the address's, else the body's.
+     * Before the answer only the address's allowance is counted, alike for every address; finding
+     * the account, storing its key, auditing and e-mailing happen after it, so that the answer's
+     * time cannot tell whether the address has an account.
+     */
     async request(input: {
       email: string;
       domain?: string | undefined;
@@ -64,34 +101,7 @@ export function createPasswordResetService(deps: {
         ]);
       const email = input.email.toLowerCase();
       await perAddress.take(JSON.stringify([domain, email]));
-      const organisation = await auth.organisationByDomain(domain);
-      const account = organisation ? await repo.findActiveAccount(db, organisation.id, email) : null;
-      if (!organisation || !account) return;
-
-      const at = now();
-      const key = newSecretToken(RESET_KEY_PREFIX);
-      await db.transaction(async (tx) => {
-        const owner = { organisationId: organisation.id, userId: account.id };
-        await auth.storeOneTimeToken(tx, owner, repo.RESET_PURPOSE, key, {
-          createdAt: at,
-          expiresAt: new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS),
-        });
-        await audit.record(tx, owner, {
-          action: 'other',
-          resourceType: 'user',
-          resourceId: account.id,
-          title: `Password reset requested for ${account.email}`,
-          description: `A password reset link was e-mailed to ${escapeMarkdown(account.email)}. It works once, for ${RESET_PASSWORD_LIFETIME_MINUTES} minutes.`,
-        });
-      });
-      outbox.post(
-        resetPasswordMail({
-          account,
-          organisation: organisation.name,
-          link: resetPasswordLink(publicUrl, key),
-        }),
-        'password reset',
-      );
+      outbox.later('password reset', () => sendReset(domain, email));
     },
 
     /**
