@@ -116,13 +116,19 @@ function createServices(
   const clock = options.now ? { now: options.now } : {};
   const uiFlags = config.uiFlags;
   const events = createChangeEvents(onListenerError);
-  const live = createLiveHub({ events });
   const auth = createAuthService({
     db,
+    events,
     hashCost: config.passwordHashCost,
     // Single sign-on (built below, asked at sign-in time) says who may still use a password.
     passwordSignInRule: (member) => sso.passwordSignInRule(member),
     ...clock,
+  });
+  // Open dashboards are checked against the sessions again when access changes (modules/live).
+  const live = createLiveHub({
+    events,
+    check: (ids) => auth.liveSessions(ids),
+    onCheckError: (error) => logger.warn({ err: error }, 'Open dashboards could not be checked again'),
   });
   const billing = createBillingService({
     db,
@@ -517,7 +523,8 @@ function createSdk(
           ...(database.timeouts ? { timeouts: database.timeouts } : {}),
           events: services.events,
           logger: app.log,
-          onResync: () => store.refreshAll(),
+          // Notifications were missed meanwhile: SDK payloads and open dashboards' access both.
+          onResync: () => Promise.all([store.refreshAll(), services.live.recheckAll()]).then(() => undefined),
         });
         await relay.ready;
       }

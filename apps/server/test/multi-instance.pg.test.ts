@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/client';
+import { LIVE_SESSION_ENDED } from '../src/modules/live/live.hub';
 import { createTeam, type Team } from './api';
-import { createHarness, testConfig, type Harness, type TestApp } from './helpers';
+import { bearer, createHarness, testConfig, type Harness, type TestApp } from './helpers';
+import { connectLive, wsAddress } from './live';
 import { saveControl, sdkFixture, sseReader } from './sdk';
 
 let h: Harness;
@@ -123,4 +125,27 @@ describe('two instances on one PostgreSQL', () => {
       socket.close();
     }
   });
+
+  it('closes a dashboard open on one instance when its session signs out, or its member is removed, through the other', async () => {
+    const other = await createTeam(h);
+    const address = wsAddress(await listening(second));
+    const token = await h.login(other.editor);
+    const signedOut = await connectLive(address, bearer(token));
+    const removed = await connectLive(address, bearer(await h.login(other.readOnly)));
+    const out = await h.app.inject({ method: 'POST', url: '/api/logout', headers: bearer(token) });
+    expect(out.statusCode).toBe(204);
+    await expect.poll(() => signedOut.closed()?.code, { timeout: 10_000 }).toBe(LIVE_SESSION_ENDED);
+    expect(removed.closed()).toBeNull();
+
+    const deleted = await other.admin.call('DELETE', `/api/v1/users/${other.readOnly.id}`);
+    expect(deleted.statusCode).toBe(204);
+    await expect.poll(() => removed.closed()?.code, { timeout: 10_000 }).toBe(LIVE_SESSION_ENDED);
+  });
 });
+
+/** The address an app listens at, starting it listening if it is not yet. */
+async function listening(app: TestApp): Promise<string> {
+  const bound = app.server.address();
+  if (typeof bound === 'object' && bound) return `http://127.0.0.1:${bound.port}`;
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}

@@ -35,6 +35,9 @@ export type LiveChange = {
  *   deleted): the SDK layer patches their entries. Without, it rebuilds the whole payload.
  * - `environment.removed`: its keys stop working at once.
  * - `dashboard`: a change people looking at the dashboard should see without reloading.
+ * - `access.changed`: a session ended (`sessionId`), or a member's sessions ended, the member was
+ *   removed or their role changed (`userId`): the live dashboards of that session or member stop
+ *   being fed until their access is checked again, and close if it is gone.
  */
 export type ChangeEvent = (
   | {
@@ -46,6 +49,7 @@ export type ChangeEvent = (
     }
   | { type: 'environment.removed'; organisationId: string; environmentId: string }
   | { type: 'dashboard'; organisationId: string; change: LiveChange }
+  | { type: 'access.changed'; organisationId: string; userId?: string; sessionId?: string }
 ) & {
   /** Set on events that came from another server instance, so they are not relayed back. */
   remote?: boolean;

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { oneTimeTokens, organisations, sessions, users } from '../../db/schema/index';
 import type {
@@ -93,6 +93,31 @@ export async function findActiveSession(
   return row ?? null;
 }
 
+/**
+ * Which of these sessions are still live (not revoked, not expired, their member activated and not
+ * removed), with their member's authorities as stored now: one query for every open dashboard.
+ */
+export async function findLiveSessions(
+  db: Executor,
+  sessionIds: readonly string[],
+  now: Date,
+): Promise<{ sessionId: string; userId: string; authorities: string[] }[]> {
+  if (sessionIds.length === 0) return [];
+  return db
+    .select({ sessionId: sessions.id, userId: users.id, authorities: users.authorities })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.organisationId, sessions.organisationId)))
+    .where(
+      and(
+        inArray(sessions.id, [...sessionIds]),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        eq(users.activated, true),
+        eq(users.archived, false),
+      ),
+    );
+}
+
 export async function touchSession(db: Executor, sessionId: string, now: Date): Promise<void> {
   await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, sessionId));
 }
@@ -129,6 +154,8 @@ export async function insertOneTimeToken(
     userId: string;
     purpose: string;
     tokenHash: string;
+    /** A single sign-on login token: the provider's display name. */
+    via?: string | null;
     expiresAt: Date;
     createdAt?: Date;
   },

@@ -2,6 +2,7 @@ import type { RoleGrant } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { createSharedCounters } from '../../db/counters';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors';
+import type { ChangeEvents } from '../../lib/change-events';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
 import type { OneTimeTokenPurpose } from '../../db/schema/index';
@@ -52,6 +53,8 @@ export function createAuthService(deps: {
   hashCost: HashCost;
   now?: () => Date;
   passwordSignInRule?: PasswordSignInRule;
+  /** Where a signed-out session is announced, so its live dashboards close (modules/live). */
+  events?: Pick<ChangeEvents, 'publish'>;
 }) {
   const { db, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
@@ -191,16 +194,42 @@ export function createAuthService(deps: {
     /** Revokes the session a token names, if it is live; unknown tokens are ignored. */
     async logout(token: string): Promise<void> {
       const principal = await resolveSession(token);
-      if (principal) await repo.revokeSession(db, principal.sessionId, now());
+      if (!principal) return;
+      await repo.revokeSession(db, principal.sessionId, now());
+      deps.events?.publish({
+        type: 'access.changed',
+        organisationId: principal.organisationId,
+        sessionId: principal.sessionId,
+      });
+    },
+
+    /**
+     * The live dashboards' check (modules/live): which of these sessions are still live, by id, with
+     * their member's authorities as stored now.
+     */
+    async liveSessions(
+      sessionIds: readonly string[],
+    ): Promise<Map<string, { userId: string; authorities: string[] }>> {
+      const rows = await repo.findLiveSessions(db, sessionIds, now());
+      return new Map(rows.map(({ sessionId, ...rest }) => [sessionId, rest]));
     },
 
     /**
      * Ends every session of a member at once ("Sign out everywhere", removal from the organisation):
      * the next request with any of them is refused with 401. Pass the caller's transaction to end
-     * them together with its change. Answers how many sessions were live.
+     * them together with its change. Answers how many sessions were live. Once it has committed,
+     * call {@link accessChanged} so that the member's open dashboards close.
      */
     revokeAllSessions(organisationId: string, userId: string, executor: Executor = db): Promise<number> {
       return repo.revokeAllSessions(executor, organisationId, userId, now());
+    },
+
+    /**
+     * After a committed change to a member's sessions or rights (sessions ended, removed, role
+     * changed): their live dashboards stop being fed until their access is checked again.
+     */
+    accessChanged(organisationId: string, userId: string): void {
+      deps.events?.publish({ type: 'access.changed', organisationId, userId });
     },
 
     /**

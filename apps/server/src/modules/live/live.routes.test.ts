@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createTeam, type Team } from '../../../test/api';
 import { createHarness, type Harness } from '../../../test/helpers';
+import { connectLive, wsAddress } from '../../../test/live';
 import { saveControl, sdkFixture } from '../../../test/sdk';
 
 let h: Harness;
@@ -13,33 +13,13 @@ beforeAll(async () => {
   h = await createHarness();
   team = await createTeam(h);
   fixture = await sdkFixture(team.admin.call);
-  address = (await h.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  address = wsAddress(await h.app.listen({ port: 0, host: '127.0.0.1' }));
 });
 afterAll(async () => {
   await h.close();
 });
 
-type Message = { type: string; change?: Record<string, unknown> };
-
-/** A dashboard's socket: the messages it received, in order, and a way to wait for the next ones. */
-async function connect(headers: Record<string, string>) {
-  const socket = new WebSocket(`${address}/api/v1/live`, { headers });
-  const received: Message[] = [];
-  socket.on('message', (data) => received.push(JSON.parse(String(data)) as Message));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('unexpected-response', (_request, response) =>
-      reject(new Error(`refused with ${response.statusCode}`)),
-    );
-    socket.once('error', reject);
-  });
-  await expect.poll(() => received.map((m) => m.type)).toContain('hello');
-  return {
-    received,
-    changes: () => received.filter((m) => m.type === 'change').map((m) => m.change!),
-    close: () => socket.close(),
-  };
-}
+const connect = (headers: Record<string, string>) => connectLive(address, headers);
 
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 

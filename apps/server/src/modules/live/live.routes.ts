@@ -9,7 +9,9 @@ const PING_MS = 30_000;
  * GET /api/v1/live: the dashboard's WebSocket (docs/product.md "Live updates"). Authenticated like
  * every dashboard call (the session cookie, same origin only), scoped to the member's organisation;
  * it only sends: `{"type":"change","change":{…}}` when someone changes a feature or an experiment, or
- * an SDK first evaluates a feature. Messages from the browser are ignored.
+ * an SDK first evaluates a feature. Messages from the browser are ignored. It closes with 4401 when
+ * its session ends (sign-out, "Sign out everywhere", removal, expiry) and 4403 when the member may no
+ * longer read.
  */
 export function registerLiveRoutes(app: FastifyInstance, deps: { hub: LiveHub }) {
   const { hub } = deps;
@@ -17,6 +19,9 @@ export function registerLiveRoutes(app: FastifyInstance, deps: { hub: LiveHub })
     '/api/v1/live',
     {
       websocket: true,
+      // A dashboard's: its session is checked again while it is open (live.hub.ts), which an access
+      // token, not a session, could not be.
+      config: { sessionOnly: true },
       schema: {
         tags: ['account'],
         summary:
@@ -29,9 +34,13 @@ export function registerLiveRoutes(app: FastifyInstance, deps: { hub: LiveHub })
       let alive = true;
       const leave = hub.join({
         organisationId: principal.organisationId,
+        userId: principal.userId,
+        sessionId: principal.sessionId,
+        authorities: principal.authorities,
         send: (message) => {
           if (socket.readyState === socket.OPEN) socket.send(message);
         },
+        close: (code, reason) => socket.close(code, reason),
       });
       const ping = setInterval(() => {
         if (!alive) {

@@ -127,10 +127,12 @@ export function createPasswordResetService(deps: {
           title: `${account.email} reset their password`,
           description: `${escapeMarkdown(account.email)} set a new password from a reset link; their ${ended} session(s) were ended.`,
         });
-        return account.organisationDomain;
+        return { domain: account.organisationDomain, owner };
       });
       if (done === null) throw new BadRequestError(RESET_FINISH_FAILED_MESSAGE, undefined, RESET_LINK_DEAD);
-      return { domain: done };
+      // Their open dashboards close now that the sessions' end has committed.
+      auth.accessChanged(done.owner.organisationId, done.owner.userId);
+      return { domain: done.domain };
     },
   };
 }

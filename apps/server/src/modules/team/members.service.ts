@@ -235,7 +235,7 @@ export function createMembersService(deps: {
     async update(principal: Principal, input: UserUpdateInput): Promise<TeamMember> {
       assertTeamAdmin(principal);
       const organisationId = principal.organisationId;
-      return db.transaction(async (tx) => {
+      const updated = await db.transaction(async (tx) => {
         await lockOrganisation(tx, organisationId);
         await stillAdmin(tx, principal);
         const before = await repo.findMember(tx, organisationId, input.id, { forUpdate: true });
@@ -282,6 +282,9 @@ export function createMembersService(deps: {
         });
         return toTeamMember(after, null);
       });
+      // Their open dashboards are checked again with the role they hold now.
+      auth.accessChanged(organisationId, updated.id);
+      return updated;
     },
 
     /**
@@ -323,6 +326,8 @@ export function createMembersService(deps: {
               },
         );
       });
+      // Their open dashboards close now that the removal has committed.
+      auth.accessChanged(organisationId, id);
     },
 
     /**
@@ -488,6 +493,7 @@ export function createMembersService(deps: {
         });
         return { userId };
       });
+      auth.accessChanged(principal.organisationId, principal.userId);
     },
 
     /** POST /api/v1/account/sessions/revoke-all: "Sign out everywhere" ends every session of the caller. */

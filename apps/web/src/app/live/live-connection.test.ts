@@ -17,15 +17,17 @@ class FakeSocket {
   receive(data: unknown) {
     this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data) } as MessageEvent);
   }
-  drop() {
-    this.onclose?.({} as CloseEvent);
+  drop(code = 1006) {
+    this.onclose?.({ code } as CloseEvent);
   }
 }
 
 function setup() {
   const sockets: FakeSocket[] = [];
   const timers: { run: () => void; ms: number }[] = [];
+  const ended: string[] = [];
   const connection = createLiveConnection('ws://vexil.test/api/v1/live', {
+    onEnded: () => ended.push('ended'),
     open: () => {
       const socket = new FakeSocket();
       sockets.push(socket);
@@ -38,7 +40,7 @@ function setup() {
     },
     clearTimer: (timer) => timers.splice(timers.indexOf(timer as (typeof timers)[number]), 1),
   });
-  return { connection, sockets, timers };
+  return { connection, sockets, timers, ended };
 }
 
 describe('the live connection', () => {
@@ -82,6 +84,24 @@ describe('the live connection', () => {
     expect(sockets[0]!.closed).toBe(true);
     expect(connection.status()).toBe('DISCONNECTED');
     expect(timers).toEqual([]);
+  });
+
+  it('stops, and says so, when the server ends it because the session ended or may no longer read', () => {
+    for (const code of [4401, 4403]) {
+      const { connection, sockets, timers, ended } = setup();
+      sockets[0]!.open();
+      sockets[0]!.drop(code);
+      expect(connection.status()).toBe('DISCONNECTED');
+      expect(timers).toEqual([]);
+      expect(sockets).toHaveLength(1);
+      expect(ended).toEqual(['ended']);
+    }
+    // Any other close is a drop to recover from, unannounced.
+    const { sockets, timers, ended } = setup();
+    sockets[0]!.open();
+    sockets[0]!.drop(1001);
+    expect(timers).toHaveLength(1);
+    expect(ended).toEqual([]);
   });
 
   it('waits between 1 s and 30 s (plus up to a quarter), doubling', () => {

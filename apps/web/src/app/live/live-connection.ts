@@ -6,6 +6,12 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
   return Math.round(base * (1 + random() / 4));
 }
 
+/**
+ * Close codes of the server (apps/server live hub): the session ended (signed out, everywhere, the
+ * member removed, expired), or the member may no longer read. Reconnecting would be refused.
+ */
+export const SESSION_ENDED_CODES: ReadonlySet<number> = new Set([4401, 4403]);
+
 type SocketLike = Pick<WebSocket, 'close'> & {
   onopen: ((event: Event) => void) | null;
   onclose: ((event: CloseEvent) => void) | null;
@@ -14,7 +20,8 @@ type SocketLike = Pick<WebSocket, 'close'> & {
 
 /**
  * One WebSocket to `url` for the tab, opened again with backoff whenever it drops (a server
- * restart, a lost network, a sleeping laptop), until `stop`. Messages other than changes are ignored.
+ * restart, a lost network, a sleeping laptop), until `stop`, or until the server ends it because
+ * the session's access ended (`onEnded` is then called once). Messages other than changes are ignored.
  */
 export function createLiveConnection(
   url: string,
@@ -22,6 +29,8 @@ export function createLiveConnection(
     open?: (url: string) => SocketLike;
     setTimer?: (run: () => void, ms: number) => unknown;
     clearTimer?: (timer: unknown) => void;
+    /** The server closed the connection because the session's access ended. */
+    onEnded?: () => void;
   } = {},
 ): LiveChannel & { stop(): void } {
   const open = options.open ?? ((address: string) => new WebSocket(address));
@@ -61,11 +70,16 @@ export function createLiveConnection(
       if (message.type !== 'change' || !message.change) return;
       for (const listener of changeListeners) listener(message.change);
     };
-    current.onclose = () => {
+    current.onclose = (event) => {
       if (socket !== current) return;
       socket = null;
       setStatus('DISCONNECTED');
       if (stopped) return;
+      if (SESSION_ENDED_CODES.has(event.code)) {
+        stopped = true;
+        options.onEnded?.();
+        return;
+      }
       timer = setTimer(connect, reconnectDelay(attempt));
       attempt += 1;
     };

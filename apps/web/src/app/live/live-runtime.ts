@@ -15,14 +15,17 @@ export function liveUrl(location: Pick<Location, 'protocol' | 'host'>): string {
 /**
  * Opens the tab's live connection and keeps the open screens current: a change refreshes the
  * queries it can affect (only those on screen are fetched again; editors keep unsaved edits, see
- * the feature page), and coming back after a drop refreshes everything, since changes made
- * meanwhile were not heard.
+ * the feature page). Each time the connection opens, the first time included, what was loaded
+ * before it is refreshed, since changes made meanwhile were not heard; what loads later needs
+ * nothing. When the server ends the connection because the session's access ended, everything is
+ * fetched again: the refused calls take the tab to sign-in as for any ended session.
  */
 export function startLive(queryClient: QueryClient) {
-  const connection = createLiveConnection(liveUrl(window.location));
+  const connection = createLiveConnection(liveUrl(window.location), {
+    onEnded: () => void queryClient.invalidateQueries(),
+  });
   let pending: LiveChange[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let wasConnected = false;
 
   const flush = () => {
     timer = null;
@@ -38,9 +41,9 @@ export function startLive(queryClient: QueryClient) {
     timer ??= setTimeout(flush, COALESCE_MS);
   });
   const stopStatus = connection.onStatus(() => {
-    if (connection.status() !== 'CONNECTED') return;
-    if (wasConnected) void queryClient.invalidateQueries();
-    wasConnected = true;
+    // Everything there is now was loaded (or is being loaded) before the connection could tell of
+    // changes: fetched again, those on screen at once.
+    if (connection.status() === 'CONNECTED') void queryClient.invalidateQueries();
   });
   return {
     ...connection,
