@@ -17,6 +17,7 @@ import { registerAuth, rewriteOrganisationPath } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
+import { registerSubscriptionGuard } from './plugins/subscription-guard';
 import { registerWeb } from './plugins/web';
 import { sharedRateLimitStore } from './plugins/rate-limit-store';
 import { accountRoutes } from './modules/account/account.routes';
@@ -422,6 +423,7 @@ export async function buildApp(
     // The live dashboard's socket; a browser sends it nothing worth more than a few bytes.
     await dashboard.register(websocket, { options: { maxPayload: 1024 } });
     registerAuth(dashboard, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });
+    registerSubscriptionGuard(dashboard, { billing: services.billing });
     await registerOpenApi(dashboard);
     await registerDashboardRoutes(dashboard, services, database);
     await registerWeb(dashboard, config.webDist ? path.resolve(config.webDist) : defaultWebDist);

@@ -60,6 +60,8 @@ export function accountRoutes(deps: { account: AccountService }): FastifyPluginA
           params: z.object({ id: z.uuid() }),
           response: { 200: z.object({ introReadDate: z.string().nullable() }) },
         },
+        // Closing the walkthrough must not stand between an admin and the billing page.
+        config: { whileInactive: true },
       },
       async (request) => account.markIntroRead(principalOf(request), request.params.id),
     );

@@ -76,6 +76,8 @@ export function billingRoutes(deps: { billing: BillingAccountService }): Fastify
             '“Manage Billing Details”: the page to open (the provider’s portal, or the dashboard’s own with the local provider); 503 `billing_unavailable` when the provider cannot be reached (organisation admins)',
           response: { 200: redirectUrlSchema, ...providerErrors },
         },
+        // Paying is what an inactive organisation may still do.
+        config: { whileInactive: true },
       },
       async (request) => billing.manage(principalOf(request), originOf(request)),
     );
@@ -90,6 +92,8 @@ export function billingRoutes(deps: { billing: BillingAccountService }): Fastify
           body: changeSubscriptionInput,
           response: { 200: redirectUrlSchema, ...providerErrors },
         },
+        // Paying is what an inactive organisation may still do.
+        config: { whileInactive: true },
       },
       async (request) => billing.change(principalOf(request), request.body.subscriptionId, originOf(request)),
     );
@@ -104,6 +108,8 @@ export function billingRoutes(deps: { billing: BillingAccountService }): Fastify
           body: localSubscribeInput,
           response: { 200: subscriptionSchema, ...errors },
         },
+        // Paying is what an inactive organisation may still do.
+        config: { whileInactive: true },
       },
       async (request) => billing.localSubscribe(principalOf(request), request.body),
     );
@@ -118,6 +124,8 @@ export function billingRoutes(deps: { billing: BillingAccountService }): Fastify
           body: billingContactInput,
           response: { 200: billingInfoSchema, ...errors },
         },
+        // Paying is what an inactive organisation may still do.
+        config: { whileInactive: true },
       },
       async (request) => billing.localContact(principalOf(request), request.body),
     );

@@ -93,7 +93,8 @@ export function membersRoutes(deps: { members: MembersService }): FastifyPluginA
           response: { 204: z.null(), 401: errorBodySchema, 403: errorBodySchema },
         },
         // A leaked access token must not be able to sign its owner out of every browser.
-        config: { sessionOnly: true },
+        // Ending one's own sessions changes nothing of the organisation's: allowed while inactive.
+        config: { sessionOnly: true, whileInactive: true },
       },
       async (request, reply) => {
         await members.signOutEverywhere(principalOf(request));
