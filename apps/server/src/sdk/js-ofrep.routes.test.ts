@@ -5,6 +5,7 @@ import { createTeam, type Team } from '../../test/api';
 import { createFeature, otherwise, rule } from '../../test/features';
 import { createHarness, type Harness } from '../../test/helpers';
 import { base64User, saveControl, sdkFixture } from '../../test/sdk';
+import { OFREP_JS_KEY, OFREP_KEY_INVALID, OFREP_KEY_REQUIRED } from './ofrep.routes';
 
 let h: Harness;
 let team: Team;
@@ -267,13 +268,33 @@ describe('OFREP', () => {
     expect(noTargetingKey.json()).toMatchObject({ errorCode: 'TARGETING_KEY_MISSING' });
     const unauthorised = await ofrep('/checkout', { context: {} }, {});
     expect(unauthorised.statusCode).toBe(401);
-    expect(unauthorised.body).toBe('');
     const apiKeyHeader = await ofrep(
       '/checkout',
       { context: { targetingKey: 'user-1', tier: 'gold' } },
       { 'x-api-key': development.apiKey },
     );
     expect(apiKeyHeader.statusCode).toBe(200);
+  });
+
+  it('says in OFREP’s failure shape why a key is refused (401 and 403), single and bulk', async () => {
+    const context = { context: { targetingKey: 'u' } };
+    const refusals: [Record<string, string>, number, string][] = [
+      [{}, 401, OFREP_KEY_REQUIRED],
+      [{ authorization: 'Bearer sdk-srv-env-00000000000000000000000000000000' }, 401, OFREP_KEY_INVALID],
+      [{ 'x-api-key': 'not-a-key' }, 401, OFREP_KEY_INVALID],
+      [{ authorization: `Bearer ${development.jsApiKey}` }, 403, OFREP_JS_KEY],
+    ];
+    for (const [headers, status, errorDetails] of refusals) {
+      const single = await ofrep('/checkout', context, headers);
+      expect(single.statusCode).toBe(status);
+      expect(single.headers['content-type']).toMatch(/^application\/json/);
+      expect(single.json()).toEqual({ key: 'checkout', errorCode: 'GENERAL', errorDetails });
+      const bulk = await ofrep('', context, headers);
+      expect(bulk.statusCode).toBe(status);
+      expect(bulk.json()).toEqual({ errorCode: 'GENERAL', errorDetails });
+    }
+    expect(OFREP_KEY_INVALID).toMatch(/^The API key is not valid/);
+    expect(OFREP_JS_KEY).toMatch(/^A JS client key cannot/);
   });
 
   it('refuses a context nested thousands deep with 400 INVALID_CONTEXT, single and bulk', async () => {

@@ -104,13 +104,37 @@ export function bulkAnswer(
   return { ok: true, body: answer, etag };
 }
 
-async function authenticate(store: SdkStore, request: FastifyRequest, reply: FastifyReply) {
-  const check = await checkKey(store, ofrepKeyOf(request.headers), 'server');
+/** Why OFREP refused a request's key (docs/sdk-protocol.md part B). */
+export const OFREP_KEY_REQUIRED =
+  'An API key is required: send the environment’s server SDK key as Authorization: Bearer <key> or X-API-Key.';
+export const OFREP_KEY_INVALID =
+  'The API key is not valid: it is not the server SDK key of any environment (it may have been rotated, or its environment deleted).';
+export const OFREP_JS_KEY =
+  'A JS client key cannot evaluate flags over OFREP: use the environment’s server SDK key.';
+
+/**
+ * Checks the request's key; on refusal answers and returns null. A 401 or 403 answers OFREP's failure
+ * shape (`errorCode` GENERAL, with `key` on the single-flag endpoint) with a message saying what is
+ * wrong with the key; a 503 says when to retry. The fast path (fast-path.ts) leaves refusals to here.
+ */
+async function authenticate(store: SdkStore, request: FastifyRequest, reply: FastifyReply, flagKey?: string) {
+  const key = ofrepKeyOf(request.headers);
+  const check = await checkKey(store, key, 'server');
   if (check.ok) return check.snapshot;
-  // OFREP: 401/403 carry no body; a 503 says when to retry.
-  if (check.status === 503)
+  if (check.status === 503) {
     reply.header('retry-after', '5').code(503).type('application/json').send({ errorDetails: check.title });
-  else reply.code(check.status).send();
+    return null;
+  }
+  const errorDetails =
+    check.status === 403 ? OFREP_JS_KEY : key === null ? OFREP_KEY_REQUIRED : OFREP_KEY_INVALID;
+  reply
+    .code(check.status)
+    .type('application/json')
+    .send(
+      flagKey === undefined
+        ? { errorCode: 'GENERAL', errorDetails }
+        : { key: flagKey, errorCode: 'GENERAL', errorDetails },
+    );
   return null;
 }
 
@@ -130,9 +154,9 @@ export function ofrepRoutes(deps: { store: SdkStore; now: () => Date }): Fastify
       '/ofrep/v1/evaluate/flags/:key',
       { schema: { hide: true } },
       async (request, reply) => {
-        const snapshot = await authenticate(store, request, reply);
-        if (!snapshot) return reply;
         const key = request.params.key;
+        const snapshot = await authenticate(store, request, reply, key);
+        if (!snapshot) return reply;
         const read = readContext(request.body);
         if (!read.ok)
           return reply

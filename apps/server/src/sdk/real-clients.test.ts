@@ -13,6 +13,7 @@ import { createTeam, type Team } from '../../test/api';
 import { createFeature, otherwise } from '../../test/features';
 import { createHarness, type Harness } from '../../test/helpers';
 import { saveControl } from '../../test/sdk';
+import { OFREP_JS_KEY, OFREP_KEY_INVALID } from './ofrep.routes';
 
 type FeatureflowClient = {
   evaluate(key: string, user: unknown): { value(): string; is(variant: string): boolean };
@@ -240,5 +241,27 @@ describe('OpenFeature server SDK with the OFREP provider', () => {
     expect(blue).toMatchObject({ value: { colour: '#00f' }, variant: 'blue' });
     const missing = await client.getBooleanDetails('no-such-flag', true, { targetingKey: 'u' });
     expect(missing).toMatchObject({ value: true, errorCode: 'FLAG_NOT_FOUND' });
+  });
+
+  it('hands the application the reason a key is refused (401, 403) with the provider’s error', async () => {
+    const refusals: [string, string][] = [
+      ['sdk-srv-env-00000000000000000000000000000000', OFREP_KEY_INVALID],
+      [development.jsApiKey, OFREP_JS_KEY],
+    ];
+    for (const [key, reason] of refusals) {
+      await OpenFeature.setProviderAndWait(
+        new OFREPProvider({ baseUrl: address, headers: [['Authorization', `Bearer ${key}`]] }),
+      );
+      // The provider throws on 401/403 before reading the body; its error keeps the response.
+      const errors: unknown[] = [];
+      const client = OpenFeature.getClient().addHooks({
+        error: (_context, error) => void errors.push(error),
+      });
+      const details = await client.getBooleanDetails('feature-0', false, { targetingKey: 'u' });
+      expect(details).toMatchObject({ value: false, errorCode: 'GENERAL' });
+      expect(errors).toHaveLength(1);
+      const { response } = errors[0] as { response: Response };
+      expect(await response.json()).toEqual({ key: 'feature-0', errorCode: 'GENERAL', errorDetails: reason });
+    }
   });
 });

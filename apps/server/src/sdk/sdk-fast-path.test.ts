@@ -9,6 +9,7 @@ import { createTeam, type Team } from '../../test/api';
 import { createHarness, type Harness } from '../../test/helpers';
 import { otherwise, rule } from '../../test/features';
 import { base64User, saveControl, sdkFixture } from '../../test/sdk';
+import { OFREP_JS_KEY, OFREP_KEY_REQUIRED } from './ofrep.routes';
 
 let h: Harness;
 let team: Team;
@@ -228,13 +229,14 @@ describe('the JS client and OFREP ahead of Fastify', () => {
 
   it('leaves OFREP refusals to the route: no key, the JS key, no body', async () => {
     const body = '{"context":{"targetingKey":"ana"}}';
-    expect(
-      (await bulk('/ofrep/v1/evaluate/flags', body, { 'content-type': 'application/json' })).status,
-    ).toBe(401);
+    const none = await bulk('/ofrep/v1/evaluate/flags', body, { 'content-type': 'application/json' });
+    expect(none.status).toBe(401);
+    expect(JSON.parse(none.body)).toEqual({ errorCode: 'GENERAL', errorDetails: OFREP_KEY_REQUIRED });
     const jsKey = await bulk('/ofrep/v1/evaluate/flags', body, {
       authorization: `Bearer ${development.jsApiKey}`,
     });
     expect(jsKey.status).toBe(403);
+    expect(JSON.parse(jsKey.body)).toEqual({ errorCode: 'GENERAL', errorDetails: OFREP_JS_KEY });
     const empty = await bulk('/ofrep/v1/evaluate/flags', '');
     expect(empty.status).toBe(400);
     expect(JSON.parse(empty.body)).toMatchObject({ errorCode: 'PARSE_ERROR' });
