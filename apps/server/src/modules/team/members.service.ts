@@ -493,7 +493,6 @@ export function createMembersService(deps: {
         });
         return { userId };
       });
-      auth.accessChanged(principal.organisationId, principal.userId);
     },
 
     /** POST /api/v1/account/sessions/revoke-all: "Sign out everywhere" ends every session of the caller. */
@@ -508,6 +507,7 @@ export function createMembersService(deps: {
           description: `${escapeMarkdown(principal.email)} ended all of their sessions (${ended}).`,
         });
       });
+      auth.accessChanged(principal.organisationId, principal.userId);
     },
   };
 }
