@@ -179,13 +179,19 @@ export function createAuthService(deps: {
       return startSession(owner.organisationId, owner.userId, input.rememberMe ?? false, client);
     },
 
-    async createLoginToken(organisationId: string, userId: string): Promise<string> {
+    /** A one-time login token; `via` names the single sign-on provider it comes from. */
+    async createLoginToken(
+      organisationId: string,
+      userId: string,
+      options: { via?: string } = {},
+    ): Promise<string> {
       const token = newSecretToken(TOKEN_PREFIX.oneTime);
       await repo.insertOneTimeToken(db, {
         organisationId,
         userId,
         purpose: 'login',
         tokenHash: hashToken(token),
+        via: options.via ?? null,
         expiresAt: new Date(now().getTime() + ONE_TIME_LOGIN_MS),
       });
       return token;

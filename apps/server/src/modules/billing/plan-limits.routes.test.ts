@@ -147,7 +147,15 @@ describe('limits outside the dashboard’s create calls', () => {
     const join = (email: string) =>
       h.app.services.members.memberForSingleSignOn(
         team.admin.organisationId,
-        { email, firstName: 'S', lastName: 'O', via: 'Okta' },
+        {
+          issuer: 'https://okta.example.com',
+          subject: email,
+          email,
+          emailVerified: true,
+          firstName: 'S',
+          lastName: 'O',
+          via: 'Okta',
+        },
         AUTHORITIES.ROLE_ORGANISATION_EDITOR,
       );
     expect(await join('first@example.com')).toMatchObject({ userId: expect.any(String) });

@@ -18,9 +18,11 @@ export type OidcConnection = {
 
 /** The person the identity provider vouched for. */
 export type OidcIdentity = {
+  /** The ID token's issuer (`iss`, checked against the connection's): with `subject`, who this is. */
+  issuer: string;
   subject: string;
   email: string | null;
-  /** False only when the provider says the e-mail is not verified. */
+  /** True only when the provider asserts `email_verified: true`; a missing claim is false. */
   emailVerified: boolean;
   givenName: string | null;
   familyName: string | null;
@@ -253,9 +255,11 @@ export function createOidcClient(deps: { fetch: OutgoingFetch; allowHttp: boolea
         const text = (name: string) => (typeof claims[name] === 'string' ? (claims[name] as string) : null);
         const verified = claims['email_verified'];
         return {
+          issuer: String(claims['iss']),
           subject: String(claims['sub']),
           email: text('email'),
-          emailVerified: verified !== false && verified !== 'false',
+          // Only an explicit `true` (some providers send the string): a missing claim vouches for nothing.
+          emailVerified: verified === true || verified === 'true',
           givenName: text('given_name'),
           familyName: text('family_name'),
           name: text('name'),

@@ -22,7 +22,7 @@ import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
 import { hashToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, PasswordSignInRule, Principal } from '../auth/auth.service';
-import type { MembersService } from '../team/members.service';
+import type { MembersService, SsoRefusal } from '../team/members.service';
 import {
   OidcError,
   newSignInSecrets,
@@ -94,7 +94,7 @@ function namesOf(identity: OidcIdentity): { firstName: string; lastName: string 
     : { firstName: full.slice(0, space), lastName: full.slice(space + 1).trim() };
 }
 
-/** A verified-looking e-mail address, lowercase, or null. */
+/** A well-formed e-mail address, lowercase, or null. */
 function emailOf(identity: OidcIdentity): string | null {
   const email = identity.email?.trim().toLowerCase() ?? '';
   if (email.length > MAX_LENGTH.email || !/^[^\s@]+@[^\s@]+$/.test(email)) return null;
@@ -107,6 +107,15 @@ function sameText(a: string, b: string): boolean {
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
 }
+
+/** What the log says of each refusal of the members service (no e-mail, no subject). */
+const REFUSAL_CODES = {
+  archived: 'MEMBER_ARCHIVED',
+  removed: 'MEMBER_REMOVED',
+  'no-seat': 'NO_SEAT',
+  unverified: 'EMAIL_NOT_VERIFIED',
+  'bound-elsewhere': 'MEMBER_HAS_OTHER_IDENTITY',
+} as const satisfies Record<SsoRefusal, string>;
 
 /** A failure on the way back from the identity provider, answered by a redirect to the sign-in page. */
 class SignInFailure extends Error {
@@ -429,8 +438,10 @@ export function createSsoService(deps: {
     /**
      * GET /api/v1/sso/callback: the identity provider's answer. The state is taken once (a replay
      * finds nothing) and must be this browser's; the code is exchanged and the ID token checked; the
-     * e-mail must be verified and of an allowed domain. Then the member signs in (or joins) through a
-     * one-time login token handed to the organisation's address; any failure ends on its sign-in page.
+     * e-mail must be of an allowed domain. The member is found by the provider's issuer and subject
+     * (members service); an e-mail links or joins only when the provider verified it. Then the member
+     * signs in through a one-time login token handed to the organisation's address; any failure ends
+     * on its sign-in page.
      */
     async callback(input: SsoCallback): Promise<{ location: string }> {
       if (!input.state) return failed(null, false, new SignInFailure('expired', 'NO_STATE'));
@@ -464,17 +475,25 @@ export function createSsoService(deps: {
       }
       const email = emailOf(identity);
       if (!email) return fail('not-allowed', 'NO_EMAIL');
-      if (!identity.emailVerified) return fail('not-allowed', 'EMAIL_NOT_VERIFIED');
       const emailDomain = email.slice(email.lastIndexOf('@') + 1);
       if (!connection.allowedDomains.includes(emailDomain)) return fail('not-allowed', 'DOMAIN_NOT_ALLOWED');
+      // Matched by (issuer, subject); the e-mail only links a first sign-in when the provider verified it.
       const member = await members.memberForSingleSignOn(
         organisation.id,
-        { email, ...namesOf(identity), via: connection.displayName },
+        {
+          issuer: identity.issuer,
+          subject: identity.subject,
+          email,
+          emailVerified: identity.emailVerified,
+          ...namesOf(identity),
+          via: connection.displayName,
+        },
         roleOf(connection.defaultRole),
       );
-      if ('refused' in member)
-        return fail('not-allowed', member.refused === 'no-seat' ? 'NO_SEAT' : 'MEMBER_REMOVED');
-      const token = await auth.createLoginToken(organisation.id, member.userId);
+      if ('refused' in member) return fail('not-allowed', REFUSAL_CODES[member.refused]);
+      const token = await auth.createLoginToken(organisation.id, member.userId, {
+        via: connection.displayName,
+      });
       return {
         location: tokenLoginPage(organisation.domain, token, attempt.rememberMe, attempt.viaSubDomain),
       };

@@ -32,8 +32,11 @@ import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import * as identities from './identities.repository';
 import { invitationMail } from './invitation-mail';
+import { describeMember } from './member-text';
 import * as repo from './members.repository';
+import { createSsoMembers } from './sso-members';
 import type { MemberRecord } from './team.types';
 
 /** Activation keys: 256 random bits after a prefix that says what they are. */
@@ -63,14 +66,6 @@ const ASSIGNABLE: ReadonlySet<string> = new Set(ASSIGNABLE_AUTHORITIES);
 function roleLabel(authorities: readonly string[]): string {
   const primary = primaryAuthority(authorities);
   return primary ? AUTHORITY_LABELS[primary] : 'no role';
-}
-
-/** "**Ada Lovelace** (ada@example.com)", or the e-mail alone for someone without a name. */
-function describeMember(member: Pick<MemberRecord, 'firstName' | 'lastName' | 'email'>): string {
-  const name = `${member.firstName} ${member.lastName}`.trim();
-  return name
-    ? `**${escapeMarkdown(name)}** (${escapeMarkdown(member.email)})`
-    : `**${escapeMarkdown(member.email)}**`;
 }
 
 function toTeamMember(record: MemberRecord, invitationExpires: Date | null): TeamMember {
@@ -113,6 +108,7 @@ function mailMessage(result: { sent: number; failed: number; reason: string | nu
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;
+export type { SsoPerson, SsoRefusal } from './sso-members';
 
 /**
  * Team Management (docs/product.md §2): the members and pending invitations of an organisation, the
@@ -139,6 +135,8 @@ export function createMembersService(deps: {
     points: INVITATIONS_PER_ADDRESS_PER_HOUR,
     durationSeconds: 60 * 60,
   });
+
+  const ssoMembers = createSsoMembers({ db, audit, billing, now });
 
   function assertTeamAdmin(principal: Principal): void {
     if (!can(principal, 'manage', { type: 'organisation' })) throw new ForbiddenError(TEAM_ADMIN_ONLY);
@@ -290,7 +288,8 @@ export function createMembersService(deps: {
     /**
      * DELETE /api/v1/users/{id}: removes a member, or cancels a pending invitation. Their sessions
      * end in the same transaction and their access tokens go with them, so their next request is
-     * refused with 401.
+     * refused with 401. A removed member's e-mail and single sign-on identities are kept as a removal,
+     * which keeps single sign-on from letting them in again until they are invited again.
      */
     async remove(principal: Principal, id: string): Promise<void> {
       assertTeamAdmin(principal);
@@ -305,6 +304,15 @@ export function createMembersService(deps: {
         // Ended explicitly, not left to the row's cascade: the sessions end with this change whatever
         // becomes of the row.
         await auth.revokeAllSessions(organisationId, member.id, tx);
+        // A removed member stays out: single sign-on does not let them join again until invited.
+        if (member.activated)
+          await identities.insertRemoval(
+            tx,
+            organisationId,
+            member.email,
+            await identities.identitiesOf(tx, organisationId, member.id),
+            now(),
+          );
         await repo.deleteMember(tx, organisationId, member.id);
         await audit.record(
           tx,
@@ -315,7 +323,7 @@ export function createMembersService(deps: {
                 resourceType: 'user',
                 resourceId: member.id,
                 title: `${displayName(member)} removed from the team`,
-                description: `${escapeMarkdown(principal.email)} removed ${describeMember(member)}, who was a **${roleLabel(member.authorities)}**. Their sessions and access tokens no longer work.`,
+                description: `${escapeMarkdown(principal.email)} removed ${describeMember(member)}, who was a **${roleLabel(member.authorities)}**. Their sessions and access tokens no longer work, and single sign-on does not let them back in unless they are invited again.`,
               }
             : {
                 action: 'delete',
@@ -380,6 +388,12 @@ export function createMembersService(deps: {
         }).length;
         if (newSeats > 0)
           await billing.assertWithinLimit(tx, organisationId, 'maxOrganisationUsers', newSeats);
+        // Inviting someone removed lets them in again, by single sign-on too.
+        await identities.deleteRemovals(
+          tx,
+          organisationId,
+          rows.map((row) => row.email),
+        );
 
         const made: Prepared[] = [];
         for (const row of rows) {
@@ -440,60 +454,8 @@ export function createMembersService(deps: {
       return send(prepared, { inviter, organisation, expiresAt });
     },
 
-    /**
-     * Single sign-on (modules/sso): the member a person whose e-mail the organisation's identity
-     * provider vouched for signs in as. An active member signs in; a pending invitation is accepted;
-     * anyone else joins as a new member with `role`, within the plan's seats. Joining is audited.
-     * Refused: a removed (archived) member, and a newcomer when no seat is left.
-     */
-    async memberForSingleSignOn(
-      organisationId: string,
-      person: { email: string; firstName: string; lastName: string; via: string },
-      role: Authority,
-    ): Promise<{ userId: string } | { refused: 'archived' | 'no-seat' }> {
-      const email = person.email.toLowerCase();
-      return db.transaction(async (tx) => {
-        await lockOrganisation(tx, organisationId);
-        const [member] = await repo.findByEmails(tx, organisationId, [email]);
-        if (member?.archived) return { refused: 'archived' as const };
-        if (member?.activated) return { userId: member.id };
-        const at = now();
-        const firstName = member?.firstName || person.firstName;
-        const lastName = member?.lastName || person.lastName;
-        const who = describeMember({ firstName, lastName, email });
-        const actor = (userId: string) => ({ organisationId, userId });
-        if (member) {
-          await repo.activatePendingMember(tx, organisationId, member.id, { firstName, lastName, at });
-          await audit.record(tx, actor(member.id), {
-            action: 'update',
-            resourceType: 'user',
-            resourceId: member.id,
-            title: `${displayName({ firstName, lastName, email })} joined the team`,
-            description: `${who} accepted their invitation by signing in with ${escapeMarkdown(person.via)}.`,
-          });
-          return { userId: member.id };
-        }
-        if ((await billing.remaining(tx, organisationId, 'maxOrganisationUsers')) < 1)
-          return { refused: 'no-seat' as const };
-        const userId = await repo.insertMember(tx, {
-          activated: true,
-          organisationId,
-          email,
-          firstName,
-          lastName,
-          authorities: [role],
-          at,
-        });
-        await audit.record(tx, actor(userId), {
-          action: 'create',
-          resourceType: 'user',
-          resourceId: userId,
-          title: `${displayName({ firstName, lastName, email })} joined the team`,
-          description: `${who} signed in with ${escapeMarkdown(person.via)} for the first time and joined as **${AUTHORITY_LABELS[role]}**.`,
-        });
-        return { userId };
-      });
-    },
+    /** Single sign-on (modules/sso): the member an identity provider's person signs in as (sso-members.ts). */
+    memberForSingleSignOn: ssoMembers.memberForSingleSignOn,
 
     /** POST /api/v1/account/sessions/revoke-all: "Sign out everywhere" ends every session of the caller. */
     async signOutEverywhere(principal: Principal): Promise<void> {

@@ -46,7 +46,7 @@ export function MemberActions({
     const confirmed = member.activated
       ? await confirm({
           title: 'Remove Member',
-          message: `Remove ${name} (${member.email}) from the organisation? They are signed out at once and their access tokens stop working.`,
+          message: `Remove ${name} (${member.email}) from the organisation? They are signed out at once, their access tokens stop working, and single sign-on will not let them back in unless you invite them again.`,
           confirmLabel: 'Remove Member',
           danger: true,
         })

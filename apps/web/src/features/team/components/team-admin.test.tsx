@@ -100,6 +100,9 @@ describe('Team Management', () => {
     expect(
       within(dialog).getByText(/Remove Grace Hopper \(grace@example.com\) from the organisation\?/),
     ).toBeTruthy();
+    expect(
+      within(dialog).getByText(/single sign-on will not let them back in unless you invite them again\./),
+    ).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Remove Member' }));
     expect(await screen.findByText('User has been removed')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('grace@example.com')).toBeNull());
