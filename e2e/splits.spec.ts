@@ -89,6 +89,48 @@ describe('rules and splits', () => {
   });
 
   it(
+    'takes a decimal share as its rounding, and keeps the share the user set before',
+    { timeout: 120_000 },
+    async () => {
+      const { page } = t;
+      await signedInOn(page, {
+        name: 'Decimal shares',
+        key: 'decimal-shares',
+        variants: [
+          { key: 'red', name: 'Red' },
+          { key: 'green', name: 'Green' },
+          { key: 'blue', name: 'Blue' },
+        ],
+      });
+      const otherwise = rule(page, 'Otherwise (everyone else)');
+      await otherwise.getByRole('switch', { name: 'Split' }).check({ force: true });
+      const share = (name: string) => otherwise.getByRole('textbox', { name, exact: true });
+      const shares = async () =>
+        Promise.all(['Red', 'Green', 'Blue'].map((name) => share(name).inputValue()));
+      await typeShare(share('Green'), '60');
+      expect(await shares()).toEqual(['20 %', '60 %', '20 %']);
+
+      // The dot is kept: 12.5 is not 125 clamped to 100, which took Green's 60 away.
+      await typeShare(share('Red'), '12.5');
+      await otherwise.getByText('Counts as 13 %').waitFor();
+      expect(await shares()).toEqual(['12.5 %', '60 %', '27 %']);
+      await otherwise.getByText('Total: 100 %').waitFor();
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        for (const width of [1440, 390]) {
+          await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+          await otherwise.evaluate((card) => card.scrollIntoView({ block: 'center' }));
+          await viewShot(page, `splits-decimal-share-${colorScheme}-${width}`, width);
+        }
+      }
+
+      await share('Red').blur();
+      expect(await shares()).toEqual(['13 %', '60 %', '27 %']);
+      expect(await otherwise.getByText('Counts as').count()).toBe(0);
+    },
+  );
+
+  it(
     'shows a new rule unmarked, scrolled into view with its first field focused',
     { timeout: 120_000 },
     async () => {

@@ -12,15 +12,19 @@ type SplitInputProps = {
 
 /**
  * A percentage that may be empty (or a lone minus) while it is typed; it follows the rule's split
- * otherwise. What is typed out of range is clamped as it is typed: 150 shows 100, -5 shows 0.
+ * otherwise. What is typed out of range is clamped as it is typed: 150 shows 100, -5 shows 0. Shares
+ * are whole numbers: a decimal (12.5) stays as typed while the field has the focus and counts as its
+ * rounding (13), which the field shows on blur. The dot is not dropped, so 12.5 never reads as 125.
  */
 function SplitInput({ label, value, disabled, onChange }: SplitInputProps) {
   const [text, setText] = useState<number | string>(value);
   const [shown, setShown] = useState(value);
   if (shown !== value) {
     setShown(value);
-    setText(value);
+    // A decimal being typed stays as typed when the rule took its rounding.
+    if (typeof text !== 'number' || clampSplit(text) !== value) setText(value);
   }
+  const rounded = typeof text === 'number' && !Number.isInteger(text) ? clampSplit(text) : null;
   return (
     <NumberInput
       label={label}
@@ -28,8 +32,9 @@ function SplitInput({ label, value, disabled, onChange }: SplitInputProps) {
       min={0}
       max={100}
       clampBehavior="none"
-      allowDecimal={false}
       suffix=" %"
+      description={rounded === null ? undefined : `Counts as ${rounded} %`}
+      inputWrapperOrder={['label', 'input', 'description']}
       disabled={disabled}
       onChange={(next) => {
         if (typeof next !== 'number') {
@@ -37,7 +42,7 @@ function SplitInput({ label, value, disabled, onChange }: SplitInputProps) {
           return;
         }
         const clamped = clampSplit(next);
-        setText(clamped);
+        setText(Number.isInteger(next) || clamped !== Math.round(next) ? clamped : next);
         onChange(clamped);
       }}
       onBlur={() => setText(value)}
