@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createPgliteDataDir, openDatabase, PGLITE_V8_FLAGS } from './db/client';
+import { DataDirInUseError, lockDataDir } from './db/data-dir-lock';
 import { compactingCollection, startIdleCollector } from './lib/idle-collector';
 import { useServerSha1 } from './lib/sha1';
 import { seed } from './seed';
@@ -20,8 +21,9 @@ function readConfig(): Config {
 }
 
 /**
- * Opens the configured database. The embedded one first gets its V8 flags, before PGlite compiles
- * its WebAssembly, and its files created apart on the first start (both in db/client.ts).
+ * Opens the configured database. The embedded one's directory is first locked for this process
+ * alone (db/data-dir-lock.ts); then it gets its V8 flags, before PGlite compiles its WebAssembly,
+ * and its files created apart on the first start (both in db/client.ts).
  */
 async function openConfiguredDatabase(config: Config) {
   if (config.databaseUrl) {
@@ -38,8 +40,15 @@ async function openConfiguredDatabase(config: Config) {
         ),
     });
   }
-  v8.setFlagsFromString(PGLITE_V8_FLAGS.join(' '));
   const dataDir = path.resolve(config.dataDir);
+  try {
+    lockDataDir(dataDir);
+  } catch (err) {
+    if (!(err instanceof DataDirInUseError)) throw err;
+    process.stderr.write(`Vexil cannot start.\n${err.message}\n`);
+    process.exit(1);
+  }
+  v8.setFlagsFromString(PGLITE_V8_FLAGS.join(' '));
   await createPgliteDataDir(dataDir);
   return openDatabase({ kind: 'pglite', dataDir });
 }

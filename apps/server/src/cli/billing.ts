@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { formatLimit, LIMIT_KEYS, type Subscription } from '@vexil/core';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
+import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock';
 import { AppError } from '../errors';
 import { createAuditService } from '../modules/audit/audit.service';
 import { createBillingAccountService } from '../modules/billing/billing-account.service';
@@ -157,6 +158,18 @@ export async function runBillingCli(
   }
 }
 
+/** The embedded database, unless a running server holds its directory (db/data-dir-lock.ts). */
+function openEmbedded(dataDir: string) {
+  try {
+    lockDataDir(dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return null;
+  }
+  return openDatabase({ kind: 'pglite', dataDir });
+}
+
 async function main(): Promise<number> {
   let config: Config;
   try {
@@ -178,7 +191,8 @@ async function main(): Promise<number> {
           statementMs: config.databaseStatementTimeoutMs,
         },
       })
-    : openDatabase({ kind: 'pglite', dataDir: path.resolve(config.dataDir) });
+    : openEmbedded(path.resolve(config.dataDir));
+  if (!database) return 1;
   try {
     await database.migrate();
     return await runBillingCli(process.argv.slice(2), {
