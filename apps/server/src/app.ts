@@ -40,6 +40,7 @@ import { featuresRoutes } from './modules/features/features.routes';
 import { createFeaturesService } from './modules/features/features.service';
 import { createSdkRegistration } from './modules/features/sdk-registration';
 import { healthRoutes } from './modules/health/health.routes';
+import { createHealthService, type HealthService } from './modules/health/health.service';
 import { createImpressionsService } from './modules/impressions/impressions.service';
 import {
   createIntegrationsModule,
@@ -375,7 +376,12 @@ export async function buildApp(
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  // Readiness says 503 at once when a write finds the database's disk full or read-only.
+  const health = createHealthService({
+    ping: () => database.ping(),
+    probeWrite: () => database.probeWrite(),
+  });
+  registerErrorHandler(app, { storageFailed: () => health.storageFailed() });
 
   const services = createServices(
     options,
@@ -425,7 +431,7 @@ export async function buildApp(
     registerAuth(dashboard, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });
     registerSubscriptionGuard(dashboard, { billing: services.billing });
     await registerOpenApi(dashboard);
-    await registerDashboardRoutes(dashboard, services, database);
+    await registerDashboardRoutes(dashboard, services, health);
     await registerWeb(dashboard, config.webDist ? path.resolve(config.webDist) : defaultWebDist);
   });
 
@@ -458,12 +464,8 @@ export async function buildApp(
 }
 
 /** The dashboard API's routes, each module's plugin over its service. */
-async function registerDashboardRoutes(
-  app: FastifyInstance,
-  services: AppServices,
-  database: DatabaseHandle,
-) {
-  await app.register(healthRoutes({ ping: () => database.ping() }));
+async function registerDashboardRoutes(app: FastifyInstance, services: AppServices, health: HealthService) {
+  await app.register(healthRoutes({ health }));
   await app.register(authRoutes({ auth: services.auth }));
   await app.register(accountRoutes({ account: services.account }));
   await app.register(auditRoutes({ audit: services.audit }));

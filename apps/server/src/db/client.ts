@@ -64,8 +64,17 @@ export type DatabaseHandle = {
   /** Runs pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Fails unless the database can store a new row now: a temporary table made, written and dropped
+   * in one statement, which needs a new page on disk and is refused by a read-only database.
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 };
+
+/** One simple-query string: its own implicit transaction, whose commit drops the table again. */
+const WRITE_PROBE =
+  'create temporary table vexil_write_probe (at timestamptz) on commit drop; insert into vexil_write_probe values (now())';
 
 /**
  * Limits on every PostgreSQL connection, so that a database that is gone or cut off fails requests
@@ -248,6 +257,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     ping: async () => {
       await pglite.query('select 1');
     },
+    probeWrite: async () => {
+      await pglite.exec(WRITE_PROBE);
+    },
     close: async () => {
       if (!pglite.closed) await pglite.close();
     },
@@ -316,17 +328,18 @@ function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): 
       }
     },
     ping: () => pingWithin(pool, timeouts.pingMs),
+    probeWrite: () => pingWithin(pool, timeouts.pingMs, WRITE_PROBE),
     close: async () => {
       if (!pool.ended) await pool.end();
     },
   };
 }
 
-/** `select 1` that fails after `ms` even while no connection can be had. */
-async function pingWithin(pool: pg.Pool, ms: number): Promise<void> {
+/** `select 1` (or `text`) that fails after `ms` even while no connection can be had. */
+async function pingWithin(pool: pg.Pool, ms: number, text = 'select 1'): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   // node-postgres reads query_timeout per query too, though its types do not say so.
-  const query = pool.query({ text: 'select 1', query_timeout: ms } as pg.QueryConfig);
+  const query = pool.query({ text, query_timeout: ms } as pg.QueryConfig);
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`The database did not answer within ${ms} ms`)), ms);
   });

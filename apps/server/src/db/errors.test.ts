@@ -1,7 +1,7 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../errors';
-import { isConnectionLost, isDatabaseUnavailable } from './errors';
+import { isConnectionLost, isDatabaseUnavailable, isStorageUnwritable } from './errors';
 
 function withCode(code: string, message = 'database error') {
   return Object.assign(new Error(message), { code });
@@ -73,5 +73,30 @@ describe('isConnectionLost', () => {
     ['a unique violation', withCode('23505')],
   ])('not after %s: trying again would wait or fail the same way', (_name, error) => {
     expect(isConnectionLost(failedQuery(error))).toBe(false);
+  });
+});
+
+describe('isStorageUnwritable', () => {
+  it.each([
+    // As the embedded database reports a full disk.
+    [
+      'a full disk (53100)',
+      withCode('53100', 'could not extend file "base/5/17610": No space left on device'),
+    ],
+    ['a failed write to a file (58030)', withCode('58030', 'could not write to file "pg_wal/xlogtemp.1"')],
+    ['a read-only database (25006)', withCode('25006', 'cannot execute INSERT in a read-only transaction')],
+    ['the file system being full', withCode('ENOSPC', 'ENOSPC: no space left on device, write')],
+    ['a read-only file system', new Error('could not create file "base/5/1": Read-only file system')],
+  ])('recognises %s, inside Drizzle’s error', (_name, error) => {
+    expect(isStorageUnwritable(failedQuery(error))).toBe(true);
+    expect(isDatabaseUnavailable(failedQuery(error))).toBe(false);
+  });
+
+  it.each([
+    ['a unique violation', withCode('23505')],
+    ['a terminated backend', withCode('57P01')],
+    ['a bad value', withCode('22P02')],
+  ])('not %s', (_name, error) => {
+    expect(isStorageUnwritable(failedQuery(error))).toBe(false);
   });
 });

@@ -77,6 +77,28 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   });
 }
 
+/**
+ * SQLSTATEs of a database that cannot store anything: its disk is full (53100, "could not extend
+ * file"), a write to its files failed (58030), or it only reads (25006: a standby, or
+ * `default_transaction_read_only`).
+ */
+const UNWRITABLE_SQLSTATES = new Set(['53100', '58030', '25006']);
+/** The file system's own words, when they reach us without a SQLSTATE. */
+const UNWRITABLE_SYSTEM_CODES = new Set(['ENOSPC', 'EROFS', 'EDQUOT']);
+const UNWRITABLE_MESSAGES = [/No space left on device/, /Read-only file system/, /Disk quota exceeded/];
+
+/**
+ * True when `error` says the database cannot write, not that the request was wrong: the same write
+ * succeeds once space is freed or the database is writable again (docs/adr/0007).
+ */
+export function isStorageUnwritable(error: unknown): boolean {
+  return someCause(error, ({ code, message }) => {
+    if (typeof code === 'string' && (UNWRITABLE_SQLSTATES.has(code) || UNWRITABLE_SYSTEM_CODES.has(code)))
+      return true;
+    return typeof message === 'string' && UNWRITABLE_MESSAGES.some((pattern) => pattern.test(message));
+  });
+}
+
 /** True when `test` holds for `error` or an error in its cause chain (Drizzle wraps the driver's). */
 function someCause(
   error: unknown,

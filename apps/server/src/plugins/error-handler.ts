@@ -1,11 +1,15 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { defaultErrorCode } from '@vexil/core';
-import { isDatabaseUnavailable } from '../db/errors';
+import { isDatabaseUnavailable, isStorageUnwritable } from '../db/errors';
 import { AppError, TooManyRequestsError, type FieldError } from '../errors';
 
 /** Seconds a client should wait before retrying a request the database could not serve. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** …and one it could not store: freeing space takes an operator. */
+const STORAGE_RETRY_AFTER_SECONDS = 30;
+export const STORAGE_UNWRITABLE_TITLE =
+  'The database cannot store changes right now: its disk is full or it is read-only. Please retry later.';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -26,7 +30,13 @@ function fieldOf(path: readonly PropertyKey[], location: string | undefined): st
 }
 
 /** One error handler: the only place errors become HTTP; 5xx causes go to the log, never to the client. */
-export function registerErrorHandler(app: FastifyInstance) {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  hooks: {
+    /** A write failed because the database cannot store anything (readiness turns 503). */
+    storageFailed?: () => void;
+  } = {},
+) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -75,6 +85,15 @@ export function registerErrorHandler(app: FastifyInstance) {
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
         .send({ title: 'The database is unavailable, please retry.', code: 'unavailable' });
+    }
+    if (isStorageUnwritable(error)) {
+      // The request was fine; the database's disk is full or it only reads (docs/adr/0007).
+      request.log.error({ err: error }, 'the database cannot write');
+      hooks.storageFailed?.();
+      return reply
+        .code(503)
+        .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+        .send({ title: STORAGE_UNWRITABLE_TITLE, code: 'unavailable' });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { HealthService } from './health.service';
 
-export function healthRoutes(deps: { ping: () => Promise<void> }): FastifyPluginAsyncZod {
+export function healthRoutes(deps: { health: HealthService }): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/healthz',
@@ -21,7 +22,7 @@ export function healthRoutes(deps: { ping: () => Promise<void> }): FastifyPlugin
         config: { public: true },
         schema: {
           tags: ['health'],
-          summary: 'The database answers',
+          summary: 'The database answers and can write',
           response: {
             200: z.object({ status: z.literal('ready') }),
             503: z.object({ status: z.literal('unavailable') }),
@@ -30,7 +31,7 @@ export function healthRoutes(deps: { ping: () => Promise<void> }): FastifyPlugin
       },
       async (request, reply) => {
         try {
-          await deps.ping();
+          await deps.health.ready();
           return { status: 'ready' as const };
         } catch (err) {
           request.log.warn({ err }, 'readiness check failed');
