@@ -87,16 +87,29 @@ export const inviteForm = z.object({ invites: invitesInput });
 /** Type of {@link inviteForm}. */
 export type InviteForm = z.infer<typeof inviteForm>;
 
-/** Response of GET /api/v1/signup/invitee/{activationKey}. */
+/**
+ * Response of GET /api/v1/signup/invitee/{activationKey}. `seatAvailable` is false while the
+ * organisation's plan has no seat left for one more active member (its plan shrank since the
+ * invitation was sent): the invitation cannot be accepted until an admin makes room.
+ */
 export const inviteeSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
   organisationName: z.string(),
   alreadyActivated: z.boolean(),
+  seatAvailable: z.boolean(),
 });
 /** Type of {@link inviteeSchema}. */
 export type Invitee = z.infer<typeof inviteeSchema>;
+
+/** An invitation cannot be accepted: the organisation's plan has no seat left (title of the 400). */
+export const INVITEE_NO_SEAT_MESSAGE = 'There is no seat left for you yet';
+
+/** Why, in full: on the invited sign-up page and as the refusal's detail. */
+export function inviteeNoSeatDetail(organisationName: string): string {
+  return `${organisationName}'s plan has no seat left for another member. Ask an organisation admin of ${organisationName} to add seats or free one, then open this link again: it works until it expires.`;
+}
 
 /** An entry of GET /api/v1/members (maintainer picker). */
 export const memberSchema = z.object({ id: idSchema, name: z.string() });

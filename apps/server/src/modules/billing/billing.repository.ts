@@ -433,6 +433,17 @@ export async function countSeats(db: Executor, organisationId: string): Promise<
   return Number(row?.n ?? 0);
 }
 
+/** Members who accepted their invitation and were not removed: the seats taken for good. */
+export async function countActiveMembers(db: Executor, organisationId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(
+      and(eq(users.organisationId, organisationId), eq(users.archived, false), eq(users.activated, true)),
+    );
+  return Number(row?.n ?? 0);
+}
+
 /** The active prices of a catalogue product, by the provider's product id (monthly first). */
 export async function findProductPrices(
   db: Executor,

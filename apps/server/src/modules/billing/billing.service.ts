@@ -183,6 +183,17 @@ export function createBillingService(deps: {
       if (!withinLimit(used + adding - 1, limit)) throw new LimitReachedError(limitMessage(key, limit));
     },
 
+    /**
+     * Whether one more member may become active (an invitation accepted): pending invitations took
+     * their seats when sent, but the plan may have shrunk since, so the members already active are
+     * counted against its seats again. Call it inside the write's transaction.
+     */
+    async hasSeatForNewMember(executor: Executor, organisationId: string): Promise<boolean> {
+      const limit = (await limitsFor(executor, organisationId))?.maxOrganisationUsers;
+      if (limit === null || limit === undefined) return true;
+      return withinLimit(await repo.countActiveMembers(executor, organisationId), limit);
+    },
+
     /** How many more items the plan allows (Infinity when unlimited). */
     async remaining(executor: Executor, organisationId: string, key: repo.CountedLimitKey): Promise<number> {
       const limits = await limitsFor(executor, organisationId);

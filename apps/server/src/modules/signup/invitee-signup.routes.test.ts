@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { InitialPayload, TeamMember } from '@vexil/core';
+import {
+  INVITEE_NO_SEAT_MESSAGE,
+  inviteeNoSeatDetail,
+  type InitialPayload,
+  type TeamMember,
+} from '@vexil/core';
 import { invites } from '../../db/schema/index';
-import { auditTrail, callerFor, createTeam, type Team } from '../../../test/api';
+import { auditTrail, callerFor, createTeam, subscribe, type Team } from '../../../test/api';
 import { createHarness, randomIp, type Harness } from '../../../test/helpers';
 import { captureLogs } from '../../../test/logs';
 import { startTestMailServer, type TestMailServer } from '../../../test/smtp-server';
@@ -65,6 +70,7 @@ describe('invited sign-up', () => {
       email: 'ada@example.com',
       organisationName: `Org ${team.admin.domain}`,
       alreadyActivated: false,
+      seatAvailable: true,
     });
   });
 
@@ -167,6 +173,35 @@ describe('invited sign-up', () => {
       .json<TeamMember[]>()
       .filter((m) => !m.activated);
     expect(pending.map((m) => m.email).sort()).toEqual(['old@example.com', 'twice@example.com']);
+  });
+
+  it('checks the plan’s seats again when an invitation is accepted: invitations sent on a larger plan wait for a seat', async () => {
+    const ada = await invite('ada@example.com');
+    const bob = await invite('bob@example.com');
+    // The plan shrinks to the 4 active members and one more: one of the two invitations fits.
+    await subscribe(h, team.admin.organisationId, { maxOrganisationUsers: 5 });
+    const activate = (key: string) =>
+      accept({ activationKey: key, firstName: 'A', lastName: 'B', password: 'pa55word' });
+    expect((await find(ada)).json()).toMatchObject({ seatAvailable: true });
+    expect((await activate(ada)).statusCode).toBe(200);
+
+    expect((await find(bob)).json()).toMatchObject({ alreadyActivated: false, seatAvailable: false });
+    const refused = await activate(bob);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      title: INVITEE_NO_SEAT_MESSAGE,
+      detail: inviteeNoSeatDetail(`Org ${team.admin.domain}`),
+      code: 'limit_reached',
+    });
+    expect(refused.cookies).toEqual([]);
+    const members = (await team.admin.call('GET', '/api/v1/users')).json<TeamMember[]>();
+    expect(members.filter((m) => m.activated)).toHaveLength(5);
+    expect(members.find((m) => m.email === 'bob@example.com')).toMatchObject({ activated: false });
+
+    // A member removed frees a seat, and the same link works.
+    expect((await team.admin.call('DELETE', `/api/v1/users/${team.readOnly.id}`)).statusCode).toBe(204);
+    expect((await find(bob)).json()).toMatchObject({ seatAvailable: true });
+    expect((await activate(bob)).statusCode).toBe(200);
   });
 
   it('is not found from another organisation’s address', async () => {

@@ -1,16 +1,20 @@
 import {
   INVITEE_ALREADY_ACTIVATED_MESSAGE,
   INVITEE_NOT_FOUND_MESSAGE,
+  INVITEE_NO_SEAT_MESSAGE,
   escapeMarkdown,
+  inviteeNoSeatDetail,
   type Invitee,
   type InviteeSignupInput,
 } from '@vexil/core';
 import type { Database } from '../../db/client';
-import { AppError, ConflictError } from '../../errors';
+import { lockOrganisation } from '../../db/locks';
+import { AppError, BadRequestError, ConflictError } from '../../errors';
 import { hashPassword, type HashCost } from '../../lib/passwords';
 import { hashToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, ClientInfo, NewSession } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
 import * as repo from './signup.repository';
 
 /** Unknown, expired or cancelled: 404 with the page's words (docs/product.md §8). */
@@ -29,16 +33,18 @@ export type InviteeSignupService = ReturnType<typeof createInviteeSignupService>
 /**
  * Invited sign-up (docs/product.md §2 /invited/{activationKey}, §4): the invitation's key shows who
  * was invited, then activates them once with the names and password they choose and signs them in.
- * The key works until its invitation expires (7 days) and only once.
+ * The key works until its invitation expires (7 days) and only once, and only while the plan has a
+ * seat for one more active member.
  */
 export function createInviteeSignupService(deps: {
   db: Database;
   audit: AuditService;
   auth: AuthService;
+  billing: Pick<BillingService, 'hasSeatForNewMember'>;
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, hashCost } = deps;
+  const { db, audit, auth, billing, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Whether the invitation can be seen from this address: any, or its own organisation's. */
@@ -55,12 +61,14 @@ export function createInviteeSignupService(deps: {
     async find(activationKey: string, hostOrganisation: string | null): Promise<Invitee> {
       const invitation = await repo.findInvitation(db, hashToken(activationKey));
       if (!invitation || !visible(invitation, hostOrganisation, now())) throw new InviteeNotFoundError();
+      const alreadyActivated = invitation.acceptedAt !== null || invitation.userActivated;
       return {
         firstName: invitation.firstName,
         lastName: invitation.lastName,
         email: invitation.email,
         organisationName: invitation.organisationName,
-        alreadyActivated: invitation.acceptedAt !== null || invitation.userActivated,
+        alreadyActivated,
+        seatAvailable: alreadyActivated || (await billing.hasSeatForNewMember(db, invitation.organisationId)),
       };
     },
 
@@ -80,6 +88,15 @@ export function createInviteeSignupService(deps: {
         if (!found || !visible(found, hostOrganisation, at)) throw new InviteeNotFoundError();
         if (found.acceptedAt !== null || found.userActivated)
           throw new ConflictError(INVITEE_ALREADY_ACTIVATED_MESSAGE);
+        // Seats were counted when the invitation was sent; the plan may have shrunk since.
+        await lockOrganisation(tx, found.organisationId);
+        if (!(await billing.hasSeatForNewMember(tx, found.organisationId)))
+          throw new BadRequestError(
+            INVITEE_NO_SEAT_MESSAGE,
+            undefined,
+            inviteeNoSeatDetail(found.organisationName),
+            'limit_reached',
+          );
         const owner = { organisationId: found.organisationId, userId: found.userId };
         await repo.activateMember(tx, owner, {
           firstName: input.firstName,

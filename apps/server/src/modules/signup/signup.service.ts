@@ -21,7 +21,7 @@ export function createSignupService(deps: {
   db: Database;
   audit: AuditService;
   auth: AuthService;
-  billing: Pick<BillingService, 'startTrial'>;
+  billing: Pick<BillingService, 'startTrial' | 'hasSeatForNewMember'>;
   projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
   mailer: Mailer;
   publicUrl: string;
@@ -45,7 +45,7 @@ export function createSignupService(deps: {
       ...clock,
     }),
     passwordReset: createPasswordResetService({ db, audit, auth, outbox, publicUrl, hashCost, ...clock }),
-    invitee: createInviteeSignupService({ db, audit, auth, hashCost, ...clock }),
+    invitee: createInviteeSignupService({ db, audit, auth, billing, hashCost, ...clock }),
     findOrganisations: createFindOrganisationsService({ db, outbox, publicUrl }),
     /** Resolves once the e-mails posted so far were handed to the mail server or given up. */
     mailsSettled: () => outbox.settled(),

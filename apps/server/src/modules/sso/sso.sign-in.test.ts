@@ -165,6 +165,17 @@ describe('signing in', () => {
     expect((await auditTrail(adminCall))[0]?.description).toContain('accepted their invitation');
   });
 
+  it('leaves a pending invitation pending when the plan has no seat left for it', async () => {
+    const res = await adminCall('POST', '/api/v1/invites', [{ email: 'ada@example.com' }]);
+    expect(res.statusCode, res.body).toBe(201);
+    // The plan shrinks to the members already active (the admin): the invitation no longer fits.
+    await subscribe(h, admin.organisationId, { maxOrganisationUsers: 1 });
+    expect(failure((await runSso(h, provider, 'acme', 'ada')).location)).toBe(
+      `http://${PUBLIC_HOST}/acme/login?sso=not-allowed`,
+    );
+    expect(await member(admin.organisationId, 'ada@example.com')).toMatchObject({ activated: false });
+  });
+
   it('ends on the organisation’s sub-domain when it started there', async () => {
     const first = await h.app.inject({
       method: 'GET',

@@ -9,8 +9,9 @@ import * as repo from './members.repository';
 
 /**
  * Why single sign-on does not sign someone in: a removed member (archived, or removed and not invited
- * since), no seat left for a newcomer, an e-mail the provider did not verify (which may not link or
- * join), or a member already bound to another identity of the same provider.
+ * since), no seat left for a newcomer or for accepting an invitation, an e-mail the provider did not
+ * verify (which may not link or join), or a member already bound to another identity of the same
+ * provider.
  */
 export type SsoRefusal = 'archived' | 'removed' | 'no-seat' | 'unverified' | 'bound-elsewhere';
 
@@ -86,6 +87,9 @@ export function createSsoMembers(deps: {
         const lastName = member?.lastName || person.lastName;
         const who = describeMember({ firstName, lastName, email });
         if (member) {
+          // The invitation took its seat when sent; the plan may have shrunk since.
+          if (!(await billing.hasSeatForNewMember(tx, organisationId)))
+            return { refused: 'no-seat' as const };
           await repo.activatePendingMember(tx, organisationId, member.id, { firstName, lastName, at });
           await identities.bindIdentity(tx, organisationId, member.id, identity, at);
           await audit.record(tx, actor(member.id), {

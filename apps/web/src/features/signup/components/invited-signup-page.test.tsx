@@ -10,7 +10,10 @@ const INVITEE = {
   email: 'ada@example.com',
   organisationName: 'Acme',
   alreadyActivated: false,
+  seatAvailable: true,
 };
+const NO_SEAT_DETAIL =
+  "Acme's plan has no seat left for another member. Ask an organisation admin of Acme to add seats or free one, then open this link again: it works until it expires.";
 
 function renderPage() {
   return renderRoutes(
@@ -127,5 +130,34 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
     expect(
       await screen.findByRole('heading', { name: 'It looks like you have already activated your account!' }),
     ).toBeTruthy();
+  });
+
+  it('says why the invitation cannot be accepted while the plan has no seat left, instead of the form', async () => {
+    stubApi({
+      'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, { ...INVITEE, seatAvailable: false }),
+    });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'There is no seat left for you yet' })).toBeTruthy();
+    expect(screen.getByText(NO_SEAT_DETAIL)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Activate my account' })).toBeNull();
+  });
+
+  it('turns into the no-seat page when the seats ran out while the form was open', async () => {
+    stubApi({
+      'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, INVITEE),
+      'POST /api/v1/signup/invitee/': () =>
+        jsonResponse(400, {
+          title: 'There is no seat left for you yet',
+          detail: NO_SEAT_DETAIL,
+          code: 'limit_reached',
+        }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Join Acme' });
+    const user = await fillPasswords('pa55word');
+    await user.type(screen.getByLabelText('Last name'), 'Lovelace');
+    await user.click(screen.getByRole('button', { name: 'Activate my account' }));
+    expect(await screen.findByRole('heading', { name: 'There is no seat left for you yet' })).toBeTruthy();
+    expect(screen.getByText(NO_SEAT_DETAIL)).toBeTruthy();
   });
 });

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconUserCheck, IconUserQuestion } from '@tabler/icons-react';
+import { IconAlertCircle, IconArmchair2, IconUserCheck, IconUserQuestion } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   INVITEE_ALREADY_ACTIVATED_MESSAGE,
   INVITEE_NOT_FOUND_MESSAGE,
+  INVITEE_NO_SEAT_MESSAGE,
+  inviteeNoSeatDetail,
   inviteeSignupForm,
   type Invitee,
   type InviteeSignupForm,
@@ -19,12 +21,13 @@ import { NewPasswordFields, passwordsReady } from './new-password-fields';
 
 /**
  * /invited/{activationKey} (docs/product.md §2, §4 "Invited signup"): loading, not found, already
- * activated, or the form; accepting signs the new member in and goes home.
+ * activated, no seat left on the organisation's plan, or the form; accepting signs the new member in
+ * and goes home.
  */
 export function InvitedSignupPage() {
   const { activationKey = '' } = useParams();
   const invitee = useInvitee(activationKey);
-  const [outcome, setOutcome] = useState<'not-found' | 'activated' | null>(null);
+  const [outcome, setOutcome] = useState<Gone | null>(null);
 
   if (invitee.isPending) return <LoadingPage />;
   if (
@@ -47,10 +50,15 @@ export function InvitedSignupPage() {
     );
   }
   if (outcome === 'activated' || invitee.data.alreadyActivated) return <AlreadyActivated />;
+  if (outcome === 'no-seat' || !invitee.data.seatAvailable)
+    return <NoSeat organisationName={invitee.data.organisationName} />;
   return (
     <InviteeForm activationKey={activationKey} invitee={invitee.data} onGone={(why) => setOutcome(why)} />
   );
 }
+
+/** Why the form gave way to another page. */
+type Gone = 'not-found' | 'activated' | 'no-seat';
 
 function NotFound() {
   return (
@@ -91,11 +99,24 @@ function AlreadyActivated() {
   );
 }
 
-function InviteeForm(props: {
-  activationKey: string;
-  invitee: Invitee;
-  onGone: (why: 'not-found' | 'activated') => void;
-}) {
+/** The organisation's plan has no seat left: the link keeps working once an admin makes room. */
+function NoSeat(props: { organisationName: string }) {
+  return (
+    <PublicPage>
+      <Stack gap="md" align="center" ta="center">
+        <IconArmchair2 size={40} stroke={1.5} aria-hidden="true" color="var(--mantine-color-orange-6)" />
+        <Title order={1} fz={24}>
+          {INVITEE_NO_SEAT_MESSAGE}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {inviteeNoSeatDetail(props.organisationName)}
+        </Text>
+      </Stack>
+    </PublicPage>
+  );
+}
+
+function InviteeForm(props: { activationKey: string; invitee: Invitee; onGone: (why: Gone) => void }) {
   const { activationKey, invitee, onGone } = props;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -122,6 +143,7 @@ function InviteeForm(props: {
     } catch (error) {
       if (isApiError(error) && error.status === 404) return onGone('not-found');
       if (isApiError(error) && error.status === 409) return onGone('activated');
+      if (isApiError(error) && error.code === 'limit_reached') return onGone('no-seat');
       if (isApiError(error)) {
         for (const { field, message } of error.errors) {
           if (field === 'firstName' || field === 'lastName' || field === 'password') setError(field, message);
