@@ -25,6 +25,7 @@ import {
 import { MAX_VARIANTS, TARGETING_STATUSES, featureControlSchema } from './targeting';
 
 export * from './targeting';
+export * from './variant-values';
 
 /** A variant of a feature. */
 export const variantSchema = z.object({

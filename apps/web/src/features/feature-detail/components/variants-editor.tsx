@@ -1,12 +1,30 @@
-import { Button, Card, Group, JsonInput, SimpleGrid, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
-import { Controller, useFieldArray, type FieldErrors } from 'react-hook-form';
-import { MAX_VARIANTS, normaliseFeatureKey } from '@vexil/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  JsonInput,
+  List,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconAlertTriangle, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Controller, useFieldArray, useWatch, type FieldErrors } from 'react-hook-form';
+import {
+  MAX_VARIANTS,
+  MIXED_VARIANT_VALUES_MESSAGE,
+  mixedVariantValues,
+  normaliseFeatureKey,
+} from '@vexil/core';
 import {
   emptyVariant,
   INVALID_JSON_MESSAGE,
   type SettingsControl,
   type SettingsValues,
+  type VariantRow,
 } from './settings-values';
 
 export type VariantsEditorProps = {
@@ -18,8 +36,52 @@ export type VariantsEditorProps = {
 };
 
 /**
+ * The variants as typed whose OFREP answers differ in type (core's mixedVariantValues); a row whose
+ * value is not JSON yet is left out, its own field says so.
+ */
+function mixedRows(rows: readonly VariantRow[]) {
+  const typed = rows.flatMap((row) => {
+    const name = row.name.trim() || row.key.trim() || 'A new variant';
+    if (row.value.trim() === '') return [{ key: row.key, name }];
+    try {
+      return [{ key: row.key, name, value: JSON.parse(row.value) as unknown }];
+    } catch {
+      return [];
+    }
+  });
+  return mixedVariantValues(typed);
+}
+
+/** A warning, not a refusal: features saved with mixed values load and save as before. */
+function MixedValuesWarning({ control }: { control: SettingsControl }) {
+  const rows = useWatch({ control, name: 'variants' });
+  const mixed = mixedRows(rows ?? []);
+  if (mixed.length === 0) return null;
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconAlertTriangle size={18} aria-hidden="true" />}
+      title="Variant values of different types"
+      role="status"
+    >
+      <Text size="sm">{MIXED_VARIANT_VALUES_MESSAGE}</Text>
+      <List size="sm" mt={4}>
+        {mixed.map(({ variant, type, hasValue }, index) => (
+          <List.Item key={index}>
+            {variant.name}:{' '}
+            {hasValue ? type : `${type}, having no value (${type === 'text' ? 'its key' : 'on or off'})`}
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
+  );
+}
+
+/**
  * docs/product.md §5: the variants of a feature, at least two. Saved variants keep their key and stay; new rows can
- * be edited freely and removed. Each may carry a JSON value that SDKs return for it.
+ * be edited freely and removed. Each may carry a JSON value that SDKs return for it; values whose types
+ * differ are warned about below the list.
  */
 export function VariantsEditor({ control, errors, savedCount, disabled }: VariantsEditorProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'variants', keyName: 'fieldId' });
@@ -136,6 +198,7 @@ export function VariantsEditor({ control, errors, savedCount, disabled }: Varian
           </Card>
         );
       })}
+      <MixedValuesWarning control={control} />
       {listError ? (
         <Text size="sm" c="red" role="alert">
           {listError}

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MIXED_VARIANT_VALUES_MESSAGE } from '@vexil/core';
+import { DETAIL, featureFixture, resetOverlays } from '../../../test-fixtures';
+import { renderFeatureDetail } from './feature-detail-test-utils';
+
+/** A feature saved before the warning existed: an object for Blue only, none for On and Off. */
+const mixed = featureFixture({
+  variants: [
+    { key: 'on', name: 'On', description: '' },
+    { key: 'off', name: 'Off', description: '' },
+    { key: 'blue', name: 'Blue', description: '', value: { colour: '#00f' } },
+  ],
+});
+
+async function openSettings(feature = mixed) {
+  const rendered = renderFeatureDetail(`${DETAIL}/settings`, { feature });
+  const form = await screen.findByRole('form', { name: 'Feature Settings' });
+  return { ...rendered, form, user: userEvent.setup() };
+}
+
+const warning = (form: HTMLElement) =>
+  within(form).queryByRole('status', { name: 'Variant values of different types' });
+const valueOf = (form: HTMLElement, n: number) =>
+  within(within(form).getByRole('group', { name: `Variant ${n}` })).getByRole('textbox', { name: /^Value/ });
+
+describe('Feature Settings: variant values of different types', { timeout: 20_000 }, () => {
+  afterEach(() => resetOverlays());
+
+  it('loads a feature whose variants answer different types, and says which', async () => {
+    const { form } = await openSettings();
+    const alert = warning(form)!;
+    expect(alert).not.toBeNull();
+    expect(within(alert).getByText(MIXED_VARIANT_VALUES_MESSAGE)).toBeTruthy();
+    expect(within(alert).getByText('On: text, having no value (its key)')).toBeTruthy();
+    expect(within(alert).getByText('Blue: object')).toBeTruthy();
+  });
+
+  it('stops warning once every variant has an object, and saves the fix', async () => {
+    const { form, user, calls } = await openSettings();
+    for (const n of [1, 2]) await user.type(valueOf(form, n), `{{"c": ${n}}`);
+    await waitFor(() => expect(warning(form)).toBeNull());
+    await user.click(within(form).getByRole('button', { name: 'Update feature' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
+    await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
+    expect(await screen.findByText('New checkout settings saved.')).toBeTruthy();
+    const body = calls.find((c) => c.method === 'PUT')?.body as { variants: { value?: unknown }[] };
+    expect(body.variants.map((v) => v.value)).toEqual([{ c: 1 }, { c: 2 }, { colour: '#00f' }]);
+  });
+
+  it('warns as soon as a value of another type is typed, and not for on/off without values', async () => {
+    const { form, user } = await openSettings(featureFixture());
+    expect(warning(form)).toBeNull();
+    await user.type(valueOf(form, 1), '"yes"');
+    expect(await within(form).findByText('Off: true/false, having no value (on or off)')).toBeTruthy();
+  });
+});
