@@ -12,6 +12,13 @@ import { PgTransaction, type PgDatabase, type PgQueryResultHKT } from 'drizzle-o
 import { is, type ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { isConnectionLost, isDatabaseUnavailable } from './errors';
+import {
+  createReachability,
+  databaseTimeouts,
+  postgresClientConfig,
+  ResilientClient,
+  type DatabaseTimeouts,
+} from './postgres-connections';
 import * as schema from './schema/index';
 
 const execFileAsync = promisify(execFile);
@@ -76,44 +83,15 @@ export type DatabaseHandle = {
 const WRITE_PROBE =
   'create temporary table vexil_write_probe (at timestamptz) on commit drop; insert into vexil_write_probe values (now())';
 
-/**
- * Limits on every PostgreSQL connection, so that a database that is gone or cut off fails requests
- * in seconds instead of holding them (docs/adr/0007-database-faults-and-timeouts.md).
- */
-export type DatabaseTimeouts = {
-  /** Opening a connection: TCP, TLS and authentication. */
-  connectMs: number;
-  /** The server cancels a statement that runs longer (`statement_timeout`). */
-  statementMs: number;
-  /**
-   * The client gives up on a statement that gets no answer for this long and drops the connection:
-   * across a cut network the server's own timeout never reaches us. Above `statementMs`, so that a
-   * merely slow statement is cancelled by the server and its connection stays usable.
-   */
-  queryMs: number;
-  /** The server ends a session left idle inside a transaction (`idle_in_transaction_session_timeout`). */
-  idleInTransactionMs: number;
-  /** The readiness ping, from asking for a connection to the answer. */
-  pingMs: number;
-};
-
-/** How much longer than the server's statement limit the client waits before giving up itself. */
-const CLIENT_MARGIN_MS = 2_000;
-
-/** The limits for `given`, the rest following from the statement limit (see DatabaseTimeouts). */
-export function databaseTimeouts(given: Partial<DatabaseTimeouts> = {}): DatabaseTimeouts {
-  const statementMs = given.statementMs ?? 10_000;
-  return {
-    connectMs: 5_000,
-    statementMs,
-    queryMs: statementMs + CLIENT_MARGIN_MS,
-    idleInTransactionMs: statementMs,
-    pingMs: 1_500,
-    ...given,
-  };
-}
-
-export const DEFAULT_DATABASE_TIMEOUTS = databaseTimeouts();
+export {
+  createReachability,
+  databaseTimeouts,
+  DEFAULT_DATABASE_TIMEOUTS,
+  postgresClientConfig,
+  ResilientClient,
+  type DatabaseTimeouts,
+  type Reachability,
+} from './postgres-connections';
 
 /**
  * A transaction whose connection is lost before COMMIT runs once more on another connection: a
@@ -122,60 +100,6 @@ export const DEFAULT_DATABASE_TIMEOUTS = databaseTimeouts();
 const TRANSACTION_ATTEMPTS = 2;
 /** …when the failed run was quick: one that already took longer fails at once, to fail fast. */
 const RETRY_WITHIN_MS = 1_000;
-
-/** TCP keepalive finds a dead peer on a connection nobody is using (the change relay's LISTEN). */
-const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
-
-/** Connection settings shared by the pool and the change relay's own connections. */
-export function postgresClientConfig(
-  url: string,
-  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
-): pg.ClientConfig {
-  return {
-    connectionString: url,
-    connectionTimeoutMillis: timeouts.connectMs,
-    statement_timeout: timeouts.statementMs,
-    query_timeout: timeouts.queryMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
-  };
-}
-
-/**
- * A node-postgres client that survives its connection failing. A client checked out of the pool
- * (for a transaction) has no listener of the pool's; without one of its own, an 'error' event
- * between two statements would be thrown out of the process. The queries waiting on it fail anyway,
- * and the pool drops the client when it comes back.
- *
- * A statement that timed out on the client side leaves the connection waiting for an answer that
- * may never come: the client is ended at once, so the statements queued behind it (a transaction's
- * rollback) fail now rather than each waiting out its own timeout.
- */
-export class ResilientClient extends pg.Client {
-  constructor(config?: string | pg.ClientConfig) {
-    super(config);
-    this.on('error', () => {});
-    const query = super.query.bind(this) as (...args: unknown[]) => unknown;
-    this.query = ((...args: unknown[]) => {
-      const last = args.length - 1;
-      const callback = args[last];
-      if (typeof callback === 'function') {
-        args[last] = (error: unknown, result: unknown) => {
-          this.endOnTimeout(error);
-          (callback as (error: unknown, result: unknown) => void)(error, result);
-        };
-      }
-      const result = query(...args);
-      if (result instanceof Promise) result.catch((error: unknown) => this.endOnTimeout(error));
-      return result;
-    }) as pg.Client['query'];
-  }
-
-  private endOnTimeout(error: unknown) {
-    if (error instanceof Error && error.message === 'Query read timeout') void this.end().catch(() => {});
-  }
-}
 
 export type DatabaseOptions =
   | {
@@ -270,7 +194,14 @@ function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>): 
   const timeouts = databaseTimeouts(options.timeouts);
   const config = postgresClientConfig(options.url, timeouts);
   const onConnectionError = options.onConnectionError ?? (() => {});
-  const pool = new pg.Pool({ ...config, max: options.max ?? 10, Client: ResilientClient });
+  const reachability = createReachability(config, timeouts);
+  const pool = new pg.Pool({
+    ...config,
+    max: options.max ?? 10,
+    Client: ResilientClient,
+    // Read by each ResilientClient the pool makes (its options are passed on as they are).
+    ...{ reachability, suspectMs: timeouts.suspectMs },
+  });
   // Each client reports its loss once, idle or checked out (a lost connection emits more than one
   // error). The pool repeats idle clients' errors and replaces them: its event needs a listener
   // too, or it would be thrown.
