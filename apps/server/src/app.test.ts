@@ -139,6 +139,72 @@ describe('error handler', () => {
   });
 });
 
+describe('writes that take no body', () => {
+  /** Every signed-in write of the dashboard API without a body schema; Sign out everywhere last. */
+  function bodyless() {
+    return h.app.routeTable
+      .filter(
+        (route) =>
+          ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method) &&
+          route.url.startsWith('/api/') &&
+          !/^\/api\/(sdk|js)\//.test(route.url) &&
+          !route.isPublic &&
+          route.bodySchema === undefined,
+      )
+      .sort((a, b) => Number(a.url.includes('revoke-all')) - Number(b.url.includes('revoke-all')));
+  }
+  const filled = (url: string) => url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000001');
+  const noBody = 'This request takes no body';
+
+  it('take an empty JSON object, an empty body with a JSON content type, and no body alike', async () => {
+    const routes = bodyless();
+    expect(routes.map((r) => r.url)).toContain('/api/v1/billing/subscription/manage');
+    const wrong: string[] = [];
+    for (const payload of ['{}', '', undefined]) {
+      const admin = await h.createOrganisation();
+      const token = await h.login(admin);
+      for (const route of routes) {
+        const res = await h.app.inject({
+          method: route.method as 'POST',
+          url: filled(route.url),
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(payload === undefined ? {} : { payload }),
+        });
+        // The placeholder ids may be refused as params; nothing else is a reason for a 400 here.
+        const errors =
+          res.statusCode === 400 ? (res.json<{ errors?: { field: string }[] }>().errors ?? []) : [];
+        const aboutParams = errors.length > 0 && errors.every((e) => e.field.startsWith('params.'));
+        if ((res.statusCode === 400 && !aboutParams) || res.statusCode >= 500)
+          wrong.push(
+            `${route.method} ${route.url} with ${JSON.stringify(payload)}: ${res.statusCode} ${res.body}`,
+          );
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('still refuse a body that says something', async () => {
+    const admin = await h.createOrganisation();
+    const token = await h.login(admin);
+    for (const payload of ['{"all":true}', '[]', '"x"']) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/billing/subscription/manage',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json(), payload).toMatchObject({
+        title: noBody,
+        errors: [{ field: '(body)', message: noBody }],
+      });
+    }
+  });
+});
+
 describe('logs', () => {
   it('never contain passwords, tokens or cookies', async () => {
     const { lines, stream } = captureLogs();

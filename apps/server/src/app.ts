@@ -309,13 +309,30 @@ function createServices(
   };
 }
 
+/**
+ * A write that takes no body refuses one that says something, but an empty JSON object says nothing,
+ * as an empty body does: clients that always send JSON send `{}`.
+ */
 function refuseBody(request: FastifyRequest) {
-  const length = Number(request.headers['content-length'] ?? 0);
-  if (length > 0 || request.headers['transfer-encoding'] !== undefined) {
+  const body = request.body;
+  const empty =
+    body === undefined ||
+    (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+  if (!empty) {
     throw new BadRequestError('This request takes no body', [
       { field: '(body)', message: 'This request takes no body' },
     ]);
   }
+}
+
+/**
+ * An empty body sent with a JSON content type is no body: without the header the JSON parser, which
+ * refuses an empty text, is not asked to read it.
+ */
+function forgetEmptyBodyType(request: FastifyRequest) {
+  const length = request.headers['content-length'];
+  if (request.headers['transfer-encoding'] === undefined && (length === '0' || length === undefined))
+    delete request.headers['content-type'];
 }
 
 /**
@@ -398,6 +415,8 @@ export async function buildApp(
       // A write that takes no body refuses one, rather than acting on it while ignoring it.
       const existing = route.preValidation ? [route.preValidation].flat() : [];
       route.preValidation = [...existing, async (request) => refuseBody(request)];
+      const early = route.onRequest ? [route.onRequest].flat() : [];
+      route.onRequest = [...early, async (request) => forgetEmptyBodyType(request)];
     }
     if (dashboardApi) {
       const existing = route.preValidation ? [route.preValidation].flat() : [];
