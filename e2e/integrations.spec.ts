@@ -5,7 +5,14 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startFakeJira, type FakeJira } from '../apps/server/test/fake-jira';
 import { startFakeSlack, type FakeSlack } from '../apps/server/test/fake-slack';
 import { launchBrowser, openPage, signIn, viewShot } from './support/browser';
-import { addDemoUser, startServer, type RunningServer } from './support/server';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  DEMO_DOMAIN,
+  addDemoUser,
+  startServer,
+  type RunningServer,
+} from './support/server';
 import { DESKTOP } from './support/api';
 
 /** The key the product encrypts integration secrets with in this spec (32 bytes, hex). */
@@ -130,6 +137,32 @@ async function choose(page: Page, field: Locator, option: string | RegExp): Prom
   await page.keyboard.press('Escape');
 }
 
+/** The address of a Slack message's "Open in Vexil" link. */
+function openInVexil(body: unknown): string {
+  const link = /<([^|>]+)\|Open in Vexil>/.exec(JSON.stringify(body))?.[1];
+  expect(link).toBeTruthy();
+  return link!;
+}
+
+/**
+ * A teammate opens a link the product sent in a browser with no session: the organisation's sign-in
+ * comes first (not the sign-up wizard), then the page the link names.
+ */
+async function opensInFreshBrowser(link: string, feature: string): Promise<void> {
+  const { context, page } = await openPage(browser, server.url);
+  onTestFinished(() => context.close());
+  await page.setViewportSize(DESKTOP);
+  expect(link.startsWith(`${server.url}/${DEMO_DOMAIN}/projects/`)).toBe(true);
+  await page.goto(link);
+  await page.getByRole('heading', { name: 'Sign in to Demo' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe(`/${DEMO_DOMAIN}/login`);
+  await page.getByLabel('Email').fill(ADMIN_EMAIL);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: feature, level: 1 }).waitFor();
+  expect(new URL(page.url()).pathname).toBe(new URL(link).pathname.slice(`/${DEMO_DOMAIN}`.length));
+}
+
 describe('Integrations', () => {
   it('tells others than organisation admins that only admins manage integrations', async () => {
     const page = await signedIn(EDITOR);
@@ -169,6 +202,7 @@ describe('Integrations', () => {
     await toggleInDevelopment(page, 'Dark mode');
     await expect.poll(() => slack.posts.length, { timeout: 15_000 }).toBe(1);
     expect(JSON.stringify(slack.posts[0]!.body)).toContain('Dark mode');
+    await opensInFreshBrowser(openInVexil(slack.posts[0]!.body), 'Dark mode');
 
     await openIntegrations(page);
     await closeToasts(page);
@@ -336,5 +370,11 @@ describe('Integrations', () => {
         timeout: 15_000,
       })
       .toContain('feature.toggled');
+    const toggled = receiver.requests
+      .map((request) => JSON.parse(request.body) as { type: string; data: { url: string } })
+      .find((event) => event.type === 'feature.toggled');
+    expect(toggled!.data.url).toBe(
+      `${server.url}/${DEMO_DOMAIN}/projects/sp/environments/development/features/search-v2`,
+    );
   });
 });

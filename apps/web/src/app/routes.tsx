@@ -38,6 +38,15 @@ const publicRoutes: RouteObject[] = [
   { path: 'login', element: <LoginRoute /> },
   { path: 'login/:token', lazy: screen(() => import('./routes/token-login-route'), 'TokenLoginRoute') },
   { path: ':organisation/login', element: <LoginRoute /> },
+  // Links sent outside Vexil (Slack, webhooks, Jira) in the path form: the organisation, then the page.
+  {
+    path: ':organisation/projects/*',
+    lazy: screen(() => import('./routes/organisation-link-route'), 'OrganisationLinkRoute'),
+  },
+  {
+    path: ':organisation/home',
+    lazy: screen(() => import('./routes/organisation-link-route'), 'OrganisationLinkRoute'),
+  },
   { path: 'logout', lazy: screen(() => import('./routes/logout-route'), 'LogoutRoute') },
   {
     path: ':organisation/forgot-password',

@@ -25,27 +25,46 @@ export function eventKindOf(change: LiveChange): IntegrationEventKind | null {
   }
 }
 
+/**
+ * The dashboard of one organisation, as links sent outside Vexil must address it: a teammate opening
+ * one in a browser that has no session reaches that organisation's sign-in, then the page, instead of
+ * the bare address's sign-up. Its sub-domain when the public address is the base domain itself (and
+ * not localhost), as the sign-in page's Continue does; otherwise the path form `{PUBLIC_URL}/{domain}`,
+ * which works on every deployment (docs/product.md "Integrations").
+ */
+export function organisationDashboard(publicUrl: string, baseDomain: string, domain: string): string {
+  const base = new URL(publicUrl);
+  if (base.hostname === baseDomain && baseDomain !== 'localhost')
+    return `${base.protocol}//${domain}.${baseDomain}${base.port ? `:${base.port}` : ''}`;
+  return `${publicUrl.replace(/\/+$/, '')}/${encodeURIComponent(domain)}`;
+}
+
 /** The dashboard page of a change: the feature in its environment, the experiments, or the feature list. */
-function pageOf(publicUrl: string, kind: IntegrationEventKind, subject: ChangeSubject): string {
-  const project = `${publicUrl}/projects/${encodeURIComponent(subject.project.key)}`;
+function pageOf(dashboard: string, kind: IntegrationEventKind, subject: ChangeSubject): string {
+  const home = `${dashboard}/home`;
+  const project = `${dashboard}/projects/${encodeURIComponent(subject.project.key)}`;
   const environmentKey = subject.environment?.key ?? subject.firstEnvironmentKey;
   const environment = environmentKey ? `${project}/environments/${encodeURIComponent(environmentKey)}` : null;
   const featureKey = subject.feature ? encodeURIComponent(subject.feature.key) : null;
   if (kind === 'experiment.started' || kind === 'experiment.finished')
     return environment ? `${environment}/experiments` : `${project}/features/${featureKey ?? ''}`;
-  if (kind === 'feature.deleted') return environment ? `${environment}/features` : publicUrl;
+  if (kind === 'feature.deleted') return environment ? `${environment}/features` : home;
   if (subject.environment && environment && featureKey) return `${environment}/features/${featureKey}`;
   // The dashboard sends /projects/{p}/features/{f} to the feature in the project's first environment.
-  return featureKey ? `${project}/features/${featureKey}` : publicUrl;
+  return featureKey ? `${project}/features/${featureKey}` : home;
 }
+
+/** Where the dashboard is: PUBLIC_URL and BASE_DOMAIN. */
+export type DashboardAddress = { publicUrl: string; baseDomain: string };
 
 export function integrationEvent(
   organisationId: string,
   kind: IntegrationEventKind,
   change: LiveChange,
   subject: ChangeSubject,
-  publicUrl: string,
+  address: DashboardAddress,
 ): IntegrationEvent {
+  const dashboard = organisationDashboard(address.publicUrl, address.baseDomain, subject.organisationDomain);
   return {
     kind,
     organisationId,
@@ -57,7 +76,7 @@ export function integrationEvent(
     enabled: kind === 'feature.toggled' && typeof change.enabled === 'boolean' ? change.enabled : null,
     actor: change.actor ? { id: change.actor.id, email: change.actor.name } : null,
     at: change.at,
-    url: pageOf(publicUrl, kind, subject),
+    url: pageOf(dashboard, kind, subject),
   };
 }
 

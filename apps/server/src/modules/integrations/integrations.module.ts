@@ -76,6 +76,7 @@ export function createIntegrationsModule(deps: {
     policy,
     enabled: jiraEnabled,
     publicUrl: deps.publicUrl,
+    baseDomain: deps.baseDomain,
     logger,
     ...clock,
   });

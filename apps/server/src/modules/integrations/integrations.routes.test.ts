@@ -241,7 +241,7 @@ describe('posting changes to the channel', () => {
     expect(texts()).toEqual([`${team.admin.email} turned on Checkout in Development (Web shop).`]);
     const [post] = slack.posts;
     expect(JSON.stringify(post!.body.blocks)).toContain(
-      '<http://vexil.test/projects/web/environments/development/features/checkout|Open in Vexil>',
+      `<http://${team.admin.domain}.vexil.test/projects/web/environments/development/features/checkout|Open in Vexil>`,
     );
     expect(JSON.stringify(post!.body.blocks)).toContain('Environment *Development*');
 
@@ -258,7 +258,7 @@ describe('posting changes to the channel', () => {
       `${team.admin.email} deleted the feature Dark &lt;mode&gt; &amp; more from Web shop.`,
     ]);
     expect(JSON.stringify(slack.posts[2]!.body.blocks)).toContain(
-      'http://vexil.test/projects/web/features/dark',
+      `http://${team.admin.domain}.vexil.test/projects/web/features/dark`,
     );
   });
 
@@ -291,7 +291,7 @@ describe('posting changes to the channel', () => {
       `${team.admin.email} finished the experiment Checkout button on Checkout in Development (Web shop).`,
     ]);
     expect(JSON.stringify(slack.posts[0]!.body.blocks)).toContain(
-      'http://vexil.test/projects/web/environments/development/experiments',
+      `http://${team.admin.domain}.vexil.test/projects/web/environments/development/experiments`,
     );
   });
 

@@ -207,7 +207,10 @@ export function createIntegrationsService(deps: {
     inOrder(`organisation:${organisationId}`, async () => {
       const subject = await repo.describeChange(db, organisationId, change);
       if (!subject) return;
-      const described = integrationEvent(organisationId, kind, change, subject, publicUrl);
+      const described = integrationEvent(organisationId, kind, change, subject, {
+        publicUrl,
+        baseDomain: deps.baseDomain,
+      });
       await webhooks.enqueue(described);
       await post(described);
     });

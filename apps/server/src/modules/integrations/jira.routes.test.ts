@@ -319,7 +319,12 @@ describe('features and their issues', () => {
               type: 'text',
               text: 'New checkout',
               marks: [
-                { type: 'link', attrs: { href: 'http://vexil.test/projects/web/features/new-checkout' } },
+                {
+                  type: 'link',
+                  attrs: {
+                    href: `http://${team.admin.domain}.vexil.test/projects/web/features/new-checkout`,
+                  },
+                },
               ],
             },
             { type: 'text', text: ' (new-checkout) in the project Web shop from this issue.' },

@@ -20,6 +20,7 @@ import type { Principal } from '../auth/auth.service';
 import type { TeamService } from '../team/team.service';
 import { JIRA_TURNED_OFF, assertIntegrationsAdmin, secretContext, type IntegrationsLogger } from './access';
 import type { Background } from './background';
+import { organisationDashboard } from './change-messages';
 import * as repo from './integrations.repository';
 import type { IntegrationRecord, JiraIntegrationRecord } from './integrations.types';
 import {
@@ -88,6 +89,8 @@ export function createJiraService(deps: {
   /** The integrations and jira-integration flags. */
   enabled: boolean;
   publicUrl: string;
+  /** BASE_DOMAIN: links back to a feature address its organisation (change-messages.ts). */
+  baseDomain: string;
   logger: IntegrationsLogger;
   now?: () => Date;
 }) {
@@ -400,7 +403,10 @@ export function createJiraService(deps: {
       background.run(async (signal) => {
         const connection = await connectionOf(db, linked.organisationId);
         if (!connection) return;
-        const featureUrl = `${publicUrl}/projects/${encodeURIComponent(linked.project.key)}/features/${encodeURIComponent(linked.feature.key)}`;
+        const domain = await repo.organisationDomain(db, linked.organisationId);
+        if (!domain) return;
+        const dashboard = organisationDashboard(publicUrl, deps.baseDomain, domain);
+        const featureUrl = `${dashboard}/projects/${encodeURIComponent(linked.project.key)}/features/${encodeURIComponent(linked.feature.key)}`;
         const body = commentDocument([
           {
             text: `${linked.actorEmail} ${linked.how === 'created' ? 'created the Vexil feature ' : 'linked this issue to the Vexil feature '}`,

@@ -388,7 +388,7 @@ describe('deliveries', () => {
         enabled: true,
         actor: { id: team.admin.id, email: team.admin.email },
         summary: `${team.admin.email} turned on Checkout in Production (Web shop).`,
-        url: 'http://vexil.test/projects/web/environments/production/features/checkout',
+        url: `http://${team.admin.domain}.vexil.test/projects/web/environments/production/features/checkout`,
       },
     });
     expect(createdEvent).toMatchObject({
