@@ -72,6 +72,15 @@ export const environmentSchema = z.object({
 /** Type of {@link environmentSchema}. */
 export type Environment = z.infer<typeof environmentSchema>;
 
+/** An environment's colour: hex, refused (never replaced by the default) when it is not. */
+const environmentColor = z
+  .string({ error: (issue) => (issue.input == null ? 'Color is required' : 'Expected text') })
+  .trim()
+  .min(1, { error: 'Color is required', abort: true })
+  // The pattern alone bounds the length and excludes NUL, so a bad colour gets this one message
+  // rather than a length complaint beside it.
+  .regex(HEX_COLOR_PATTERN, COLOR_MESSAGE);
+
 /**
  * Body of PUT (with `id`) or POST /api/v1/environments/, and the Create/Update Environment form.
  * The key is normalised (docs/product.md §5); the server ignores a changed key on update.
@@ -82,14 +91,7 @@ export const environmentInput = z.object({
   name: text({ max: MAX_LENGTH.name, required: 'Name is required' }),
   key: normalisedKey(normaliseEnvironmentKey, 'Key is required'),
   url: optionalUrl,
-  color: z
-    .string({ error: (issue) => (issue.input == null ? 'Color is required' : 'Expected text') })
-    .trim()
-    .min(1, { error: 'Color is required', abort: true })
-    // The pattern alone bounds the length and excludes NUL, so a bad colour gets this one message
-    // rather than a length complaint beside it; it is refused, never replaced by the default.
-    .regex(HEX_COLOR_PATTERN, COLOR_MESSAGE)
-    .default(DEFAULT_ENVIRONMENT_COLOR),
+  color: environmentColor.default(DEFAULT_ENVIRONMENT_COLOR),
   local: z.boolean().default(false),
   production: z.boolean().default(false),
   tags: tagsInput,
@@ -105,6 +107,21 @@ export const environmentInput = z.object({
 });
 /** Type of {@link environmentInput} after parsing. */
 export type EnvironmentInput = z.infer<typeof environmentInput>;
+
+/**
+ * Body of PUT /api/v1/environments/: {@link environmentInput} where a field left out (url, color,
+ * local, production, tags) keeps the stored value instead of taking the default a new environment
+ * gets (docs/product.md §5).
+ */
+export const environmentUpdateInput = environmentInput.extend({
+  url: environmentInput.shape.url.unwrap().optional(),
+  color: environmentColor.optional(),
+  local: z.boolean().optional(),
+  production: z.boolean().optional(),
+  tags: environmentInput.shape.tags.unwrap().optional(),
+});
+/** Type of {@link environmentUpdateInput} after parsing. */
+export type EnvironmentUpdateInput = z.infer<typeof environmentUpdateInput>;
 
 /** Route params `/environments/{projectKey}/{environmentKey}`. */
 export const environmentParams = z.object({

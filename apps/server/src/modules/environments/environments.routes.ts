@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   environmentInput,
+  environmentUpdateInput,
   environmentParams,
   environmentSchema,
   errorBodySchema,
@@ -49,8 +50,9 @@ export function environmentsRoutes(deps: { environments: EnvironmentsService }):
       {
         schema: {
           tags: ['environments'],
-          summary: 'Update an environment (organisation admins); the key and project cannot change',
-          body: environmentInput,
+          summary:
+            'Update an environment (organisation admins); the key and project cannot change, and a field left out keeps its value',
+          body: environmentUpdateInput,
           response: { 200: environmentSchema, ...errors },
         },
       },

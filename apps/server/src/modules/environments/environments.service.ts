@@ -8,6 +8,7 @@ import {
   markdownCode,
   type Environment,
   type EnvironmentInput,
+  type EnvironmentUpdateInput,
   type ProjectRef,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
@@ -247,8 +248,11 @@ export function createEnvironmentsService(deps: {
       return created;
     },
 
-    /** PUT /api/v1/environments/: the key and the project stay as they are. */
-    async update(principal: Principal, input: EnvironmentInput): Promise<Environment> {
+    /**
+     * PUT /api/v1/environments/: the key and the project stay as they are, and so does a field the
+     * body leaves out.
+     */
+    async update(principal: Principal, input: EnvironmentUpdateInput): Promise<Environment> {
       assertAdmin(principal, 'update');
       if (input.id === undefined)
         throw new ValidationError('id', 'An id is required to update an environment.');
@@ -266,14 +270,20 @@ export function createEnvironmentsService(deps: {
         }
         if (input.key !== before.key)
           throw new ValidationError('key', 'The key of an environment cannot be changed.');
+        const kept = {
+          url: input.url === undefined ? before.url : input.url || null,
+          color: input.color ?? before.color,
+          local: input.local ?? before.local,
+          production: input.production ?? before.production,
+          tags: input.tags ?? before.tags,
+        };
         const next = {
           name: input.name,
-          url: input.url || null,
-          color: input.color,
-          local: input.local,
-          production: input.production,
-          tags: input.tags,
-          sdkCanCreateFeatures: nextSdkCanCreateFeatures(before, input),
+          ...kept,
+          sdkCanCreateFeatures: nextSdkCanCreateFeatures(before, {
+            ...kept,
+            sdkCanCreateFeatures: input.sdkCanCreateFeatures,
+          }),
         };
         const changes = EDITABLE.filter(
           ({ field }) => JSON.stringify(before[field]) !== JSON.stringify(next[field]),
