@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { jiraConnectionSchema, type JiraConnection, type JiraConnectInput } from '@vexil/core';
 import { apiClient } from '../../../lib/api-client';
+import { accountKeys } from '../../account/api/query-keys';
 import { integrationKeys } from './query-keys';
 
 /**
@@ -24,6 +25,8 @@ export function useConnectJira() {
       queryClient.setQueryData(integrationKeys.jira(connection.id), connection);
       void queryClient.invalidateQueries({ queryKey: integrationKeys.list() });
       void queryClient.invalidateQueries({ queryKey: integrationKeys.available() });
+      // The session says whether Jira is connected (feature pages ask it for issue titles only then).
+      void queryClient.invalidateQueries({ queryKey: accountKeys.initial });
     },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, isApiError } from '../../../lib/api-client';
+import { accountKeys } from '../../account/api/query-keys';
 import { integrationKeys } from './query-keys';
 
 /**
@@ -12,7 +13,12 @@ export async function deleteIntegration(id: string): Promise<void> {
 
 export function useDeleteIntegration() {
   const queryClient = useQueryClient();
-  const changed = () => queryClient.invalidateQueries({ queryKey: integrationKeys.all });
+  // The session too: it says whether Jira is connected.
+  const changed = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: integrationKeys.all }),
+      queryClient.invalidateQueries({ queryKey: accountKeys.initial }),
+    ]);
   return useMutation({
     mutationFn: deleteIntegration,
     onSuccess: () => void changed(),

@@ -2,18 +2,31 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import type { Feature } from '@vexil/core';
 import { FlagsProvider } from '../../../lib/flags';
-import { allFlagsOn, createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../test-utils';
+import { SessionProvider } from '../../../lib/session';
+import {
+  allFlagsOn,
+  createTestQueryClient,
+  initialPayload,
+  jsonResponse,
+  Providers,
+  stubApi,
+} from '../../../test-utils';
 import { featureFixture } from '../../../test-fixtures';
 import { IssueLinks } from './issue-links';
 
 const ISSUES = '/api/v1/integrations/jira/issues';
 
-function renderLinks(feature: Feature, jira = true) {
+/** The links with flag jira-integration `jira`, in an organisation with (`connected`) or without Jira. */
+function renderLinks(feature: Feature, jira = true, connected = true) {
+  const session = initialPayload();
+  session.organisation = { ...session.organisation, settings: { jiraEnabled: connected } };
   return render(
     <Providers queryClient={createTestQueryClient()}>
-      <FlagsProvider flags={{ ...allFlagsOn, 'jira-integration': jira }}>
-        <IssueLinks feature={feature} />
-      </FlagsProvider>
+      <SessionProvider session={session}>
+        <FlagsProvider flags={{ ...allFlagsOn, 'jira-integration': jira }}>
+          <IssueLinks feature={feature} />
+        </FlagsProvider>
+      </SessionProvider>
     </Providers>,
   );
 }
@@ -81,6 +94,15 @@ describe('feature issue links', () => {
     const calls = stubApi({});
     renderLinks(featureFixture({ jiraIssues: [], jiraIssueKeys: ['SHOP-43'] }), false);
     expect(items()[0]!.textContent).toBe('SHOP-43');
+    expect(calls).toEqual([]);
+  });
+
+  it('does not ask when the organisation has no Jira connected: the bare key shows, no 404', () => {
+    const calls = stubApi({
+      [`GET ${ISSUES}/SHOP-44`]: () => jsonResponse(404, { title: 'Jira is not connected.' }),
+    });
+    renderLinks(featureFixture({ jiraIssues: [], jiraIssueKeys: ['SHOP-44'] }), true, false);
+    expect(items()[0]!.textContent).toBe('SHOP-44');
     expect(calls).toEqual([]);
   });
 });

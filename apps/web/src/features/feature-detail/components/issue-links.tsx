@@ -2,6 +2,7 @@ import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { Feature, JiraIssue } from '@vexil/core';
 import { useFlag } from '../../../lib/flags';
+import { useSession } from '../../../lib/session';
 import { useJiraIssue } from '../../../entities/integrations/api/get-jira-issue';
 
 /** The longest title shown in full beside its key; a longer one is cut, whole in the tooltip. */
@@ -9,12 +10,14 @@ const TITLE_MAX_WIDTH = 320;
 
 /**
  * One linked issue: its key and title, linking to the issue's page. A title the feature does not know
- * yet is asked of the connected Jira (flag jira-integration); without Jira, or while it cannot be
- * reached, the bare key shows (a link when its page is known).
+ * yet is asked of the connected Jira (flag jira-integration, and a Jira connected: the session says
+ * so, and the server would answer 404 otherwise); without Jira, or while it cannot be reached, the
+ * bare key shows (a link when its page is known).
  */
 function IssueLink({ issue }: { issue: JiraIssue }) {
   const jira = useFlag('jira-integration');
-  const resolved = useJiraIssue(issue.key, jira && issue.title === '');
+  const connected = useSession().organisation.settings.jiraEnabled;
+  const resolved = useJiraIssue(issue.key, jira && connected && issue.title === '');
   const title = issue.title || resolved.data?.title || '';
   const url = issue.url || resolved.data?.url || '';
 

@@ -79,6 +79,8 @@ describe('Connect Jira page', () => {
       expect(router.state.location.pathname).toMatch(/^\/admin\/integrations\/jira\/[0-9a-f-]{36}$/),
     );
     expect(await screen.findByRole('heading', { name: 'Jira' })).toBeTruthy();
+    // The session is read again: it says Jira is connected, so feature pages ask it for titles.
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/v1/initial')).toBe(true));
     // The token is never shown back.
     expect(document.body.textContent).not.toContain('atl-secret-token');
     expect(screen.getByText('A token is stored; leave empty to keep it.')).toBeTruthy();
@@ -247,6 +249,8 @@ describe('Jira connection page', () => {
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
       `${INTEGRATIONS_PATH}/${connection.id}`,
     ]);
+    // The session is read again: Jira is no longer connected, and feature pages stop asking it.
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/v1/initial')).toBe(true));
   });
 
   it('is Page not found for an unknown connection', async () => {
