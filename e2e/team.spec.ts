@@ -120,7 +120,7 @@ describe('Team Management', () => {
       .click();
     const confirmDialog = page.getByRole('dialog', { name: 'Cancel Invite' });
     await confirmDialog.getByRole('button', { name: 'Cancel Invite' }).click();
-    await toast(page, 'User has been removed');
+    await toast(page, 'Invitation cancelled.');
     await row(page, 'bob@example.com').waitFor({ state: 'detached' });
     await closeToasts(page);
     await viewShot(page, 'team-1440', 1440);

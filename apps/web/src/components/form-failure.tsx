@@ -16,21 +16,36 @@ export function formFailureMessage(error: unknown, connectivityMessage?: string)
 
 /**
  * Passes the server's field errors (`errors: [{field, message}]`) to the form's fields. `fields` maps
- * the server's field names to the form's (a list when they are the same).
+ * the server's field names to the form's (a list when they are the same). Answers whether the refusal
+ * is said in full under its fields: every error placed and the title one of their messages, so that the
+ * form need not say it again above them ({@link fieldOnlyFailure}).
  */
 export function applyFieldErrors<Field extends string>(
   error: unknown,
   fields: readonly Field[] | Readonly<Record<string, Field>>,
   setError: (field: Field, error: { message: string }) => void,
-): void {
-  if (!isApiError(error)) return;
+): boolean {
+  if (!isApiError(error)) return false;
   const mapping: Readonly<Record<string, Field>> = Array.isArray(fields)
     ? Object.fromEntries(fields.map((field) => [field, field]))
     : (fields as Readonly<Record<string, Field>>);
+  let placed = 0;
   for (const { field, message } of error.errors) {
     const target = mapping[field];
-    if (target) setError(target, { message });
+    if (!target) continue;
+    setError(target, { message });
+    placed += 1;
   }
+  const saidByFields = error.title === undefined || error.errors.some((e) => e.message === error.title);
+  return placed > 0 && placed === error.errors.length && saidByFields;
+}
+
+/**
+ * The form-level message of a failed save whose field errors were applied: none when the fields say it
+ * all (one error shown once, under its field), else {@link formFailureMessage}.
+ */
+export function fieldOnlyFailure(error: unknown, saidByFields: boolean, connectivityMessage?: string) {
+  return saidByFields ? null : formFailureMessage(error, connectivityMessage);
 }
 
 /** Marks a form as failed, with the reason (and, optionally, what to do about it). */

@@ -17,6 +17,8 @@ export const PENDING_EDIT_MESSAGE =
   'An invitation cannot be edited. Cancel it and invite the person again, or wait until they have joined.';
 /** docs/product.md §8: the Team Management toasts. */
 export const USER_REMOVED_MESSAGE = 'User has been removed';
+/** Cancelling a pending invitation (Cancel Invite) removes nobody: it says so. */
+export const INVITATION_CANCELLED_MESSAGE = 'Invitation cancelled.';
 export const USER_DELETE_FAILED_MESSAGE = 'There was an error deleting the user';
 export const INVITATIONS_SENT_MESSAGE = 'Invitations sent.';
 

@@ -265,4 +265,19 @@ describe('Create/Update Environment', () => {
       ),
     );
   });
+
+  it('says a key already taken once, under the Key field, not again above the form', async () => {
+    const title = 'An environment with the key "development" already exists in this project.';
+    serve({
+      'POST /api/v1/environments/': () =>
+        jsonResponse(400, { title, errors: [{ field: 'key', message: title }], code: 'invalid' }),
+    });
+    const { user, dialog } = await openNewEnvironment();
+    await user.type(field(dialog, /^Name/), 'Development');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
+    await waitFor(() => expect(field(dialog, /^Key/).getAttribute('aria-invalid')).toBe('true'));
+    expect(within(dialog).getAllByText(title)).toHaveLength(1);
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(screen.getAllByText(title)).toHaveLength(1);
+  });
 });

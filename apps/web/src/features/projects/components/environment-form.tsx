@@ -19,7 +19,7 @@ import { useReloadProjects } from '../../../entities/projects/api/get-projects';
 import {
   applyFieldErrors,
   FormFailure,
-  formFailureMessage,
+  fieldOnlyFailure,
   ReloadAction,
   useStaleReload,
 } from '../../../components/form-failure';
@@ -95,11 +95,13 @@ export function EnvironmentForm({ projectKey, environment }: EnvironmentFormProp
     try {
       await save.mutateAsync(values);
     } catch (error) {
-      applyFieldErrors(error, FIELDS, setError);
-      setFailure({
-        message: formFailureMessage(error, CONNECTIVITY_MESSAGE),
-        stale: hasErrorCode(error, 'stale_write'),
-      });
+      // A refusal the fields say in full (the key taken) is said once, under its field.
+      const message = fieldOnlyFailure(
+        error,
+        applyFieldErrors(error, FIELDS, setError),
+        CONNECTIVITY_MESSAGE,
+      );
+      setFailure(message ? { message, stale: hasErrorCode(error, 'stale_write') } : null);
       return;
     }
     notifySuccess('Environment saved.');

@@ -6,7 +6,7 @@ import { ActionIcon, Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextI
 import { IconAlertCircle, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { INVITATIONS_SENT_MESSAGE, inviteForm, type InviteForm, type InvitesResult } from '@vexil/core';
 import { CopyKeyButton } from '../../../components/api-keys-modal';
-import { applyFieldErrors, FormFailure, formFailureMessage } from '../../../components/form-failure';
+import { applyFieldErrors, fieldOnlyFailure, FormFailure } from '../../../components/form-failure';
 import { closeModal, showModal } from '../../../lib/modals';
 import { useNarrowScreen } from '../../../lib/narrow-screen';
 import { notifySuccess } from '../../../lib/notify';
@@ -206,8 +206,8 @@ export function InviteUsersForm({ remainingSeats }: InviteUsersFormProps) {
           ]),
         ),
       );
-      applyFieldErrors(error, mapping, setError);
-      setFailure(formFailureMessage(error));
+      // A refusal the fields say in full (an address already a member) is said once, under its field.
+      setFailure(fieldOnlyFailure(error, applyFieldErrors(error, mapping, setError)));
       return;
     }
     if (answer.mail === 'sent') {

@@ -1,6 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import { IconMailForward, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import {
+  INVITATION_CANCELLED_MESSAGE,
   REMOVE_SELF_MESSAGE,
   USER_DELETE_FAILED_MESSAGE,
   USER_REMOVED_MESSAGE,
@@ -64,7 +65,7 @@ export function MemberActions({
       notifyDeleteFailed(error);
       return;
     }
-    notifySuccess(USER_REMOVED_MESSAGE);
+    notifySuccess(member.activated ? USER_REMOVED_MESSAGE : INVITATION_CANCELLED_MESSAGE);
   };
 
   const onResend = async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FREE_PLAN_LIMITS } from '@vexil/core';
-import { initialPayload, jsonResponse, trialSubscription } from '../../../test-utils';
+import { allFlagsOn, initialPayload, jsonResponse, trialSubscription } from '../../../test-utils';
 import { renderTeamAdmin, resetOverlays, sampleTeam, serveTeam } from '../team-test-server';
 
 function rowOf(email: string): HTMLElement {
@@ -76,12 +76,51 @@ describe('Team Management', () => {
     );
   });
 
-  it('has no seat limit without a subscription', async () => {
+  it('shows seat usage "n seats" without a seat limit (no subscription), pending invitations included', async () => {
     serveTeam();
     renderTeamAdmin();
     await screen.findByText('grace@example.com');
-    expect(screen.queryByText(/seats/)).toBeNull();
+    expect(screen.getByText('3 seats')).toBeTruthy();
+    expect(screen.queryByText(/ of \d+ seats/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Invite Users' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it("shows each member's custom roles beside the built-in role badge", async () => {
+    const role = (id: number, name: string, members: { id: string; name: string }[]) => ({
+      id: `00000000-0000-4000-8000-00000000090${id}`,
+      name,
+      description: '',
+      grants: [],
+      members,
+    });
+    const grace = { id: sampleTeam()[1]!.id, name: 'Grace Hopper' };
+    const admin = { id: sampleTeam()[0]!.id, name: 'Demo Admin' };
+    serveTeam({
+      handlers: {
+        'GET /api/v1/roles': () =>
+          jsonResponse(200, [role(1, 'EU switchers', [grace]), role(2, 'Segment editors', [grace, admin])]),
+      },
+    });
+    renderTeamAdmin();
+    await screen.findByText('grace@example.com');
+    const graceRow = rowOf('grace@example.com');
+    expect(await within(graceRow).findByLabelText('Custom role: EU switchers')).toBeTruthy();
+    expect(within(graceRow).getByLabelText('Custom role: Segment editors')).toBeTruthy();
+    expect(within(graceRow).getByText('Non-Production editor')).toBeTruthy();
+    const adminRow = rowOf('admin@example.com');
+    expect(within(adminRow).getByLabelText('Custom role: Segment editors')).toBeTruthy();
+    expect(within(adminRow).queryByLabelText('Custom role: EU switchers')).toBeNull();
+    expect(within(rowOf('ada@example.com')).queryByLabelText(/Custom role/)).toBeNull();
+  });
+
+  it('shows no custom roles while roles are turned off, and does not ask for them', async () => {
+    const { calls } = serveTeam({
+      payload: initialPayload({ flags: { ...allFlagsOn, 'roles-admin': false } }),
+    });
+    renderTeamAdmin();
+    await screen.findByText('grace@example.com');
+    expect(screen.queryByLabelText(/Custom role/)).toBeNull();
+    expect(calls.some((c) => c.path === '/api/v1/roles')).toBe(false);
   });
 
   it('removes a member after a confirmation: "User has been removed"', async () => {
@@ -120,7 +159,7 @@ describe('Team Management', () => {
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
   });
 
-  it('cancels a pending invitation after a confirmation', async () => {
+  it('cancels a pending invitation after a confirmation: "Invitation cancelled."', async () => {
     const ada = sampleTeam()[2]!;
     const { state } = serveTeam({
       handlers: {
@@ -138,7 +177,8 @@ describe('Team Management', () => {
       within(dialog).getByText('Cancel the invitation of ada@example.com? Its link stops working.'),
     ).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel Invite' }));
-    expect(await screen.findByText('User has been removed')).toBeTruthy();
+    expect(await screen.findByText('Invitation cancelled.')).toBeTruthy();
+    expect(screen.queryByText('User has been removed')).toBeNull();
     await waitFor(() => expect(screen.queryByText('ada@example.com')).toBeNull());
   });
 

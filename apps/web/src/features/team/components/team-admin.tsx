@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
 import {
@@ -11,8 +12,10 @@ import {
 import { LoadError } from '../../../components/load-error';
 import { PlanLimitNotice } from '../../../components/plan-limit-notice';
 import { TruncatedText } from '../../../components/truncated-text';
+import { useFlag } from '../../../lib/flags';
 import { useNarrowScreen } from '../../../lib/narrow-screen';
 import { useSession } from '../../../lib/session';
+import { rolesQueryOptions } from '../../../entities/roles/api/get-roles';
 import { useTeamMembers } from '../../../entities/team/api/get-team-members';
 import { useSeats, type Seats } from '../hooks/use-seats';
 import { openInviteUsersForm } from './invite-users-form';
@@ -28,18 +31,53 @@ const ROLE_COLORS: Readonly<Record<Authority, string>> = {
   ROLE_ORGANISATION_READONLY_USER: 'gray',
 };
 
-/** The role badge with docs/product.md §6's label. */
-function RoleBadge({ member }: { member: TeamMember }) {
-  if (!member.authority)
-    return (
-      <Text size="sm" c="dimmed">
-        No role
-      </Text>
-    );
+/** The names of the custom roles each member holds, by member id, in the roles' order (by name). */
+type CustomRoles = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * Who holds which custom role (docs/product.md §6), from GET /api/v1/roles while roles are on. A
+ * failure leaves the built-in badges alone: Admin › Roles says why it cannot load.
+ */
+function useCustomRoles(): CustomRoles {
+  const enabled = useFlag('roles-admin');
+  const roles = useQuery({ ...rolesQueryOptions(), enabled });
+  const byMember = new Map<string, string[]>();
+  for (const role of enabled ? (roles.data ?? []) : []) {
+    for (const holder of role.members)
+      byMember.set(holder.id, [...(byMember.get(holder.id) ?? []), role.name]);
+  }
+  return byMember;
+}
+
+/** The built-in role's badge with docs/product.md §6's label, and beside it each custom role held. */
+function RoleBadges({ member, customRoles }: { member: TeamMember; customRoles: CustomRoles }) {
+  const custom = customRoles.get(member.id) ?? [];
   return (
-    <Badge variant="light" radius="sm" color={ROLE_COLORS[member.authority]} miw="max-content">
-      {AUTHORITY_LABELS[member.authority]}
-    </Badge>
+    <Group gap={6} wrap="wrap" miw={0}>
+      {member.authority ? (
+        <Badge variant="light" radius="sm" color={ROLE_COLORS[member.authority]} miw="max-content">
+          {AUTHORITY_LABELS[member.authority]}
+        </Badge>
+      ) : (
+        <Text size="sm" c="dimmed">
+          No role
+        </Text>
+      )}
+      {custom.map((name) => (
+        <Badge
+          key={name}
+          variant="outline"
+          radius="sm"
+          color="gray"
+          tt="none"
+          maw="100%"
+          title={`Custom role: ${name}`}
+          aria-label={`Custom role: ${name}`}
+        >
+          {name}
+        </Badge>
+      ))}
+    </Group>
   );
 }
 
@@ -77,7 +115,9 @@ function MemberName({ member }: { member: TeamMember }) {
   );
 }
 
-function MemberTable({ members, selfId }: { members: TeamMember[]; selfId: string }) {
+type MemberListProps = { members: TeamMember[]; selfId: string; customRoles: CustomRoles };
+
+function MemberTable({ members, selfId, customRoles }: MemberListProps) {
   return (
     <Table.ScrollContainer minWidth={1000}>
       <Table layout="fixed" verticalSpacing="sm" highlightOnHover aria-label="Members">
@@ -102,7 +142,7 @@ function MemberTable({ members, selfId }: { members: TeamMember[]; selfId: strin
                 <MemberName member={member} />
               </Table.Td>
               <Table.Td>
-                <RoleBadge member={member} />
+                <RoleBadges member={member} customRoles={customRoles} />
               </Table.Td>
               <Table.Td>
                 <StatusBadge member={member} />
@@ -119,7 +159,7 @@ function MemberTable({ members, selfId }: { members: TeamMember[]; selfId: strin
 }
 
 /** On a phone, a card per member: the row's e-mail, name, badges and buttons, stacked. */
-function MemberCards({ members, selfId }: { members: TeamMember[]; selfId: string }) {
+function MemberCards({ members, selfId, customRoles }: MemberListProps) {
   return (
     <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Members">
       {members.map((member) => (
@@ -128,7 +168,7 @@ function MemberCards({ members, selfId }: { members: TeamMember[]; selfId: strin
             <MemberEmail member={member} self={member.id === selfId} />
             {member.fullName ? <TruncatedText text={member.fullName} size="sm" c="dimmed" /> : null}
             <Group gap="xs">
-              <RoleBadge member={member} />
+              <RoleBadges member={member} customRoles={customRoles} />
               <StatusBadge member={member} />
             </Group>
             <MemberActions member={member} selfId={selfId} wrap />
@@ -139,16 +179,22 @@ function MemberCards({ members, selfId }: { members: TeamMember[]; selfId: strin
   );
 }
 
-/** The title, the seat usage when the plan limits seats, and Invite Users (once the team is loaded). */
+/** "3 seats", or "3 of 5 seats" when the plan limits them: members and pending invitations. */
+function seatUsage(seats: Seats): string {
+  if (seats.limit !== null) return `${seats.used} of ${seats.limit} seats`;
+  return `${seats.used} ${seats.used === 1 ? 'seat' : 'seats'}`;
+}
+
+/** The title, the seat usage, and Invite Users (once the team is loaded). */
 function TeamHeader({ seats, loaded }: { seats: Seats; loaded: boolean }) {
   return (
     <Stack gap="xs">
       <Group justify="space-between" align="flex-start" gap="sm">
         <Stack gap={4}>
           <Title order={2}>Team Management</Title>
-          {loaded && seats.limit !== null ? (
+          {loaded ? (
             <Text size="sm" c="dimmed">
-              {seats.used} of {seats.limit} seats
+              {seatUsage(seats)}
             </Text>
           ) : null}
         </Stack>
@@ -182,6 +228,7 @@ function TeamScreen() {
   const query = useTeamMembers();
   const members = query.data ?? [];
   const seats = useSeats(members.length);
+  const customRoles = useCustomRoles();
 
   let content;
   if (query.isPending) content = <TeamSkeleton />;
@@ -196,8 +243,8 @@ function TeamScreen() {
     );
   else if (narrow)
     // Below `sm` the table would scroll sideways, its buttons out of sight: cards instead.
-    content = <MemberCards members={members} selfId={principalUser.id} />;
-  else content = <MemberTable members={members} selfId={principalUser.id} />;
+    content = <MemberCards members={members} selfId={principalUser.id} customRoles={customRoles} />;
+  else content = <MemberTable members={members} selfId={principalUser.id} customRoles={customRoles} />;
   return (
     <Stack gap="md">
       <TeamHeader seats={seats} loaded={query.isSuccess} />
