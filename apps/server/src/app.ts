@@ -28,6 +28,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { createAuditService } from './modules/audit/audit.service';
 import { createBillingAccountService } from './modules/billing/billing-account.service';
 import type { BillingProvider } from './modules/billing/billing-provider';
+import { createBillingPlanService } from './modules/billing/billing-plan.service';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { createBillingService } from './modules/billing/billing.service';
 import { createBillingProvider } from './modules/billing/providers/index';
@@ -156,6 +157,13 @@ function createServices(
     logger,
     ...clock,
   });
+  const billingPlan = createBillingPlanService({
+    db,
+    billing,
+    catalogue: config.billing.catalogue,
+    uiFlags,
+    salesContact: config.billing.salesContact,
+  });
   const controls = createControlsService({
     db,
     audit,
@@ -282,6 +290,7 @@ function createServices(
     auth,
     billing,
     billingAccount,
+    billingPlan,
     account,
     audit,
     scope,
@@ -510,7 +519,7 @@ async function registerDashboardRoutes(app: FastifyInstance, services: AppServic
     }),
   );
   await app.register(webhooksRoutes({ webhooks: services.integrations.webhooks }));
-  await app.register(billingRoutes({ billing: services.billingAccount }));
+  await app.register(billingRoutes({ billing: services.billingAccount, plans: services.billingPlan }));
 }
 
 /** The SDK API's memory and event ingestion, and the change relay between instances on PostgreSQL. */

@@ -116,6 +116,19 @@ const envSchema = z.object({
     .min(0, 'must be 0 (no trial) or more')
     .max(365, 'must be at most 365')
     .default(14),
+  BILLING_SALES_CONTACT: z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const url = salesContactUrl(value);
+      if (url === null)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be an e-mail address, a mailto: address or an http(s):// address',
+        });
+      return url ?? z.NEVER;
+    })
+    .optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(
@@ -129,6 +142,23 @@ const envSchema = z.object({
     .optional(),
   STRIPE_API_URL: z.url({ message: 'must be an absolute URL such as http://127.0.0.1:12111' }).optional(),
 });
+
+/**
+ * BILLING_SALES_CONTACT as a link: an e-mail address becomes a mailto: with a subject; mailto: and
+ * http(s) addresses are kept. Null for anything else.
+ */
+function salesContactUrl(value: string): string | null {
+  if (/^[^\s@:/]+@[^\s@/]+\.[^\s@/]+$/.test(value))
+    return `mailto:${value}?subject=${encodeURIComponent('Vexil plans')}`;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'mailto:' && url.pathname.includes('@')) return url.href;
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.hostname) return url.href;
+  } catch {
+    // Not a URL.
+  }
+  return null;
+}
 
 /** Variables a setting requires, listed with the other problems so one start shows them all. */
 function missingTogether(env: Record<string, string | undefined>): string[] {
@@ -146,6 +176,11 @@ export type BillingConfig = {
   catalogue: BillingCatalogue;
   /** Days of the trial a new organisation starts with; 0 starts it on the Free plan. */
   trialDays: number;
+  /**
+   * BILLING_SALES_CONTACT: where "Contact us" leads (the Enterprise plan, a refused change), a mailto:
+   * or http(s) address; null hides the Enterprise card and the button.
+   */
+  salesContact: string | null;
   /** Set exactly when `provider` is `stripe`. */
   stripe: {
     secretKey: string;
@@ -263,6 +298,7 @@ function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
     provider: e.BILLING_PROVIDER,
     catalogue: e.BILLING_PLANS_FILE ?? DEFAULT_CATALOGUE,
     trialDays: e.BILLING_TRIAL_DAYS,
+    salesContact: e.BILLING_SALES_CONTACT ?? null,
     stripe:
       e.BILLING_PROVIDER === 'stripe' && e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }

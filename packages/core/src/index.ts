@@ -5,6 +5,7 @@
 export * from './keys';
 export * from './evaluate/index';
 export * from './limits';
+export * from './plan-change';
 export * from './markdown';
 export * from './pattern';
 export * from './rules';

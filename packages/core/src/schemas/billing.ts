@@ -160,3 +160,59 @@ export const billingContactInput = z.object({
 });
 /** Type of {@link billingContactInput}. */
 export type BillingContactInput = z.infer<typeof billingContactInput>;
+
+/**
+ * Response of GET /api/v1/billing/limits, for every member: the counts the plan's limits on creating
+ * are checked against (seats, projects, environments, features), so that a create button can say it
+ * is disabled by the plan before the server refuses. The monthly traffic stays in the admins' usage.
+ */
+export const planCountsSchema = usageSchema.pick({
+  seats: true,
+  projectsUsed: true,
+  environmentsUsed: true,
+  featuresUsed: true,
+});
+/** Type of {@link planCountsSchema}. */
+export type PlanCounts = z.infer<typeof planCountsSchema>;
+
+/**
+ * Response of GET /api/v1/billing/sales-contact: where the Enterprise card's and the change-failure
+ * dialog's "Contact us" lead (BILLING_SALES_CONTACT, a mailto: or https: address); null hides them.
+ */
+export const salesContactSchema = z.object({ url: z.string().nullable() });
+/** Type of {@link salesContactSchema}. */
+export type SalesContact = z.infer<typeof salesContactSchema>;
+
+/** Why New Experiment is disabled on a plan without `variantTesting`; the server's refusal begins so. */
+export const EXPERIMENTS_NOT_IN_PLAN = 'Experiments are not available on your current plan.';
+
+/** A counted limit the organisation already passes on the plan it would move to. */
+export const planExcessSchema = z.object({
+  key: z.enum(['maxOrganisationUsers', 'maxProjects', 'maxEnvironments', 'maxFeatures']),
+  used: count,
+  limit: count,
+  message: z.string(),
+});
+/** Type of {@link planExcessSchema}. */
+export type PlanExcess = z.infer<typeof planExcessSchema>;
+
+/** Something the organisation has now and would not have on the plan it would move to. */
+export const planLossSchema = z.object({
+  key: z.enum(['auditLog', 'variantTesting', 'trial']),
+  message: z.string(),
+});
+/** Type of {@link planLossSchema}. */
+export type PlanLoss = z.infer<typeof planLossSchema>;
+
+/**
+ * Response of GET /api/v1/billing/change-preview?price={priceId}: what moving to that price's plan
+ * would mean, said before the change: the limits the organisation already passes there, and what it
+ * would lose (the audit log, experiments, the rest of its trial).
+ */
+export const planChangePreviewSchema = z.object({
+  plan: z.string(),
+  exceeded: z.array(planExcessSchema),
+  lost: z.array(planLossSchema),
+});
+/** Type of {@link planChangePreviewSchema}. */
+export type PlanChangePreview = z.infer<typeof planChangePreviewSchema>;

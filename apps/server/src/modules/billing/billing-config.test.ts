@@ -160,4 +160,21 @@ describe('billing configuration', () => {
       },
     });
   });
+
+  it('reads BILLING_SALES_CONTACT as the Contact us link, unset by default', () => {
+    expect(loadConfig({}).billing.salesContact).toBeNull();
+    expect(loadConfig({ BILLING_SALES_CONTACT: 'sales@acme.example' }).billing.salesContact).toBe(
+      'mailto:sales@acme.example?subject=Vexil%20plans',
+    );
+    expect(loadConfig({ BILLING_SALES_CONTACT: 'mailto:plans@acme.example' }).billing.salesContact).toBe(
+      'mailto:plans@acme.example',
+    );
+    expect(
+      loadConfig({ BILLING_SALES_CONTACT: 'https://acme.example/contact?topic=plans' }).billing.salesContact,
+    ).toBe('https://acme.example/contact?topic=plans');
+    for (const bad of ['sales', 'javascript:alert(1)', 'ftp://acme.example/', 'mailto:nobody'])
+      expect(problemsOf({ BILLING_SALES_CONTACT: bad })).toEqual([
+        'BILLING_SALES_CONTACT: must be an e-mail address, a mailto: address or an http(s):// address',
+      ]);
+  });
 });

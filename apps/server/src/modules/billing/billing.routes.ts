@@ -7,13 +7,17 @@ import {
   changeSubscriptionInput,
   errorBodySchema,
   localSubscribeInput,
+  planChangePreviewSchema,
+  planCountsSchema,
   productSchema,
+  salesContactSchema,
   redirectUrlSchema,
   subscriptionSchema,
   usageSchema,
 } from '@vexil/core';
 import { principalOf } from '../../plugins/auth';
 import type { BillingAccountService } from './billing-account.service';
+import type { BillingPlanService } from './billing-plan.service';
 
 const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const providerErrors = { ...errors, 503: errorBodySchema };
@@ -26,8 +30,11 @@ function originOf(request: FastifyRequest): string | null {
 }
 
 /** The Billing tab's calls, the local provider's pages' calls and the provider's webhook (docs/product.md §7). */
-export function billingRoutes(deps: { billing: BillingAccountService }): FastifyPluginAsyncZod {
-  const { billing } = deps;
+export function billingRoutes(deps: {
+  billing: BillingAccountService;
+  plans: BillingPlanService;
+}): FastifyPluginAsyncZod {
+  const { billing, plans } = deps;
   return async (app) => {
     app.get(
       '/api/v1/products',
@@ -65,6 +72,46 @@ export function billingRoutes(deps: { billing: BillingAccountService }): Fastify
         },
       },
       async (request) => billing.usage(principalOf(request)),
+    );
+
+    app.get(
+      '/api/v1/billing/limits',
+      {
+        schema: {
+          tags: ['billing'],
+          summary:
+            'The counts the plan’s creation limits are checked against (seats, projects, environments, features), for every member, so the dashboard can say a create button is disabled by the plan',
+          response: { 200: planCountsSchema, ...errors },
+        },
+      },
+      async (request) => plans.counts(principalOf(request)),
+    );
+
+    app.get(
+      '/api/v1/billing/sales-contact',
+      {
+        schema: {
+          tags: ['billing'],
+          summary:
+            'Where “Contact us” leads (BILLING_SALES_CONTACT), or null when the server names no sales contact (organisation admins)',
+          response: { 200: salesContactSchema, ...errors },
+        },
+      },
+      async (request) => plans.salesContact(principalOf(request)),
+    );
+
+    app.get(
+      '/api/v1/billing/change-preview',
+      {
+        schema: {
+          tags: ['billing'],
+          summary:
+            'What moving to the plan of the price `price` (a product’s price id, or `free`) would mean: the limits the organisation already passes there and what it would lose (organisation admins; 404 for an unknown price)',
+          querystring: z.object({ price: z.string().trim().min(1, 'Plan is required').max(200) }),
+          response: { 200: planChangePreviewSchema, ...errors },
+        },
+      },
+      async (request) => plans.changePreview(principalOf(request), request.query.price),
     );
 
     app.post(

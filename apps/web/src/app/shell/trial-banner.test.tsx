@@ -31,11 +31,17 @@ describe('trial banner', () => {
     expect(screen.getByRole('link', { name: '1 day left in your trial' })).toBeTruthy();
   });
 
-  it('shows to every member, not only organisation admins', () => {
-    const session = initialPayload({ subscription: trialSubscription(3) });
-    session.principalUser.authorities = ['ROLE_ORGANISATION_READONLY_USER'];
-    renderBanner(session);
-    expect(screen.getByRole('link', { name: '3 days left in your trial' })).toBeTruthy();
+  it('tells other members whom to ask, without a link to a billing page they may not use', () => {
+    for (const authority of ['ROLE_ORGANISATION_READONLY_USER', 'ROLE_ORGANISATION_EDITOR'] as const) {
+      const session = initialPayload({ subscription: trialSubscription(3) });
+      session.principalUser.authorities = [authority];
+      const { unmount } = renderBanner(session);
+      expect(
+        screen.getByText('3 days left in your trial. Ask an organisation admin to choose a plan.'),
+      ).toBeTruthy();
+      expect(screen.queryByRole('link')).toBeNull();
+      unmount();
+    }
   });
 
   it('is absent outside a trial and without a subscription', () => {

@@ -1,7 +1,13 @@
-import { isOrganisationAdmin, withinLimit, type NumericLimitKey, type Usage } from '@vexil/core';
+import {
+  withinLimit,
+  type BooleanLimitKey,
+  type NumericLimitKey,
+  type PlanCounts,
+  type Usage,
+} from '@vexil/core';
 import { useFlag } from '../../../lib/flags';
-import { useSession } from '../../../lib/session';
-import { useUsage } from '../api/get-usage';
+import { useOptionalSession, useSession } from '../../../lib/session';
+import { usePlanCounts } from '../api/get-plan-counts';
 
 /** What each limit counts, for "Only {n} feature(s) allowed." (docs/product.md §8 "Feature limit"). */
 const LIMIT_NOUNS: Readonly<Record<NumericLimitKey, string>> = {
@@ -42,22 +48,40 @@ export type PlanLimit = {
   message: string | null;
 };
 
+/** The counts every member may read (GET /api/v1/billing/limits); the monthly ones are not among them. */
+const COUNT_OF_LIMIT: Partial<Record<NumericLimitKey, keyof PlanCounts>> = {
+  maxOrganisationUsers: 'seats',
+  maxProjects: 'projectsUsed',
+  maxEnvironments: 'environmentsUsed',
+  maxFeatures: 'featuresUsed',
+};
+
 /**
  * docs/product.md §5/§9 "Plan limits": with the billing flag on and a subscription, whether one more item
  * counted by `key` fits the plan. `count` is what the caller already knows (the session's projects,
- * the team's members); without it the count comes from GET /api/v1/billing/usage, asked only when the
- * plan has a limit and only by organisation admins, who alone may read it. The server is the authority
- * and refuses anyway: while the count is unknown (loading, or another member) creating stays allowed,
- * and the refusal says the same words with the upgrade link.
+ * the team's members); without it the count comes from GET /api/v1/billing/limits, which every member
+ * may read, asked only when the plan has a limit. The server is the authority and refuses anyway:
+ * while the count is unknown (loading, or the call failed) creating stays allowed, and the refusal
+ * says the same words with the upgrade link.
  */
 export function usePlanLimit(key: NumericLimitKey, count?: number): PlanLimit {
   const billing = useFlag('billing');
-  const { subscription, principalUser } = useSession();
+  const { subscription } = useSession();
   const limit = (billing && subscription ? subscription.limits[key] : null) ?? null;
-  const usage = useUsage({
-    enabled: limit !== null && count === undefined && isOrganisationAdmin(principalUser),
-  });
-  const used = count ?? usage.data?.[USAGE_OF_LIMIT[key]];
+  const counted = COUNT_OF_LIMIT[key];
+  const counts = usePlanCounts({ enabled: limit !== null && count === undefined && counted !== undefined });
+  const used = count ?? (counted ? counts.data?.[counted] : undefined);
   const allowed = limit === null || used === undefined || withinLimit(used, limit);
   return { limit, allowed, message: allowed || limit === null ? null : limitMessage(key, limit) };
+}
+
+/**
+ * Whether the plan includes a capability such as experiments (`variantTesting`): always with the
+ * billing flag off or without a subscription (or outside a session), as the server decides
+ * (docs/product.md §9).
+ */
+export function usePlanAllows(capability: BooleanLimitKey): boolean {
+  const billing = useFlag('billing');
+  const subscription = useOptionalSession()?.subscription;
+  return !billing || !subscription || subscription.limits[capability];
 }

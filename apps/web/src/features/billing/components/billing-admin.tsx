@@ -6,13 +6,14 @@ import { useFlag } from '../../../lib/flags';
 import { useSession } from '../../../lib/session';
 import { useBillingInfo } from '../../../entities/billing/api/get-billing-info';
 import { useProducts } from '../../../entities/billing/api/get-products';
+import { useSalesContact } from '../../../entities/billing/api/get-sales-contact';
 import { useUsage } from '../../../entities/billing/api/get-usage';
 import { useChangeSubscription } from '../../../entities/billing/api/change-subscription';
 import { useManageSubscription } from '../../../entities/billing/api/manage-subscription';
 import { useOpenBillingUrl } from '../hooks/use-open-billing-url';
 import { BillingInfoCard } from './billing-info-card';
 import { changeFailureDetail, openChangeFailureDialog, openPortalFailureDialog } from './billing-dialogs';
-import { BILLING_LOADING, CONTACT_US_HREF } from './billing-format';
+import { BILLING_LOADING } from './billing-format';
 import { CurrentPlan } from './current-plan';
 import { PLANS_TITLE_ID, Plans } from './plans';
 import { LimitsTable, UsageTable } from './plan-usage';
@@ -46,6 +47,9 @@ function PlansSection({
 }) {
   const { subscription } = useSession();
   const products = useProducts();
+  // BILLING_SALES_CONTACT: where Contact us leads; without it (or when it cannot be read) no Contact us.
+  const sales = useSalesContact();
+  const contactHref = sales.data?.url ?? null;
   const change = useChangeSubscription();
   const open = useOpenBillingUrl();
 
@@ -54,10 +58,10 @@ function PlansSection({
     try {
       ({ url } = await change.mutateAsync({ subscriptionId: priceId }));
     } catch (error) {
-      openChangeFailureDialog(changeFailureDetail(error), CONTACT_US_HREF);
+      openChangeFailureDialog(changeFailureDetail(error), contactHref);
       return;
     }
-    if (!open(url)) openChangeFailureDialog('Please try again later.', CONTACT_US_HREF);
+    if (!open(url)) openChangeFailureDialog('Please try again later.', contactHref);
   };
 
   if (products.isError && !products.data)
@@ -78,7 +82,7 @@ function PlansSection({
       onInterval={onInterval}
       choosing={change.isPending ? change.variables.subscriptionId : null}
       onChoose={(priceId) => void choose(priceId)}
-      contactHref={CONTACT_US_HREF}
+      contactHref={contactHref}
     />
   );
 }
@@ -88,6 +92,8 @@ function BillingScreen() {
   const withImpressions = useFlag('impressions-limits');
   const info = useBillingInfo();
   const usage = useUsage();
+  // Read with the rest, so the plans show with or without their Enterprise card at once.
+  const sales = useSalesContact();
   const manage = useManageSubscription();
   const open = useOpenBillingUrl();
   const [interval, setInterval] = useState<PriceInterval>(subscription?.price?.interval ?? 'month');
@@ -120,7 +126,7 @@ function BillingScreen() {
         }}
       />
     );
-  if (!info.data || !usage.data) return <BillingLoading />;
+  if (!info.data || !usage.data || sales.isPending) return <BillingLoading />;
 
   return (
     <Stack gap="lg">

@@ -15,8 +15,11 @@ export function changeFailureDetail(error: unknown): string {
   return 'Please try again later.';
 }
 
-/** docs/product.md §8 "Subscription change failure dialog": the server's detail, with Contact us. */
-export function openChangeFailureDialog(detail: string, contactHref: string): string {
+/**
+ * docs/product.md §8 "Subscription change failure dialog": the server's detail, with Contact us when the
+ * server names a sales contact (`contactHref`).
+ */
+export function openChangeFailureDialog(detail: string, contactHref: string | null): string {
   const id = `subscription-change-failure-${Date.now()}`;
   return showModal({
     modalId: id,
@@ -28,9 +31,11 @@ export function openChangeFailureDialog(detail: string, contactHref: string): st
           <Button variant="default" onClick={() => closeModal(id)}>
             Close
           </Button>
-          <Button component="a" href={contactHref} leftSection={<IconMail size={16} aria-hidden="true" />}>
-            Contact us
-          </Button>
+          {contactHref ? (
+            <Button component="a" href={contactHref} leftSection={<IconMail size={16} aria-hidden="true" />}>
+              Contact us
+            </Button>
+          ) : null}
         </Group>
       </>
     ),

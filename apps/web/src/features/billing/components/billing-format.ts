@@ -66,9 +66,3 @@ export function findPrice(
 export function days(n: number): string {
   return n === 1 ? '1 day' : `${n} days`;
 }
-
-/**
- * Where "Contact us" leads (the Enterprise card, a refused subscription change): an e-mail to the sales
- * team. No setting names the installation's sales contact yet, so this is the one place to change.
- */
-export const CONTACT_US_HREF = 'mailto:sales@example.com?subject=Vexil%20plans';

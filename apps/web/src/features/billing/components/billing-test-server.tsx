@@ -1,6 +1,13 @@
 import type { RouteObject } from 'react-router';
 import { notifications } from '@mantine/notifications';
-import type { BillingInfo, InitialPayload, Product, Subscription, Usage } from '@vexil/core';
+import type {
+  BillingInfo,
+  InitialPayload,
+  PlanChangePreview,
+  Product,
+  Subscription,
+  Usage,
+} from '@vexil/core';
 import { closeAllModals } from '../../../lib/modals';
 import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../../test-utils';
 import { BillingAdmin } from './billing-admin';
@@ -9,8 +16,12 @@ import { LocalManagePage } from './local-manage-page';
 
 /*
  * Stands in for the billing API in the Billing pages' tests: the plans on sale, the billing information,
- * the usage, and the calls that answer where to go. Handlers given to serveBilling replace the default ones.
+ * the usage, the sales contact, what a change of plan would mean, and the calls that answer where to go.
+ * Handlers given to serveBilling replace the default ones.
  */
+
+/** The sales contact the server names unless a test says otherwise (BILLING_SALES_CONTACT). */
+export const SALES_CONTACT = 'mailto:sales@acme.example?subject=Vexil%20plans';
 
 export type ApiHandler = Parameters<typeof stubApi>[0][string];
 
@@ -99,6 +110,10 @@ export function serveBilling(
     products?: Product[];
     info?: BillingInfo;
     usage?: Usage;
+    /** BILLING_SALES_CONTACT as the server answers it; null when unset. */
+    salesContact?: string | null;
+    /** What a change of plan would mean; by default nothing passes the plan and nothing is lost. */
+    preview?: PlanChangePreview;
     handlers?: Record<string, ApiHandler>;
   } = {},
 ) {
@@ -108,6 +123,10 @@ export function serveBilling(
     'GET /api/v1/products/': () => jsonResponse(200, options.products ?? [team]),
     'GET /api/v1/billing/info': () => jsonResponse(200, options.info ?? noBillingInfo),
     'GET /api/v1/billing/usage': () => jsonResponse(200, options.usage ?? usageFixture()),
+    'GET /api/v1/billing/sales-contact': () =>
+      jsonResponse(200, { url: options.salesContact === undefined ? SALES_CONTACT : options.salesContact }),
+    'GET /api/v1/billing/change-preview': () =>
+      jsonResponse(200, options.preview ?? { plan: 'Team', exceeded: [], lost: [] }),
     ...options.handlers,
   });
 }

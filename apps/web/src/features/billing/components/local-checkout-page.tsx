@@ -1,12 +1,20 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { FREE_PRICE_ID, isOrganisationAdmin, type Product, type ProductPrice } from '@vexil/core';
+import {
+  FREE_PRICE_ID,
+  isOrganisationAdmin,
+  type PlanChangePreview,
+  type Product,
+  type ProductPrice,
+} from '@vexil/core';
 import { FormFailure, formFailureMessage } from '../../../components/form-failure';
 import { LoadError } from '../../../components/load-error';
 import { notifySuccess } from '../../../lib/notify';
 import { adminPath } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
+import { useChangePreview } from '../../../entities/billing/api/get-change-preview';
 import { useProducts } from '../../../entities/billing/api/get-products';
 import { useUsage } from '../../../entities/billing/api/get-usage';
 import { useLocalSubscribe } from '../../../entities/billing/api/local-subscribe';
@@ -36,7 +44,66 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Confirmation({ priceId, choice, seats }: { priceId: string; choice: Choice; seats: number }) {
+/** The note under the list of limits passed: what passing them means. */
+export const OVER_LIMITS_NOTE =
+  'Nothing is deleted, but nothing more of these can be added until the organisation is within them.';
+
+/**
+ * What the change would mean, said before it is confirmed: the new plan's limits the organisation
+ * already passes, and what it would lose (the audit log, experiments, the rest of its trial).
+ */
+function Consequences({ preview }: { preview: PlanChangePreview }) {
+  if (preview.exceeded.length === 0 && preview.lost.length === 0) return null;
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconAlertTriangle size={18} aria-hidden="true" />}
+      title={`Before you move to ${preview.plan}`}
+      aria-label="What changes with this plan"
+    >
+      <Stack gap="sm">
+        {preview.exceeded.length > 0 ? (
+          <Stack gap={4}>
+            <Text size="sm" fw={600}>
+              Over the {preview.plan} plan’s limits
+            </Text>
+            <List size="sm" spacing={2} aria-label={`Over the ${preview.plan} plan’s limits`}>
+              {preview.exceeded.map((excess) => (
+                <List.Item key={excess.key}>{excess.message}</List.Item>
+              ))}
+            </List>
+            <Text size="sm">{OVER_LIMITS_NOTE}</Text>
+          </Stack>
+        ) : null}
+        {preview.lost.length > 0 ? (
+          <Stack gap={4}>
+            <Text size="sm" fw={600}>
+              You will lose
+            </Text>
+            <List size="sm" spacing={2} aria-label="You will lose">
+              {preview.lost.map((loss) => (
+                <List.Item key={loss.key}>{loss.message}</List.Item>
+              ))}
+            </List>
+          </Stack>
+        ) : null}
+      </Stack>
+    </Alert>
+  );
+}
+
+function Confirmation({
+  priceId,
+  choice,
+  seats,
+  preview,
+}: {
+  priceId: string;
+  choice: Choice;
+  seats: number;
+  preview: PlanChangePreview;
+}) {
   const navigate = useNavigate();
   const subscribe = useLocalSubscribe();
   const [failure, setFailure] = useState<string | null>(null);
@@ -57,6 +124,7 @@ function Confirmation({ priceId, choice, seats }: { priceId: string; choice: Cho
   return (
     <Stack gap="md">
       <FormFailure message={failure} />
+      <Consequences preview={preview} />
       <Table aria-label="Your new plan" verticalSpacing={8}>
         <Table.Tbody>
           <Row label="Plan">{choice.name}</Row>
@@ -91,26 +159,33 @@ function CheckoutScreen() {
   const priceId = searchParams.get('price') ?? '';
   const products = useProducts();
   const usage = useUsage();
+  const choice = products.data ? choiceOf(products.data, priceId) : null;
+  // Asked only for a plan on sale: what the change would mean, to say before Confirm.
+  const preview = useChangePreview(choice ? priceId : '');
+  const queries = [products, usage, ...(choice ? [preview] : [])];
 
   let body: ReactNode;
-  const failed = (products.isError && !products.data) || (usage.isError && !usage.data);
+  const failed = queries.find((query) => query.isError && !query.data);
   if (failed)
     body = (
       <LoadError
         title="We could not load the plans."
-        error={products.error ?? usage.error}
-        retrying={products.isFetching || usage.isFetching}
+        error={failed.error}
+        retrying={queries.some((query) => query.isFetching)}
         onRetry={() => {
-          if (products.isError) void products.refetch();
-          if (usage.isError) void usage.refetch();
+          for (const query of queries) if (query.isError) void query.refetch();
         }}
       />
     );
-  else if (!products.data || !usage.data) body = <BillingLoading />;
+  else if (!products.data || !usage.data || (choice && !preview.data)) body = <BillingLoading />;
   else {
-    const choice = choiceOf(products.data, priceId);
     body = choice ? (
-      <Confirmation priceId={priceId} choice={choice} seats={Math.max(1, usage.data.seats)} />
+      <Confirmation
+        priceId={priceId}
+        choice={choice}
+        seats={Math.max(1, usage.data.seats)}
+        preview={preview.data!}
+      />
     ) : (
       <Stack gap="sm" align="flex-start">
         <Text>{PLAN_NOT_ON_SALE}</Text>
@@ -136,7 +211,8 @@ function CheckoutScreen() {
 
 /**
  * /admin/billing/checkout?price={priceId}: Update Subscription with the local (self-hosted) provider
- * (docs/adr/0016-billing-providers.md): the plan, interval, seats and price to confirm; Confirm puts the
+ * (docs/adr/0016-billing-providers.md): the plan, interval, seats and price to confirm, and what the
+ * change would mean (the new plan's limits already passed, what would be lost); Confirm puts the
  * organisation on it and goes back to the Billing tab.
  */
 export function LocalCheckoutPage() {

@@ -66,6 +66,7 @@ function FeatureList({ features }: { features: readonly string[] }) {
 function PlanCard({
   name,
   current,
+  currentLabel = 'Current plan',
   price,
   priceNote,
   features,
@@ -73,6 +74,8 @@ function PlanCard({
 }: {
   name: string;
   current: boolean;
+  /** The badge of the current plan: "Current plan", or "Current plan (trial)" during its trial. */
+  currentLabel?: string;
   price: ReactNode;
   priceNote: ReactNode;
   features: readonly string[];
@@ -90,7 +93,7 @@ function PlanCard({
       <Stack gap="md" h="100%">
         <Group justify="space-between" gap="xs">
           <Title order={4}>{name}</Title>
-          {current ? <Badge variant="light">Current plan</Badge> : null}
+          {current ? <Badge variant="light">{currentLabel}</Badge> : null}
         </Group>
         <Stack gap={0}>
           <Text fw={700} fz={28} lh={1.2}>
@@ -120,6 +123,16 @@ function isCurrent(subscription: Subscription | null, product: Product, interval
   );
 }
 
+/** Whether the organisation is trying `product` now: its trial is of that plan, whichever interval. */
+function isOnTrialOf(subscription: Subscription | null, product: Product): boolean {
+  return (
+    subscription !== null &&
+    subscription.status === 'active' &&
+    subscription.inTrial &&
+    subscription.price?.productName === product.name
+  );
+}
+
 /** The Free plan is current for an active subscription that costs nothing. */
 function isFreeCurrent(subscription: Subscription | null): boolean {
   return (
@@ -138,13 +151,15 @@ export type PlansProps = {
   /** The price being changed to, while its call is under way. */
   choosing: string | null;
   onChoose: (priceId: string) => void;
-  contactHref: string;
+  /** Where the Enterprise card's Contact us leads (BILLING_SALES_CONTACT); null: no Enterprise card. */
+  contactHref: string | null;
 };
 
 /**
  * docs/product.md §2 "Plans": the Monthly/Yearly toggle; a fixed Free card, a card per product from the server
- * and an Enterprise card with Contact us. Prices are per seat per month (docs/product.md §9), a yearly one
- * spread over 12 months.
+ * and, when the server names a sales contact, an Enterprise card with Contact us. Prices are per seat per
+ * month (docs/product.md §9), a yearly one spread over 12 months. The plan on trial is marked current, and
+ * its button buys it rather than offering to choose it.
  */
 export function Plans({
   products,
@@ -155,7 +170,7 @@ export function Plans({
   onChoose,
   contactHref,
 }: PlansProps) {
-  const cards = products.length + 2;
+  const cards = products.length + (contactHref ? 2 : 1);
   const freeCurrent = isFreeCurrent(subscription);
   // Nothing, in the currency the plans are sold in.
   const currency = products.flatMap((product) => Object.values(product.prices))[0]?.currency ?? 'usd';
@@ -198,11 +213,14 @@ export function Plans({
         {products.map((product) => {
           const price = priceOf(product, interval);
           const current = isCurrent(subscription, product, interval);
+          const trial = isOnTrialOf(subscription, product);
+          const choose = trial ? `Buy ${product.name}` : `Choose ${product.name}`;
           return (
             <PlanCard
               key={product.id}
               name={product.name}
-              current={current}
+              current={current || trial}
+              currentLabel={trial ? 'Current plan (trial)' : 'Current plan'}
               price={price ? pricePerSeatPerMonth(price) : '—'}
               priceNote={
                 price
@@ -219,32 +237,34 @@ export function Plans({
                     disabled={current || (choosing !== null && choosing !== price.id)}
                     loading={choosing === price.id}
                     onClick={() => onChoose(price.id)}
-                    aria-label={current ? `${product.name} is your current plan` : `Choose ${product.name}`}
+                    aria-label={current ? `${product.name} is your current plan` : choose}
                   >
-                    {current ? 'Current plan' : `Choose ${product.name}`}
+                    {current ? 'Current plan' : choose}
                   </Button>
                 ) : null
               }
             />
           );
         })}
-        <PlanCard
-          name="Enterprise"
-          current={false}
-          price="Custom"
-          priceNote="unlimited, priced with you"
-          features={ENTERPRISE_FEATURES}
-          action={
-            <Button
-              component="a"
-              href={contactHref}
-              variant="default"
-              leftSection={<IconMail size={16} aria-hidden="true" />}
-            >
-              Contact us
-            </Button>
-          }
-        />
+        {contactHref ? (
+          <PlanCard
+            name="Enterprise"
+            current={false}
+            price="Custom"
+            priceNote="unlimited, priced with you"
+            features={ENTERPRISE_FEATURES}
+            action={
+              <Button
+                component="a"
+                href={contactHref}
+                variant="default"
+                leftSection={<IconMail size={16} aria-hidden="true" />}
+              >
+                Contact us
+              </Button>
+            }
+          />
+        ) : null}
       </SimpleGrid>
     </Stack>
   );

@@ -4,10 +4,12 @@ import { IconFlask, IconPlus } from '@tabler/icons-react';
 import { isApiError } from '../../../lib/api-client';
 import { confirm } from '../../../lib/modals';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { denialOf, type Action, type Experiment, type Principal } from '@vexil/core';
+import { EXPERIMENTS_NOT_IN_PLAN, denialOf, type Action, type Experiment, type Principal } from '@vexil/core';
 import { useExperiments } from '../../../entities/experiments/api/get-experiments';
 import { useArchiveExperiment } from '../../../entities/experiments/api/archive-experiment';
 import { DisabledReason } from '../../../components/disabled-reason';
+import { PlanLimitNotice } from '../../../components/plan-limit-notice';
+import { usePlanAllows } from '../../../entities/billing/hooks/use-plan-limit';
 import { EmptyState } from '../../../components/empty-state';
 import { errorReason, LoadError } from '../../../components/load-error';
 import { openExperimentForm } from './experiment-form';
@@ -39,12 +41,28 @@ function experimentDenial(
   return denialOf(user, action, { type: 'experiment', environment: constraint })?.message ?? null;
 }
 
-function NewExperimentButton({ denial, onClick }: { denial: string | null; onClick: () => void }) {
+/** The id of the plan notice a New Experiment disabled by the plan points at. */
+export const EXPERIMENTS_PLAN_ID = 'experiments-plan-limit';
+
+/**
+ * New Experiment: disabled with the reason in a tooltip without the rights (`denial`), and disabled,
+ * described by the plan notice the header shows, on a plan without experiments (`onPlan` false).
+ */
+function NewExperimentButton({
+  denial,
+  onPlan,
+  onClick,
+}: {
+  denial: string | null;
+  onPlan: boolean;
+  onClick: () => void;
+}) {
   return (
     <DisabledReason denial={denial}>
       <Button
         leftSection={<IconPlus size={16} aria-hidden="true" />}
-        disabled={denial !== null}
+        disabled={denial !== null || !onPlan}
+        aria-describedby={denial === null && !onPlan ? EXPERIMENTS_PLAN_ID : undefined}
         onClick={onClick}
       >
         New Experiment
@@ -55,7 +73,8 @@ function NewExperimentButton({ denial, onClick }: { denial: string | null; onCli
 
 /**
  * docs/product.md §2 "Experiments": the environment's experiments that are not archived, newest first,
- * with New Experiment (disabled, with the reason, without create rights here), each one's enabled
+ * with New Experiment (disabled, with the reason, without create rights here or on a plan without
+ * experiments), each one's enabled
  * switch (confirmed in production), Edit, Archive (confirmed) and, once started, Stats.
  */
 export function ExperimentsPage({ project, environment, user }: ExperimentsPageProps) {
@@ -65,6 +84,8 @@ export function ExperimentsPage({ project, environment, user }: ExperimentsPageP
   const createDenial = experimentDenial(user, 'create', environment, project.id);
   const updateDenial = experimentDenial(user, 'update', environment, project.id);
   const archiveDenial = experimentDenial(user, 'delete', environment, project.id);
+  // docs/product.md §9: a plan without `variantTesting` has no experiments (the server refuses too).
+  const onPlan = usePlanAllows('variantTesting');
 
   const newExperiment = () => openExperimentForm({ projectKey: project.key, environment });
   const editExperiment = (experiment: Experiment) =>
@@ -113,7 +134,7 @@ export function ExperimentsPage({ project, environment, user }: ExperimentsPageP
           An experiment compares two variants of a feature on a goal your application reports, and tells you
           which one makes more users reach it.
         </Text>
-        <NewExperimentButton denial={createDenial} onClick={newExperiment} />
+        <NewExperimentButton denial={createDenial} onPlan={onPlan} onClick={newExperiment} />
       </EmptyState>
     );
   } else {
@@ -141,8 +162,11 @@ export function ExperimentsPage({ project, environment, user }: ExperimentsPageP
             Conversion experiments in {project.name} / {environment.name}
           </Text>
         </Stack>
-        <NewExperimentButton denial={createDenial} onClick={newExperiment} />
+        <NewExperimentButton denial={createDenial} onPlan={onPlan} onClick={newExperiment} />
       </Group>
+      {createDenial === null && !onPlan ? (
+        <PlanLimitNotice id={EXPERIMENTS_PLAN_ID} message={EXPERIMENTS_NOT_IN_PLAN} />
+      ) : null}
       {body}
     </Stack>
   );

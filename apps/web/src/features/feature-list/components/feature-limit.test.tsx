@@ -18,21 +18,14 @@ function atFeatures(used: number, flags = allFlagsOn, authority: Authority = 'RO
     payload,
     features: [featureFixture(1)],
     handlers: {
-      'GET /api/v1/billing/usage': () =>
-        jsonResponse(200, {
-          seats: 1,
-          projectsUsed: 1,
-          environmentsUsed: 2,
-          featuresUsed: used,
-          applicationUniqueUsersUsed: 0,
-          impressionsUsed: 0,
-          periodStart: '2026-11-01T00:00:00.000Z',
-          periodEnd: '2026-12-01T00:00:00.000Z',
-          warnings: [],
-        }),
+      'GET /api/v1/billing/limits': () =>
+        jsonResponse(200, { seats: 1, projectsUsed: 1, environmentsUsed: 2, featuresUsed: used }),
     },
   });
 }
+
+/** The list's first row: the first render of a cold worker can take longer than a second. */
+const listShown = () => screen.findByRole('link', { name: 'Feature 001' }, { timeout: 10_000 });
 
 const newFeature = () => screen.getByRole('button', { name: 'New Feature' }) as HTMLButtonElement;
 
@@ -45,6 +38,7 @@ describe('New Feature and the plan’s feature limit', () => {
   it('is disabled at the limit, saying why with a link to upgrade', async () => {
     atFeatures(3);
     renderFeatureList(LIST);
+    await listShown();
     const notice = await screen.findByText(/Only 3 feature\(s\) allowed\./);
     expect(newFeature().disabled).toBe(true);
     expect(newFeature().getAttribute('aria-describedby')).toBe(notice.closest('[id]')!.id);
@@ -56,8 +50,8 @@ describe('New Feature and the plan’s feature limit', () => {
   it('is enabled below the limit', async () => {
     const { calls } = atFeatures(2);
     renderFeatureList(LIST);
-    await screen.findByRole('link', { name: 'Feature 001' });
-    await waitFor(() => expect(calls.some((call) => call.path === '/api/v1/billing/usage')).toBe(true));
+    await listShown();
+    await waitFor(() => expect(calls.some((call) => call.path === '/api/v1/billing/limits')).toBe(true));
     expect(newFeature().disabled).toBe(false);
     expect(screen.queryByText(/feature\(s\) allowed/)).toBeNull();
   });
@@ -65,16 +59,21 @@ describe('New Feature and the plan’s feature limit', () => {
   it('ignores the plan with the billing flag off, without asking for the usage', async () => {
     const { calls } = atFeatures(3, { ...allFlagsOn, billing: false });
     renderFeatureList(LIST);
-    await screen.findByRole('link', { name: 'Feature 001' });
+    await listShown();
     expect(newFeature().disabled).toBe(false);
-    expect(calls.some((call) => call.path === '/api/v1/billing/usage')).toBe(false);
+    expect(calls.some((call) => call.path === '/api/v1/billing/limits')).toBe(false);
   });
 
-  it('leaves other members to the server’s refusal, as only organisation admins may read the usage', async () => {
-    const { calls } = atFeatures(3, allFlagsOn, 'ROLE_ORGANISATION_EDITOR');
+  it('is disabled for other members too, telling them whom to ask instead of a billing page they may not use', async () => {
+    atFeatures(3, allFlagsOn, 'ROLE_ORGANISATION_EDITOR');
     renderFeatureList(LIST);
-    await screen.findByRole('link', { name: 'Feature 001' });
-    expect(newFeature().disabled).toBe(false);
-    expect(calls.some((call) => call.path === '/api/v1/billing/usage')).toBe(false);
+    await listShown();
+    const notice = await screen.findByText(/Only 3 feature\(s\) allowed\./);
+    expect(notice.textContent).toBe(
+      'Only 3 feature(s) allowed. Ask an organisation admin to upgrade the plan.',
+    );
+    expect(newFeature().disabled).toBe(true);
+    expect(newFeature().getAttribute('aria-describedby')).toBe(notice.closest('[id]')!.id);
+    expect(screen.queryByRole('link', { name: 'Upgrade your plan' })).toBeNull();
   });
 });
