@@ -77,7 +77,19 @@ describe('Sign-up wizard', () => {
     await typePin(page, wrong);
     await page.getByText('The pin you have entered is invalid.').waitFor();
     await shots(page, 'signup-pin-invalid');
-    await typePin(page, pin);
+    // A new pin: the page says so, and the first pin no longer works.
+    await page.getByRole('button', { name: 'Send a new pin' }).click();
+    await page
+      .getByRole('status')
+      .getByText(`We sent a new pin to ${EMAIL}. The previous pin no longer works.`)
+      .waitFor();
+    const newPin = pinOf((await mail.waitFor(2))[1]!);
+    await shots(page, 'signup-pin-resent');
+    if (newPin !== pin) {
+      await typePin(page, pin);
+      await page.getByText('The pin you have entered is invalid.').waitFor();
+    }
+    await typePin(page, newPin);
 
     await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
     await page.getByText('Step 2 of 4').waitFor();
@@ -120,9 +132,28 @@ describe('Sign-up wizard', () => {
     await page.getByRole('button', { name: 'demo-company' }).click();
     expect(await page.getByLabel('Domain').inputValue()).toBe('demo-company');
     await page.getByText('demo-company is available').waitFor();
-    // A domain typed by hand is normalised as it is checked.
+    // A domain typed by hand shows, key by key, what it becomes; the caret stays where it was.
     await page.getByLabel('Organisation name').fill('Hopper Labs');
-    await page.getByLabel('Domain').fill('Hopper Labs');
+    const domain = page.getByLabel('Domain');
+    await domain.fill('');
+    await domain.pressSequentially('Ab C!');
+    expect(await domain.inputValue()).toBe('ab-c-');
+    await domain.press('Backspace');
+    expect(await domain.inputValue()).toBe('ab-c');
+    await domain.pressSequentially('orp');
+    expect(await domain.inputValue()).toBe('ab-corp');
+    await domain.press('ArrowLeft');
+    await domain.press('ArrowLeft');
+    await domain.press('ArrowLeft');
+    await domain.pressSequentially('X Y');
+    expect(await domain.inputValue()).toBe('ab-cx-yorp');
+    expect(await domain.evaluate((input: HTMLInputElement) => input.selectionStart)).toBe('ab-cx-y'.length);
+    // A separator typed last is dropped on leaving the field.
+    await domain.fill('');
+    await domain.pressSequentially('Hopper Labs ');
+    expect(await domain.inputValue()).toBe('hopper-labs-');
+    await page.getByLabel('Organisation name').focus();
+    expect(await domain.inputValue()).toBe('hopper-labs');
     await page.getByText('hopper-labs is available').waitFor();
     await shots(page, 'signup-organisation');
     await page.getByRole('button', { name: 'Create my organisation' }).click();

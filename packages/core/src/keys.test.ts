@@ -19,6 +19,7 @@ import {
   normaliseSegmentKey,
   normaliseTag,
   projectKeyFromName,
+  typedOrganisationDomain,
   uniqueFeatureKey,
 } from './keys';
 
@@ -315,6 +316,41 @@ describe('normaliseOrganisationDomain', () => {
         expect(normaliseOrganisationDomain(domain)).toBe(domain);
         expect(domain.length).toBeLessThanOrEqual(ORGANISATION_DOMAIN_MAX_LENGTH);
         expect(domain === '' || ORGANISATION_DOMAIN_PATTERN.test(domain)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('typedOrganisationDomain', () => {
+  /** What the field holds after `text` is typed into it one character at a time. */
+  const typedKeyByKey = (text: string) =>
+    Array.from(text).reduce((field, character) => typedOrganisationDomain(field + character), '');
+
+  it('shows a separator as the hyphen it becomes, so that the next word follows it', () => {
+    expect(typedKeyByKey('Ab C!')).toBe('ab-c-');
+    expect(typedKeyByKey('Ab C')).toBe('ab-c');
+    expect(typedOrganisationDomain(' -Acme  Corp')).toBe('acme-corp');
+  });
+
+  it('typed key by key, normalises to the domain of the whole text', () => {
+    fc.assert(
+      fc.property(anyText, (input) => {
+        expect(normaliseOrganisationDomain(typedKeyByKey(input))).toBe(normaliseOrganisationDomain(input));
+        expect(normaliseOrganisationDomain(typedOrganisationDomain(input))).toBe(
+          normaliseOrganisationDomain(input),
+        );
+      }),
+    );
+  });
+
+  it('is idempotent and differs from the domain by at most a trailing hyphen', () => {
+    fc.assert(
+      fc.property(anyText, (input) => {
+        const typed = typedOrganisationDomain(input);
+        expect(typedOrganisationDomain(typed)).toBe(typed);
+        expect(typed.replace(/-$/, '')).toBe(normaliseOrganisationDomain(input));
+        expect(typed.length).toBeLessThanOrEqual(ORGANISATION_DOMAIN_MAX_LENGTH);
+        expect(/^(?:[a-z0-9]+-)*[a-z0-9]*$/.test(typed)).toBe(true);
       }),
     );
   });

@@ -198,3 +198,17 @@ export function normaliseOrganisationDomain(input: string): string {
     .replace(/^-+|-+$/g, '');
   return truncateKey(cleaned, ORGANISATION_DOMAIN_MAX_LENGTH);
 }
+
+/**
+ * An organisation sub-domain as it is being typed: {@link normaliseOrganisationDomain} except that one
+ * trailing hyphen is kept, so that a space or dot typed between two words shows as the hyphen it
+ * becomes and the next letter follows it (`Ab ` → `ab-`, then `ab-c`). Typing key by key and
+ * normalising the end result gives the same domain as normalising the whole text at once.
+ */
+export function typedOrganisationDomain(input: string): string {
+  return foldToAscii(input)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, ORGANISATION_DOMAIN_MAX_LENGTH);
+}

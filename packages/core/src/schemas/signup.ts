@@ -117,8 +117,15 @@ export function domainSuggestions(domain: string): string[] {
   );
 }
 
-/** Body of POST /api/v1/signup/registeremail. */
-export const registerEmailInput = z.object({ email: signupEmail, beta: z.boolean().default(false) });
+/**
+ * Body of POST /api/v1/signup/registeremail. `previousOnce`, when the user asks for a new pin: the
+ * `once` of the pin it replaces, which stops working.
+ */
+export const registerEmailInput = z.object({
+  email: signupEmail,
+  beta: z.boolean().default(false),
+  previousOnce: once.optional(),
+});
 /** Type of {@link registerEmailInput}. */
 export type RegisterEmailInput = z.infer<typeof registerEmailInput>;
 

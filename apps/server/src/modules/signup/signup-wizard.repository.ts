@@ -1,5 +1,5 @@
 import { AUTHORITIES } from '@vexil/core';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { organisations, signups, users } from '../../db/schema/index';
 
@@ -26,6 +26,17 @@ export async function insertSignup(
   },
 ): Promise<void> {
   await db.insert(signups).values(values);
+}
+
+/**
+ * Ends the sign-up of `onceTokenHash` (its pin replaced by a new one) unless it was already completed:
+ * its pin stops working at once.
+ */
+export async function endSignup(db: Executor, onceTokenHash: string, at: Date): Promise<void> {
+  await db
+    .update(signups)
+    .set({ expiresAt: at })
+    .where(and(eq(signups.onceTokenHash, onceTokenHash), isNull(signups.completedAt)));
 }
 
 /** The sign-up row, locked until the caller's transaction ends. */

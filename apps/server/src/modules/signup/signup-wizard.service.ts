@@ -108,6 +108,8 @@ export function createSignupWizardService(deps: {
     /**
      * POST /api/v1/signup/registeremail: e-mails a pin and answers the `once` that goes with it. An
      * address may found any number of organisations, so the answer never depends on its accounts.
+     * A new pin asked for in place of another (`previousOnce`) ends the other's sign-up: only the
+     * latest pin works.
      */
     async registerEmail(input: RegisterEmailInput): Promise<RegisterEmailResponse> {
       const email = input.email.toLowerCase();
@@ -115,13 +117,16 @@ export function createSignupWizardService(deps: {
       const at = now();
       const once = newSecretToken(ONCE_PREFIX);
       const pin = newPin();
-      await repo.insertSignup(db, {
-        email,
-        onceTokenHash: hashToken(once),
-        pinHash: pinHashOf(once, pin),
-        beta: input.beta,
-        expiresAt: new Date(at.getTime() + SIGNUP_PIN_LIFETIME_MINUTES * MINUTE_MS),
-        createdAt: at,
+      await db.transaction(async (tx) => {
+        if (input.previousOnce) await repo.endSignup(tx, hashToken(input.previousOnce), at);
+        await repo.insertSignup(tx, {
+          email,
+          onceTokenHash: hashToken(once),
+          pinHash: pinHashOf(once, pin),
+          beta: input.beta,
+          expiresAt: new Date(at.getTime() + SIGNUP_PIN_LIFETIME_MINUTES * MINUTE_MS),
+          createdAt: at,
+        });
       });
       outbox.post(signupPinMail({ email, pin }), 'sign-up pin');
       return { once };

@@ -16,8 +16,15 @@ import { signupKeys } from './query-keys';
 
 const signedOut = { authenticated: false, notifyErrors: false } as const;
 
-/** POST /api/v1/signup/registeremail: e-mails a pin, answers the `once` that goes with it. */
-export function registerEmail(input: { email: string; beta: boolean }): Promise<RegisterEmailResponse> {
+/**
+ * POST /api/v1/signup/registeremail: e-mails a pin, answers the `once` that goes with it; with
+ * `previousOnce` the pin of that once stops working.
+ */
+export function registerEmail(input: {
+  email: string;
+  beta: boolean;
+  previousOnce?: string;
+}): Promise<RegisterEmailResponse> {
   return apiClient.post('/api/v1/signup/registeremail', input, {
     schema: registerEmailResponse,
     ...signedOut,

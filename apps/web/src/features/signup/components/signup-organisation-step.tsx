@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Loader, Stack, Text, TextInput, type TextInputProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import {
   SIGNUP_FAILED_MESSAGE,
   normaliseOrganisationDomain,
   signupOrganisationForm,
+  typedOrganisationDomain,
 } from '@vexil/core';
 import { isApiError } from '../../../lib/api-client';
 import { useCreateAccount, useDomainCheck } from '../api/signup-wizard';
@@ -18,6 +19,46 @@ import { StepButtons, useStepCheck, type StepProps } from './signup-steps';
 /** How long typing must pause before the domain is checked. */
 const DOMAIN_CHECK_DELAY_MS = 400;
 const ACCOUNT_FIELDS = new Set(['email', 'once', 'pin']);
+
+/**
+ * The domain field shows what it will be as it is typed ("Ab C" reads "ab-c"), with the caret kept
+ * where it was among the characters: the text before it is cleaned the same way to tell where.
+ */
+function DomainField({
+  value,
+  onTyped,
+  onBlur,
+  ...props
+}: Omit<TextInputProps, 'value' | 'onChange' | 'onBlur'> & {
+  value: string;
+  onTyped: (domain: string) => void;
+  onBlur: () => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const caret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (caret.current === null || document.activeElement !== input.current) return;
+    input.current?.setSelectionRange(caret.current, caret.current);
+    caret.current = null;
+  });
+  return (
+    <TextInput
+      {...props}
+      ref={input}
+      value={value}
+      onChange={(event) => {
+        const { value: text, selectionStart } = event.currentTarget;
+        const domain = typedOrganisationDomain(text);
+        caret.current =
+          selectionStart === null
+            ? null
+            : Math.min(typedOrganisationDomain(text.slice(0, selectionStart)).length, domain.length);
+        onTyped(domain);
+      }}
+      onBlur={onBlur}
+    />
+  );
+}
 
 /**
  * Step 3: the organisation's name and domain (derived from the name until typed), the domain checked
@@ -97,14 +138,18 @@ export function OrganisationStep(props: StepProps & { onRestart: () => void }) {
           }}
           error={errors.organisationName}
         />
-        <TextInput
+        <DomainField
           label="Domain"
           autoCapitalize="none"
           spellCheck={false}
           value={rawDomain}
-          onChange={(event) => {
+          onTyped={(typed) => {
             setServerErrors({});
-            update({ organisationDomain: event.currentTarget.value, domainTouched: true });
+            update({ organisationDomain: typed, domainTouched: true });
+          }}
+          // A separator typed last waits for the next word; leaving the field drops it.
+          onBlur={() => {
+            if (values.domainTouched && domain !== rawDomain) update({ organisationDomain: domain });
           }}
           description={
             domain

@@ -51,6 +51,11 @@ export function useStepCheck<In, Out>(schema: { safeParse(values: In): Parsed<Ou
   };
 }
 
+/** What "Send a new pin" says once the new pin is on its way. */
+export function newPinSentMessage(email: string): string {
+  return `We sent a new pin to ${email}. The previous pin no longer works.`;
+}
+
 function Failure({ children }: { children: string }) {
   return (
     <Alert color="red" variant="light" icon={<IconAlertCircle size={18} aria-hidden="true" />} role="alert">
@@ -71,18 +76,28 @@ export function EmailStep({ values, update, onNext, sendNow = false }: StepProps
   const [failure, setFailure] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [pinError, setPinError] = useState<{ title: string; detail?: string | undefined } | null>(null);
+  /** A new pin replaced the first one: say so until the next pin is checked. */
+  const [resent, setResent] = useState(false);
   const sent = values.once !== '' && !values.confirmed;
 
   async function send(event?: FormEvent) {
     event?.preventDefault();
     setFailure(null);
     setEmailError(undefined);
+    setResent(false);
     const parsed = emailCheck.submit();
     if (!parsed) return;
+    // "Send a new pin": the server ends the pin it replaces.
+    const previousOnce = sent ? values.once : undefined;
     try {
-      const { once } = await register.mutateAsync({ email: parsed.email, beta: false });
+      const { once } = await register.mutateAsync({
+        email: parsed.email,
+        beta: false,
+        ...(previousOnce ? { previousOnce } : {}),
+      });
       setPin('');
       setPinError(null);
+      setResent(previousOnce !== undefined);
       update({ email: parsed.email, once, pin: '', confirmed: false });
     } catch (error) {
       const field = isApiError(error) ? error.errors.find((e) => e.field === 'email') : undefined;
@@ -102,6 +117,7 @@ export function EmailStep({ values, update, onNext, sendNow = false }: StepProps
 
   async function check(entered: string) {
     setPinError(null);
+    setResent(false);
     try {
       await validate.mutateAsync({ email: values.email, once: values.once, pin: entered });
     } catch (error) {
@@ -165,12 +181,29 @@ export function EmailStep({ values, update, onNext, sendNow = false }: StepProps
             </Text>
           ) : null}
         </Stack>
+        {resent ? (
+          <Alert
+            color="green"
+            variant="light"
+            role="status"
+            icon={<IconCircleCheck size={18} aria-hidden="true" />}
+          >
+            {newPinSentMessage(values.email)}
+          </Alert>
+        ) : null}
         {failure ? <Failure>{failure}</Failure> : null}
         <Group justify="space-between">
           <Anchor component="button" type="button" size="sm" onClick={() => update({ once: '' })}>
             Change e-mail
           </Anchor>
-          <Anchor component="button" type="button" size="sm" onClick={() => void send()}>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            disabled={register.isPending}
+            aria-busy={register.isPending || undefined}
+            onClick={() => void send()}
+          >
             Send a new pin
           </Anchor>
         </Group>

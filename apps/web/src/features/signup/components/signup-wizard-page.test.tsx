@@ -82,6 +82,36 @@ describe('Sign-up wizard (/signup)', () => {
     ]);
   });
 
+  it('"Send a new pin" replaces the pin: the server is told which one, and the page says the old one no longer works', async () => {
+    let sent = 0;
+    const calls = stubApi({
+      'POST /api/v1/signup/registeremail': () => jsonResponse(200, { once: `vxu_once${++sent}` }),
+      'POST /api/v1/signup/validatepin': () => new Response(null, { status: 204 }),
+    });
+    renderWizard();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send me a pin' }));
+    await screen.findByText(/We sent a 6-digit pin to/);
+    expect(screen.queryByRole('status')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send a new pin' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'We sent a new pin to grace@example.com. The previous pin no longer works.',
+    );
+    expect(calls.filter((c) => c.path === '/api/v1/signup/registeremail').map((c) => c.body)).toEqual([
+      { email: 'grace@example.com', beta: false },
+      { email: 'grace@example.com', beta: false, previousOnce: 'vxu_once1' },
+    ]);
+    await user.click(screen.getAllByLabelText('Pin')[0]!);
+    await user.keyboard(PIN);
+    await screen.findByRole('heading', { name: 'Choose a password' });
+    expect(calls.find((c) => c.path === '/api/v1/signup/validatepin')?.body).toEqual({
+      email: 'grace@example.com',
+      once: 'vxu_once2',
+      pin: PIN,
+    });
+  });
+
   it('keeps Next disabled until the passwords agree, requires the names, and loses nothing going back', async () => {
     stubServer();
     renderWizard();
