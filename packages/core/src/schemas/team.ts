@@ -97,6 +97,8 @@ export const inviteeSchema = z.object({
   lastName: z.string(),
   email: z.string(),
   organisationName: z.string(),
+  /** Where the invitee signs in: `/{organisationDomain}/login`. */
+  organisationDomain: z.string(),
   alreadyActivated: z.boolean(),
   seatAvailable: z.boolean(),
 });

@@ -69,6 +69,7 @@ describe('invited sign-up', () => {
       lastName: 'Lovelace',
       email: 'ada@example.com',
       organisationName: `Org ${team.admin.domain}`,
+      organisationDomain: team.admin.domain,
       alreadyActivated: false,
       seatAvailable: true,
     });

@@ -67,6 +67,7 @@ export function createInviteeSignupService(deps: {
         lastName: invitation.lastName,
         email: invitation.email,
         organisationName: invitation.organisationName,
+        organisationDomain: invitation.organisationDomain,
         alreadyActivated,
         seatAvailable: alreadyActivated || (await billing.hasSeatForNewMember(db, invitation.organisationId)),
       };

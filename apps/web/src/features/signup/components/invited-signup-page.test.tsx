@@ -9,6 +9,7 @@ const INVITEE = {
   lastName: '',
   email: 'ada@example.com',
   organisationName: 'Acme',
+  organisationDomain: 'acme',
   alreadyActivated: false,
   seatAvailable: true,
 };
@@ -21,6 +22,7 @@ function renderPage() {
       { path: 'invited/:activationKey', element: <InvitedSignupPage /> },
       { path: '/', element: <p>Home page</p> },
       { path: 'login', element: <p>Sign-in page</p> },
+      { path: ':organisation/login', element: <p>The organisation’s sign-in page</p> },
     ],
     '/invited/vxi_key',
   );
@@ -54,7 +56,7 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
     expect(await screen.findByRole('heading', { name: 'We cannot find you!' })).toBeTruthy();
   });
 
-  it('says the account is already activated, with a way to sign in', async () => {
+  it('says the account is already activated, with a way to that organisation’s sign-in', async () => {
     stubApi({
       'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, { ...INVITEE, alreadyActivated: true }),
     });
@@ -63,7 +65,8 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
       await screen.findByRole('heading', { name: 'It looks like you have already activated your account!' }),
     ).toBeTruthy();
     await userEvent.setup().click(screen.getByRole('link', { name: 'Sign in' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/acme/login'));
+    expect(screen.getByText('The organisation’s sign-in page')).toBeTruthy();
   });
 
   it('requires both names, and keeps Activate disabled until the passwords match', async () => {
@@ -130,6 +133,7 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
     expect(
       await screen.findByRole('heading', { name: 'It looks like you have already activated your account!' }),
     ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/acme/login');
   });
 
   it('says why the invitation cannot be accepted while the plan has no seat left, instead of the form', async () => {

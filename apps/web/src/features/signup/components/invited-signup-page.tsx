@@ -49,7 +49,8 @@ export function InvitedSignupPage() {
       </PublicPage>
     );
   }
-  if (outcome === 'activated' || invitee.data.alreadyActivated) return <AlreadyActivated />;
+  if (outcome === 'activated' || invitee.data.alreadyActivated)
+    return <AlreadyActivated domain={invitee.data.organisationDomain} />;
   if (outcome === 'no-seat' || !invitee.data.seatAvailable)
     return <NoSeat organisationName={invitee.data.organisationName} />;
   return (
@@ -80,7 +81,8 @@ function NotFound() {
   );
 }
 
-function AlreadyActivated() {
+/** Activated already: "Sign in" opens the organisation's own sign-in page. */
+function AlreadyActivated(props: { domain: string }) {
   return (
     <PublicPage>
       <Stack gap="md" align="center" ta="center">
@@ -91,7 +93,7 @@ function AlreadyActivated() {
         <Text size="sm" c="dimmed">
           Sign in with the e-mail address and password you chose.
         </Text>
-        <Button component={Link} to="/login">
+        <Button component={Link} to={`/${encodeURIComponent(props.domain)}/login`}>
           Sign in
         </Button>
       </Stack>
