@@ -125,6 +125,8 @@ function createServices(
     hashCost: config.passwordHashCost,
     // Single sign-on (built below, asked at sign-in time) says who may still use a password.
     passwordSignInRule: (member) => sso.passwordSignInRule(member),
+    // Sign-ins are audited (built below, used at sign-in time).
+    audit: { record: (executor, actor, entry) => audit.record(executor, actor, entry) },
     ...clock,
   });
   // Open dashboards are checked against the sessions again when access changes (modules/live).

@@ -34,10 +34,14 @@ describe('GET /api/v1/audit-items', () => {
     expect(page0.last).toBe(false);
     expect(page0.content[0]!.title).toBe('Project Project 51 created');
     const page1 = (await team.readOnly.call('GET', '/api/v1/audit-items?page=1')).json<AuditPage>();
-    expect(page1.content.map((i) => i.title)).toEqual([
-      'Project Project 1 created',
-      'Project Project 0 created',
-    ]);
+    const titles = page1.content.map((i) => i.title);
+    expect(titles.slice(0, 2)).toEqual(['Project Project 1 created', 'Project Project 0 created']);
+    // Then the team's sign-ins, which came first.
+    expect(titles.slice(2).sort()).toEqual(
+      [team.admin, team.productionEditor, team.editor, team.readOnly]
+        .map((u) => `${u.email} signed in`)
+        .sort(),
+    );
     expect(page1.last).toBe(true);
   });
 
@@ -70,7 +74,11 @@ describe('GET /api/v1/audit-items', () => {
       await team.admin.call('GET', `/api/v1/audit-items?actorId=${team.editor.id}`)
     ).json<AuditPage>();
     expect(byEditor.content.length).toBeGreaterThan(0);
-    expect(byEditor.content.every((i) => i.title.includes('Editor feature'))).toBe(true);
+    expect(
+      byEditor.content.every(
+        (i) => i.title.includes('Editor feature') || i.title === `${team.editor.email} signed in`,
+      ),
+    ).toBe(true);
 
     const updates = (await team.admin.call('GET', '/api/v1/audit-items?action=update')).json<AuditPage>();
     expect(updates.content.map((i) => i.title)).toEqual(['Project Renamed updated']);
@@ -89,7 +97,8 @@ describe('GET /api/v1/audit-items', () => {
   it('shows one organisation none of another’s entries', async () => {
     await createProjects(1);
     const res = await team.outsider.call('GET', '/api/v1/audit-items');
-    expect(res.json<AuditPage>().content).toEqual([]);
+    // Their own sign-in only.
+    expect(res.json<AuditPage>().content.map((i) => i.title)).toEqual([`${team.outsider.email} signed in`]);
   });
 
   it('is refused when the plan does not include the audit log', async () => {

@@ -31,6 +31,7 @@ export async function findLoginCredentials(
     .select({
       id: users.id,
       organisationId: users.organisationId,
+      email: users.email,
       passwordHash: users.passwordHash,
       activated: users.activated,
       authorities: users.authorities,
@@ -181,7 +182,11 @@ export async function consumeOneTimeToken(
         gt(oneTimeTokens.expiresAt, now),
       ),
     )
-    .returning({ userId: oneTimeTokens.userId, organisationId: oneTimeTokens.organisationId });
+    .returning({
+      userId: oneTimeTokens.userId,
+      organisationId: oneTimeTokens.organisationId,
+      via: oneTimeTokens.via,
+    });
   return row ?? null;
 }
 
@@ -191,7 +196,7 @@ export async function findUserForSession(
   organisationId: string,
 ): Promise<MemberState | null> {
   const [row] = await db
-    .select({ id: users.id, activated: users.activated, archived: users.archived })
+    .select({ id: users.id, email: users.email, activated: users.activated, archived: users.archived })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.organisationId, organisationId)))
     .limit(1);

@@ -6,9 +6,11 @@ import type { ChangeEvents } from '../../lib/change-events';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
 import type { OneTimeTokenPurpose } from '../../db/schema/index';
+import type { AuditService } from '../audit/audit.service';
 import * as repo from './auth.repository';
 import type { TokenOwner } from './auth.types';
 import { createLoginThrottle, loginThrottleKey } from './login-throttle';
+import { failedSignIns, linkSignIn, passwordSignIn, recordsFailures } from './sign-in-audit';
 
 export const INVALID_LOGIN = 'The email and password combination you have provided is invalid.';
 export const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
@@ -53,6 +55,8 @@ export function createAuthService(deps: {
   hashCost: HashCost;
   now?: () => Date;
   passwordSignInRule?: PasswordSignInRule;
+  /** Where sign-ins and runs of failed ones are recorded (modules/audit; sign-in-audit.ts). */
+  audit?: Pick<AuditService, 'record'>;
   /** Where a signed-out session is announced, so its live dashboards close (modules/live). */
   events?: Pick<ChangeEvents, 'publish'>;
 }) {
@@ -140,14 +144,26 @@ export function createAuthService(deps: {
           ? await verifyPassword(input.password, user.passwordHash)
           : await verifyDummyPassword(input.password, hashCost).then(() => false);
       if (!user || !valid) {
-        await throttle.failed(key);
+        const failures = await throttle.failed(key);
+        if (organisation && recordsFailures(failures))
+          await deps.audit?.record(
+            db,
+            { organisationId: organisation.id },
+            failedSignIns(input.username, failures, user?.id ?? null, client.ip),
+          );
         throw new UnauthorizedError(INVALID_LOGIN);
       }
       await throttle.succeeded(key);
       // Asked only once the password is right, so the refusal tells nothing to who does not know it.
       const refusal = await deps.passwordSignInRule?.(user);
       if (refusal) throw new ForbiddenError(refusal);
-      return startSession(user.organisationId, user.id, input.rememberMe ?? false, client);
+      const session = await startSession(user.organisationId, user.id, input.rememberMe ?? false, client);
+      await deps.audit?.record(
+        db,
+        { organisationId: user.organisationId, userId: user.id },
+        passwordSignIn(user),
+      );
+      return session;
     },
 
     /** Exchanges a one-time login token (sign-up, invitation) for a session; the token works once. */
@@ -176,7 +192,18 @@ export function createAuthService(deps: {
       }
       const user = await repo.findUserForSession(db, owner.userId, owner.organisationId);
       if (!user || !user.activated || user.archived) throw new UnauthorizedError(INVALID_LOGIN_LINK);
-      return startSession(owner.organisationId, owner.userId, input.rememberMe ?? false, client);
+      const session = await startSession(
+        owner.organisationId,
+        owner.userId,
+        input.rememberMe ?? false,
+        client,
+      );
+      await deps.audit?.record(
+        db,
+        { organisationId: owner.organisationId, userId: owner.userId },
+        linkSignIn(user, owner.via),
+      );
+      return session;
     },
 
     /** A one-time login token; `via` names the single sign-on provider it comes from. */

@@ -10,6 +10,7 @@ export type PublicOrganisation = Pick<Organisation, 'id' | 'name' | 'domain'>;
 export type LoginCredentials = {
   id: string;
   organisationId: string;
+  email: string;
   passwordHash: string | null;
   activated: boolean;
   /** As stored, `ROLE_*` names. */
@@ -30,7 +31,12 @@ export type ActiveSession = {
 };
 
 /** The member a one-time token was issued to. */
-export type TokenOwner = { userId: string; organisationId: string };
+export type TokenOwner = {
+  userId: string;
+  organisationId: string;
+  /** A single sign-on login token: the provider's display name. */
+  via?: string | null;
+};
 
 /** Whether a member may still be given a session. */
-export type MemberState = { id: string; activated: boolean; archived: boolean };
+export type MemberState = { id: string; email: string; activated: boolean; archived: boolean };

@@ -1,7 +1,7 @@
 import type { SharedCounters } from '../../db/counters';
 
 /** Wrong passwords forgiven before any wait: plenty for a person, few for a guesser. */
-const FREE_FAILURES = 4;
+export const FREE_FAILURES = 4;
 const FIRST_WAIT_SECONDS = 10;
 const MAX_WAIT_SECONDS = 15 * 60;
 /** A run of failures is forgotten after this long without another one. */
@@ -24,12 +24,14 @@ export function createLoginThrottle(counters: SharedCounters) {
       return Math.ceil((await counters.blockedFor(keyOf(key))) / 1000);
     },
 
-    async failed(key: string): Promise<void> {
+    /** Counts a failure; answers how many the run now holds. */
+    async failed(key: string): Promise<number> {
       const { count } = await counters.count(keyOf(key), FORGET_AFTER_SECONDS * 1000, { slide: true });
       if (count > FREE_FAILURES) {
         const seconds = Math.min(MAX_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** (count - FREE_FAILURES - 1));
         await counters.block(keyOf(key), seconds * 1000);
       }
+      return count;
     },
 
     async succeeded(key: string): Promise<void> {

@@ -107,6 +107,7 @@ export async function findActive(
       organisationDomain: organisations.domain,
       email: users.email,
       authorities: users.authorities,
+      name: personalAccessTokens.name,
       lastUsedAt: personalAccessTokens.lastUsedAt,
     })
     .from(personalAccessTokens)
@@ -133,10 +134,10 @@ export async function findActive(
 
 /**
  * Records a use, unless one was recorded since `staleBefore`: of requests arriving together, one
- * writes and the others find the row fresh.
+ * writes and the others find the row fresh. Answers whether this call wrote it.
  */
-export async function touch(db: Executor, id: string, at: Date, staleBefore: Date): Promise<void> {
-  await db
+export async function touch(db: Executor, id: string, at: Date, staleBefore: Date): Promise<boolean> {
+  const rows = await db
     .update(personalAccessTokens)
     .set({ lastUsedAt: at })
     .where(
@@ -144,5 +145,7 @@ export async function touch(db: Executor, id: string, at: Date, staleBefore: Dat
         eq(personalAccessTokens.id, id),
         or(isNull(personalAccessTokens.lastUsedAt), lt(personalAccessTokens.lastUsedAt, staleBefore)),
       ),
-    );
+    )
+    .returning({ id: personalAccessTokens.id });
+  return rows.length > 0;
 }

@@ -20,7 +20,7 @@ import {
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import * as repo from './tokens.repository';
-import type { TokenRecord } from './tokens.types';
+import type { ActiveAccessToken, TokenRecord } from './tokens.types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Writing last-used on every request would turn reads into writes; a minute's precision is enough. */
@@ -167,7 +167,17 @@ export function createTokensService(deps: {
       const at = now();
       const row = await repo.findActive(db, hashToken(token), at);
       if (!row) return null;
-      if (!row.lastUsedAt || at.getTime() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS)
+      const today = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+      if (!row.lastUsedAt || row.lastUsedAt < today) {
+        // The first use of the (UTC) day is a sign-in for the audit log; of requests arriving
+        // together, only the one that records the use writes the entry.
+        if (await repo.touch(db, row.tokenId, at, today))
+          await audit.record(
+            db,
+            { organisationId: row.organisationId, userId: row.userId },
+            firstUseToday(row),
+          );
+      } else if (at.getTime() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS)
         await repo.touch(db, row.tokenId, at, new Date(at.getTime() - TOUCH_INTERVAL_MS));
       return {
         kind: 'session',
@@ -180,5 +190,16 @@ export function createTokensService(deps: {
         authorities: row.authorities,
       };
     },
+  };
+}
+
+/** The audit entry of a token's first use in a (UTC) day: the log's "Signed in" for tokens. */
+function firstUseToday(row: ActiveAccessToken) {
+  return {
+    action: 'login' as const,
+    resourceType: 'token',
+    resourceId: row.tokenId,
+    title: `${row.email} used the access token ${row.name}`,
+    description: `${escapeMarkdown(row.email)} signed in with the access token **${escapeMarkdown(row.name)}**: its first use today (UTC). Later uses the same day are not recorded.`,
   };
 }

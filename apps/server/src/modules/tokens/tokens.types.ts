@@ -33,5 +33,7 @@ export type ActiveAccessToken = {
   email: string;
   /** The owner's authorities as they are now, `ROLE_*` names. */
   authorities: string[];
+  /** The token's name, for the audit entry of its first use each day. */
+  name: string;
   lastUsedAt: Date | null;
 };
