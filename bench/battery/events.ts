@@ -59,6 +59,7 @@ export type Tally = {
   /** Weight of the posts that got no answer: stored or not, nobody was told. */
   unknownImpressions: number;
   others: string[];
+  p50: number;
   p99: number;
 };
 
@@ -75,6 +76,10 @@ export function tally(shots: readonly Shot[], tag?: string): Tally {
     noAnswer: 0,
     unknownImpressions: 0,
     others: [],
+    p50: percentile(
+      mine.map((shot) => shot.answeredAt - shot.sentAt),
+      0.5,
+    ),
     p99: percentile(
       mine.map((shot) => shot.answeredAt - shot.sentAt),
       0.99,

@@ -1,18 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
-import type { TargetUserAttributes } from '../db/schema/index';
 import { isDataError, isForeignKeyViolation } from '../db/errors';
-import { evaluatedFeaturesOf, isEvaluate, timeOf, userOf, type IngestOutcome, type SdkEvent } from './events';
+import type { IngestOutcome, SdkEvent } from './events';
+import { createCollector } from './ingestion-collect';
 import { createDailyBound, createFairShare } from './ingestion-limits';
 import * as rowsOf from './ingestion-rows';
 import type { Rows } from './ingestion-rows';
 import * as repo from './ingestion.repository';
 import type { EnvironmentSnapshot } from './sdk-store';
-import type { RunningExperiment } from './sdk.repository';
-
-/** Attribute values longer than this are not kept as suggestions. */
-const MAX_SUGGESTED_VALUE_LENGTH = 200;
 
 export type IngestionOptions = {
   /** Longest a request waits for the flush that stores it to start (it starts at once when one ends). */
@@ -39,6 +35,12 @@ export type IngestionOptions = {
   /** Retry-After of a 429 (an environment past its share) and of a 503 (storage down). */
   busyRetryAfterSeconds?: number;
   unavailableRetryAfterSeconds?: number;
+  /**
+   * Writers that store groups side by side, each on a connection of its own: an environment stays
+   * on one while it has events waiting, and one with none joins the least loaded, so a tenant's
+   * flood fills its lane and the others' events are stored beside it rather than behind it.
+   */
+  lanes?: number;
 };
 
 const DEFAULTS: Required<IngestionOptions> = {
@@ -53,11 +55,22 @@ const DEFAULTS: Required<IngestionOptions> = {
   stallMs: 2_000,
   busyRetryAfterSeconds: 60,
   unavailableRetryAfterSeconds: 5,
+  lanes: 3,
 };
 
 /** A request waiting for the transaction that stores its rows. */
 type Waiter = { environmentId: string; rows: Rows; settle: (outcome: IngestOutcome) => void };
 type Written = 'stored' | 'refused' | 'unavailable';
+/** One writer: the requests waiting for its next group, and the group it is writing. */
+type Lane = {
+  queue: Waiter[];
+  timer: NodeJS.Timeout | null;
+  running: Promise<void> | null;
+  /** Events of the requests waiting in it or being written by it. */
+  events: number;
+  /** Whether its write under way went unanswered for `stallMs`. */
+  stalled: boolean;
+};
 
 /**
  * What a failure is, for the log: its SQLSTATE or socket code, else the driver's own message (the
@@ -79,11 +92,10 @@ function describe(error: unknown): { code?: string; reason?: string } {
 export type Ingestion = ReturnType<typeof createIngestion>;
 
 /**
- * Event ingestion with group commit (docs/adr/0008-event-ingestion-group-commit.md): each request's events are aggregated into
- * rows (counters control × variant × day, availability and last impression, users and attribute
- * values seen, goals); requests waiting together are written in one transaction, and each request
- * is answered only once the transaction holding its rows has committed. So acknowledged means
- * stored, and a failed write refuses exactly the requests whose rows it held.
+ * Event ingestion with group commit (docs/adr/0008-event-ingestion-group-commit.md): each request's
+ * events become rows (ingestion-collect.ts); requests waiting together in a lane are written in one
+ * transaction, and each is answered only once it has committed. So acknowledged means stored, and
+ * a failed write refuses exactly the requests whose rows it held.
  */
 export function createIngestion(
   deps: {
@@ -126,117 +138,44 @@ export function createIngestion(
     ),
   );
 
-  let queue: Waiter[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
+  const lanes: Lane[] = Array.from({ length: Math.max(1, options.lanes) }, () => ({
+    queue: [],
+    timer: null,
+    running: null,
+    events: 0,
+    stalled: false,
+  }));
+  /** The lane of each environment with events in one, and how many of its requests are there. */
+  const laneOf = new Map<string, { lane: Lane; requests: number }>();
   let stopped = false;
   /** The failure streak under way: logged when it starts and when it ends, not on every attempt. */
   let failing: { since: number; attempts: number } | null = null;
   /** A write has gone unanswered for `stallMs`: storage counts as down until one succeeds. */
-  let stalled = false;
+  const stalled = () => lanes.some((lane) => lane.stalled);
+  const writing = () => lanes.some((lane) => lane.running !== null);
 
-  /** Whether `experiment` counts what happened at `at`: between its start and its end, if any. */
-  const runsAt = (experiment: RunningExperiment, at: Date) =>
-    at >= experiment.startDate && (experiment.endDate === null || at <= experiment.endDate);
-
-  /** A user shown `variantKey` of `featureKey` at `at`: an exposure of each experiment on it that runs then. */
-  function exposeUser(
-    rows: Rows,
-    snapshot: EnvironmentSnapshot,
-    userKey: string,
-    featureKey: string,
-    variantKey: string,
-    at: Date,
-  ) {
-    for (const experiment of snapshot.experiments.byFeature.get(featureKey) ?? []) {
-      if (variantKey !== experiment.control && variantKey !== experiment.variation) continue;
-      if (!runsAt(experiment, at)) continue;
-      rowsOf.expose(rows, {
-        organisationId: experiment.organisationId,
-        experimentId: experiment.id,
-        userKey,
-        variantKey,
-        exposedAt: at,
-        crossed: false,
-      });
+  /** The environment's lane while it has events in one; else the lane holding the fewest events. */
+  function enter(environmentId: string, units: number): Lane {
+    let bound = laneOf.get(environmentId);
+    if (!bound) {
+      const lane = lanes.reduce((least, candidate) => (candidate.events < least.events ? candidate : least));
+      bound = { lane, requests: 0 };
+      laneOf.set(environmentId, bound);
     }
+    bound.requests += 1;
+    bound.lane.events += units;
+    return bound.lane;
   }
 
-  /** One request's rows, within the daily bounds of its environment and project. */
-  function collect(snapshot: EnvironmentSnapshot, events: readonly SdkEvent[], receivedAt: Date): Rows {
-    const rows = rowsOf.emptyRows();
-    const { organisationId, environmentId, projectId, projectKey, environmentKey } = snapshot.keys;
-    const experimenting = snapshot.experiments.byFeature.size > 0;
-    for (const event of events) {
-      const at = timeOf(event, receivedAt);
-      const user = userOf(event);
-      if (user && users.admit(environmentId, user.id, receivedAt)) {
-        const attributes = user.attributes as TargetUserAttributes;
-        rowsOf.seeUser(rows, { organisationId, environmentId, userKey: user.id, attributes, lastSeenAt: at });
-        for (const [targetKey, raw] of Object.entries(user.attributes)) {
-          if (targetKey.startsWith('featureflow.')) continue;
-          for (const value of Array.isArray(raw) ? raw : [raw]) {
-            if (value === null) continue;
-            const text = String(value);
-            if (text === '' || text.length > MAX_SUGGESTED_VALUE_LENGTH) continue;
-            if (!values.admit(projectId, rowsOf.rowKey(targetKey, text), receivedAt)) continue;
-            rowsOf.seeValue(rows, { organisationId, projectId, targetKey, value: text, lastSeenAt: at });
-          }
-        }
-      }
-      if (isEvaluate(event)) {
-        const entry = event.featureKey ? snapshot.controls.get(event.featureKey) : undefined;
-        if (!entry) continue;
-        const controlId = entry.controlId;
-        const count = event.impressions ?? 1;
-        const variantKey = event.evaluatedVariant;
-        const counted =
-          !!variantKey &&
-          count > 0 &&
-          (entry.control.variants.some((variant) => variant.key === variantKey) ||
-            names.admit(environmentId, rowsOf.rowKey('variant', controlId, variantKey), receivedAt));
-        if (counted) {
-          const day = at.toISOString().slice(0, 10);
-          rowsOf.addImpressions(rows, {
-            organisationId,
-            featureControlId: controlId,
-            variantKey,
-            day,
-            count,
-          });
-        }
-        rowsOf.touchControl(rows, {
-          controlId,
-          lastImpressionAt: counted ? at : null,
-          seenAt: receivedAt,
-          where: { organisationId, projectKey, environmentKey, featureKey: entry.control.key },
-        });
-        if (experimenting && counted && user)
-          exposeUser(rows, snapshot, user.id, entry.control.key, variantKey, at);
-      } else if (event.type === 'goal' && event.goalKey) {
-        if (experimenting && user) {
-          // The browser SDK's goal rows say which variants the user was shown (docs/sdk-protocol.md §6.2).
-          for (const [featureKey, variantKey] of evaluatedFeaturesOf(event))
-            exposeUser(rows, snapshot, user.id, featureKey, variantKey, at);
-          for (const experiment of snapshot.experiments.byGoal.get(event.goalKey) ?? []) {
-            if (!runsAt(experiment, at)) continue;
-            rowsOf.convert(rows, {
-              organisationId: experiment.organisationId,
-              experimentId: experiment.id,
-              userKey: user.id,
-              firstAt: at,
-              lastAt: at,
-              count: 1,
-              valueSum: Number.isFinite(event.value) ? event.value! : 0,
-            });
-          }
-        }
-        if (!names.admit(environmentId, rowsOf.rowKey('goal', event.goalKey), receivedAt)) continue;
-        rowsOf.seeGoal(rows, { organisationId, projectId, key: event.goalKey, lastSeenAt: at });
-      }
-    }
-    return rows;
+  function leave(environmentId: string, units: number) {
+    const bound = laneOf.get(environmentId);
+    if (!bound) return;
+    bound.lane.events -= units;
+    bound.requests -= 1;
+    if (bound.requests === 0) laneOf.delete(environmentId);
   }
+
+  const collect = createCollector({ users, values, names });
 
   /**
    * Takes a request's events and resolves once they are stored, or with why not: `busy` when the
@@ -251,7 +190,7 @@ export function createIngestion(
     if (stopped) return Promise.resolve(UNAVAILABLE);
     // Storage is known to be down and a write is already probing it: waiting would only hold the
     // SDK's request; it sends the events again after Retry-After.
-    if (stalled || (failing && running)) return Promise.resolve(UNAVAILABLE);
+    if (stalled() || (failing && writing())) return Promise.resolve(UNAVAILABLE);
     const environmentId = snapshot.keys.environmentId;
     const units = Math.max(1, events.length);
     if (!share.take(environmentId, units)) return Promise.resolve(BUSY);
@@ -260,34 +199,39 @@ export function createIngestion(
       share.release(environmentId, units);
       return Promise.resolve(STORED);
     }
+    const lane = enter(environmentId, units);
     return new Promise((resolve) => {
-      queue.push({
+      lane.queue.push({
         environmentId,
         rows,
         settle: (outcome) => {
+          leave(environmentId, units);
           share.release(environmentId, units);
           resolve(outcome);
         },
       });
-      schedule();
+      schedule(lane);
     });
   }
 
-  function schedule() {
-    if (timer || running || queue.length === 0) return;
-    timer = setTimeout(() => {
-      timer = null;
-      void drain();
+  function schedule(lane: Lane) {
+    if (lane.timer || lane.running || lane.queue.length === 0) return;
+    lane.timer = setTimeout(() => {
+      lane.timer = null;
+      void drain(lane);
     }, options.flushIntervalMs);
   }
 
-  /** Writes group after group until nothing waits; requests that came during a write form the next. */
-  function drain(): Promise<void> {
-    running ??= (async () => {
-      while (queue.length > 0) {
-        const group = queue;
-        queue = [];
-        const watchdog = setTimeout(stall, options.stallMs);
+  /**
+   * Writes the lane's groups one after another until nothing waits in it; requests that came
+   * during a write form the next.
+   */
+  function drain(lane: Lane): Promise<void> {
+    lane.running ??= (async () => {
+      while (lane.queue.length > 0) {
+        const group = lane.queue;
+        lane.queue = [];
+        const watchdog = setTimeout(() => stall(lane), options.stallMs);
         try {
           await commit(group, 'environments', { attempts: options.maxAttempts, since: Date.now() });
         } catch (error) {
@@ -296,23 +240,25 @@ export function createIngestion(
           settle(group, UNAVAILABLE);
         } finally {
           clearTimeout(watchdog);
-          stalled = false;
+          lane.stalled = false;
         }
       }
     })().finally(() => {
-      running = null;
-      schedule();
+      lane.running = null;
+      schedule(lane);
     });
-    return running;
+    return lane.running;
   }
 
-  /** The write under way hangs: answer those waiting behind it now rather than after it. */
-  function stall() {
-    stalled = true;
+  /** A write under way hangs: answer those waiting in every lane now rather than after it. */
+  function stall(lane: Lane) {
+    lane.stalled = true;
     startFailing(new Error(`no answer from the database for ${options.stallMs} ms`));
-    const waiting = queue;
-    queue = [];
-    settle(waiting, UNAVAILABLE);
+    for (const each of lanes) {
+      const waiting = each.queue;
+      each.queue = [];
+      settle(waiting, UNAVAILABLE);
+    }
   }
 
   function settle(group: readonly Waiter[], outcome: IngestOutcome) {
@@ -396,7 +342,7 @@ export function createIngestion(
       if (isDataError(failure)) return 'refused';
       startFailing(failure);
       budget.attempts -= 1;
-      if (budget.attempts <= 0 || stalled || Date.now() - budget.since > options.maxRetryMs)
+      if (budget.attempts <= 0 || stalled() || Date.now() - budget.since > options.maxRetryMs)
         return 'unavailable';
       const tried = options.maxAttempts - budget.attempts;
       await sleep(Math.min(options.retryDelayMs * 2 ** (tried - 1), 5_000));
@@ -424,26 +370,30 @@ export function createIngestion(
     failing = null;
   }
 
+  async function drainAll(): Promise<void> {
+    await Promise.all(
+      lanes.map((lane) => {
+        if (lane.timer) {
+          clearTimeout(lane.timer);
+          lane.timer = null;
+        }
+        return drain(lane);
+      }),
+    );
+  }
+
   return {
     record,
     /** Writes what waits now and resolves when it is answered. */
     async flush(): Promise<void> {
-      if (timer) {
-        clearTimeout(timer);
-        timer = null;
-      }
-      await drain();
+      await drainAll();
     },
     /** Events admitted and not yet answered in this environment. */
     pendingEvents: (environmentId: string) => share.held(environmentId),
     /** Answers what waits (stored, or refused if storage fails) and refuses new events with 503. */
     async stop(): Promise<void> {
       stopped = true;
-      if (timer) {
-        clearTimeout(timer);
-        timer = null;
-      }
-      await drain();
+      await drainAll();
     },
   };
 }
