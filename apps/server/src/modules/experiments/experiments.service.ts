@@ -1,10 +1,8 @@
 import {
-  EXPERIMENTS_NOT_IN_PLAN,
   escapeMarkdown,
   markdownCode,
   type EnvironmentRef,
   type Experiment,
-  type ExperimentDay,
   type ExperimentInput,
   type ExperimentStatistics,
   type Goal,
@@ -19,10 +17,10 @@ import type { BillingService } from '../billing/billing.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './experiments.repository';
 import type { ExperimentRecord, ExperimentWrite } from './experiments.types';
-import type { ArmPair } from './statistics';
+import { analyseStored, withCurrentResults } from './experiment-results';
 
-/** The refusal on a plan without `variantTesting`; core's words are the dashboard's reason too. */
-export const EXPERIMENTS_NOT_ON_PLAN = `${EXPERIMENTS_NOT_IN_PLAN} Upgrade it to run experiments.`;
+export const EXPERIMENTS_NOT_ON_PLAN =
+  'Experiments are not available on your current plan. Upgrade it to run experiments.';
 
 /** Most goal keys GET /api/v1/goals answers. */
 const GOALS_LIMIT = 100;
@@ -216,13 +214,19 @@ export function createExperimentsService(deps: {
     async list(principal: Principal, projectKey: string, environmentKey: string): Promise<Experiment[]> {
       const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
       const rows = await repo.list(db, principal.organisationId, environment.id);
-      return rows.map((row) => toExperiment(row, environment));
+      const experiments: Experiment[] = [];
+      for (const row of rows) {
+        experiments.push(
+          toExperiment(await withCurrentResults(db, principal.organisationId, row), environment),
+        );
+      }
+      return experiments;
     },
 
     /** GET /api/v1/experiments/{id} */
     async get(principal: Principal, id: string): Promise<Experiment> {
       const { row, environment } = await find(db, principal, id);
-      return toExperiment(row, environment);
+      return toExperiment(await withCurrentResults(db, principal.organisationId, row), environment);
     },
 
     /** POST /api/v1/experiments/ */
@@ -361,39 +365,8 @@ export function createExperimentsService(deps: {
     /** GET /api/v1/experiment-statistics/{id} */
     async statistics(principal: Principal, id: string): Promise<ExperimentStatistics> {
       const { row } = await find(db, principal, id);
-      const counts = await repo.variantCounts(db, principal.organisationId, id);
-      const daily = await repo.dailyCounts(db, principal.organisationId, id);
-      const arm = (key: string) => {
-        const found = counts.find((c) => c.variantKey === key);
-        return {
-          key,
-          exposures: found?.exposures ?? 0,
-          conversions: found?.conversions ?? 0,
-          valueSum: found?.valueSum ?? 0,
-        };
-      };
-      const days = cumulativeDays(daily, [row.control, row.variation]);
-      const looks: ArmPair[] = days.slice(0, -1).map((day) => ({
-        control: {
-          exposures: day.variants[row.control]!.impressions,
-          conversions: day.variants[row.control]!.goals,
-        },
-        variation: {
-          exposures: day.variants[row.variation]!.impressions,
-          conversions: day.variants[row.variation]!.goals,
-        },
-      }));
-      const rules = await repo.rulesOf(db, principal.organisationId, row.featureId, row.environmentId);
-      // The statistics (and their distribution functions) load with the first results page asked for.
-      const { analyseExperiment } = await import('./statistics');
-      const analysis = analyseExperiment({
-        control: arm(row.control),
-        variation: arm(row.variation),
-        expectedVariationShare: configuredShare(rules, row.control, row.variation),
-        mode: row.mode,
-        sequential: { earlierLooks: looks },
-        usersInBothVariants: counts.reduce((sum, c) => sum + c.crossed, 0),
-      });
+      const { analysis, days } = await analyseStored(db, principal.organisationId, row);
+      await withCurrentResults(db, principal.organisationId, row, analysis);
       return {
         confidence: analysis.confidence,
         pvalue: analysis.pvalue,
@@ -421,56 +394,4 @@ export function createExperimentsService(deps: {
       };
     },
   };
-}
-
-/**
- * The share of the alternate among the experiment's users that the targeting configures: from the
- * default rule's split between the two variants, else the first rule splitting between both, else
- * even. The sample-ratio check compares the exposures with it.
- */
-export function configuredShare(
-  rules: readonly {
-    defaultRule?: boolean;
-    variantSplits: readonly { variantKey: string; split: number }[];
-  }[],
-  control: string,
-  variation: string,
-): number {
-  const shareOf = (rule: (typeof rules)[number]) => {
-    const split = (key: string) => rule.variantSplits.find((s) => s.variantKey === key)?.split ?? 0;
-    const [c, v] = [split(control), split(variation)];
-    return c > 0 && v > 0 ? v / (c + v) : null;
-  };
-  const ordered = [...rules.filter((rule) => rule.defaultRule), ...rules.filter((rule) => !rule.defaultRule)];
-  for (const rule of ordered) {
-    const share = shareOf(rule);
-    if (share !== null) return share;
-  }
-  return 0.5;
-}
-
-/** The daily new exposures and conversions added up, per variant, for every day from the first to the last. */
-export function cumulativeDays(
-  daily: {
-    exposed: { day: string; variantKey: string; count: number }[];
-    converted: { day: string; variantKey: string; count: number }[];
-  },
-  variantKeys: readonly string[],
-): ExperimentDay[] {
-  const dayKeys = [...new Set([...daily.exposed, ...daily.converted].map((row) => row.day))].sort();
-  const totals = new Map(variantKeys.map((key) => [key, { impressions: 0, goals: 0 }]));
-  const byDay = (rows: { day: string; variantKey: string; count: number }[]) => {
-    const map = new Map<string, number>();
-    for (const row of rows) map.set(`${row.day} ${row.variantKey}`, row.count);
-    return map;
-  };
-  const exposed = byDay(daily.exposed);
-  const converted = byDay(daily.converted);
-  return dayKeys.map((day) => {
-    for (const [key, total] of totals) {
-      total.impressions += exposed.get(`${day} ${key}`) ?? 0;
-      total.goals += converted.get(`${day} ${key}`) ?? 0;
-    }
-    return { day, variants: Object.fromEntries([...totals].map(([key, total]) => [key, { ...total }])) };
-  });
 }
