@@ -1,16 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { escapeMenu, launchBrowser, openAccountMenu, openPage, screenshot, signIn } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import {
+  escapeMenu,
+  launchBrowser,
+  openAccountMenu,
+  openPage,
+  screenshot,
+  signIn,
+  viewShot,
+} from './support/browser';
+import { addDemoUser, startServer, type RunningServer } from './support/server';
 import { sharedServerURL } from './support/shared-server';
 
 let browser: Browser;
+/** Home and Profile off, with a teammate who is not an organisation admin. */
 let flagsOff: RunningServer;
+const EDITOR = 'editor@example.com';
 
 beforeAll(async () => {
   [browser, flagsOff] = await Promise.all([
     launchBrowser(),
-    startServer({ VEXIL_UI_FLAGS: 'profile=off,home=off' }),
+    startServer(
+      { VEXIL_UI_FLAGS: 'profile=off,home=off' },
+      { prepare: (db) => addDemoUser(db, EDITOR, 'ROLE_ORGANISATION_EDITOR') },
+    ),
   ]);
 });
 afterAll(async () => {
@@ -69,6 +82,39 @@ describe('top navigation', () => {
     const drawer = page.getByRole('dialog');
     await drawer.getByRole('link', { name: 'Features' }).waitFor();
     await screenshot(page, 'nav-drawer-1024');
+    await context.close();
+  });
+
+  it('offers other users the Audit log, opens Audit at /admin, and explains the admins’ tabs', async () => {
+    const { context, page } = await openPage(browser, flagsOff.url);
+    await signIn(page, { email: EDITOR });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Features' }).waitFor();
+    expect(await menuItems(page)).toEqual(['Audit log', 'Log Out']);
+    await (await openAccountMenu(page)).getByRole('menuitem', { name: 'Audit log' }).click();
+    await page.waitForURL('**/admin/audit');
+    const tabs = page.getByRole('tablist', { name: 'Admin sections' });
+    expect(await tabs.getByRole('tab', { name: 'Audit', selected: true }).count()).toBe(1);
+
+    await page.goto('/admin');
+    await page.waitForURL('**/admin/audit');
+    expect(await tabs.getByRole('tab', { name: 'Audit', selected: true }).count()).toBe(1);
+    await viewShot(page, 'admin-audit-editor-1440', 1440);
+    await viewShot(page, 'admin-audit-editor-390', 390);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    for (const [path, tab, message] of [
+      ['users', 'Team', 'Only organisation admins may manage the team.'],
+      ['roles', 'Roles', 'Only organisation admins may manage roles.'],
+      ['tokens', 'Access Tokens', 'Only organisation admins may create access tokens.'],
+      ['sso', 'Single sign-on', 'Only organisation admins may manage single sign-on.'],
+    ] as const) {
+      await page.goto(`/admin/${path}`);
+      await page.getByText(message, { exact: true }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Page not found' }).count(), path).toBe(0);
+      expect(await tabs.getByRole('tab', { name: tab, selected: true }).count(), path).toBe(1);
+    }
+    await viewShot(page, 'admin-sso-editor-1440', 1440);
+    await viewShot(page, 'admin-sso-editor-390', 390);
     await context.close();
   });
 });

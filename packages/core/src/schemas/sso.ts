@@ -9,6 +9,9 @@ import { ASSIGNABLE_AUTHORITIES } from './team';
  * and never returned, only whether one is stored.
  */
 
+/** What others than organisation admins are told on Admin › Single sign-on and by its routes. */
+export const SSO_ADMINS_ONLY = 'Only organisation admins may manage single sign-on.';
+
 /** The longest issuer URL or client id accepted. */
 export const SSO_MAX_LENGTH = { issuer: 2000, clientId: 500, clientSecret: 2000, domain: 253 } as const;
 

@@ -17,6 +17,9 @@ export const tokenSchema = z.object({
 /** Type of {@link tokenSchema}. */
 export type Token = z.infer<typeof tokenSchema>;
 
+/** What others than organisation admins are told on Admin › Access Tokens and when they create one. */
+export const TOKENS_ADMINS_ONLY = 'Only organisation admins may create access tokens.';
+
 /** The longest lifetime a token may be given: about ten years. */
 export const TOKEN_MAX_EXPIRY_DAYS = 3650;
 

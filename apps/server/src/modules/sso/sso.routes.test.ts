@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import {
   AUTHORITIES,
+  SSO_ADMINS_ONLY,
   escapeMarkdown,
   ssoRequiredMessage,
   type SsoConnection,
@@ -15,7 +16,7 @@ import { auditTrail, callerFor, createTeam, type Team } from '../../../test/api'
 import { createHarness, randomIp, type Harness } from '../../../test/helpers';
 import { startOidcProvider, type OidcProviderHandle } from '../../../test/oidc-provider';
 import { REDIRECT_URI, TEST_SECRETS_KEY, configureSso, connectionInput } from '../../../test/sso';
-import { HTTPS_ISSUER_MESSAGE, SSO_ADMINS_ONLY, UNREADABLE_SECRET_MESSAGE } from './sso.service';
+import { HTTPS_ISSUER_MESSAGE, UNREADABLE_SECRET_MESSAGE } from './sso.service';
 
 const SECRET = 'client-s3cret-value';
 

@@ -4,6 +4,7 @@ import {
   AUTHORITIES,
   AUTHORITY_LABELS,
   MAX_LENGTH,
+  SSO_ADMINS_ONLY,
   can,
   escapeMarkdown,
   isOrganisationAdmin,
@@ -33,7 +34,6 @@ import {
 import * as repo from './sso.repository';
 import type { SsoConnectionRecord } from './sso.types';
 
-export const SSO_ADMINS_ONLY = 'Only organisation admins may manage single sign-on.';
 export const HTTPS_ISSUER_MESSAGE = 'The issuer URL must start with https://.';
 export const UNREADABLE_SECRET_MESSAGE =
   'The stored client secret can no longer be read (SECRETS_KEY has changed): enter it again.';

@@ -1,5 +1,6 @@
 import {
   MAX_TOKENS_PER_USER,
+  TOKENS_ADMINS_ONLY,
   TOKEN_MAX_EXPIRY_DAYS,
   can,
   escapeMarkdown,
@@ -27,7 +28,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
 export const TOKENS_TURNED_OFF = 'Access tokens are turned off on this server.';
-export const ADMINS_ONLY_MESSAGE = 'Only organisation admins may create access tokens.';
 export const TOO_MANY_TOKENS_MESSAGE = `You can hold at most ${MAX_TOKENS_PER_USER} access tokens. Delete one you no longer use first.`;
 
 /**
@@ -101,7 +101,7 @@ export function createTokensService(deps: {
      */
     async create(principal: Principal, input: TokenInput): Promise<Token> {
       assertEnabled();
-      if (!can(principal, 'manage', { type: 'organisation' })) throw new ForbiddenError(ADMINS_ONLY_MESSAGE);
+      if (!can(principal, 'manage', { type: 'organisation' })) throw new ForbiddenError(TOKENS_ADMINS_ONLY);
       const at = now();
       const expiresAt = expiryOf(input, at);
       const token = newAccessToken();

@@ -86,16 +86,31 @@ describe('admin tabs', () => {
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
   });
 
-  it('shows only Audit to other users, and tells them projects are for organisation admins', async () => {
-    renderAdmin('/admin', nonAdmin());
-    expect(await screen.findByText('Only organisation admins may manage projects.')).toBeTruthy();
+  it('sends other users from /admin to Audit, the one tab they may use', async () => {
+    const { router } = renderAdmin('/admin', nonAdmin());
     expect(await tabNames()).toEqual(['Audit']);
+    expect(pathOf(router)).toBe('/admin/audit');
+    expect(screen.getByRole('tab', { name: 'Audit' }).getAttribute('aria-selected')).toBe('true');
   });
 
-  it('treats an admin-only tab as not found for other users', async () => {
-    renderAdmin('/admin/users', nonAdmin());
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
-  });
+  it.each([
+    ['projects', 'Projects', 'Only organisation admins may manage projects.'],
+    ['users', 'Team', 'Only organisation admins may manage the team.'],
+    ['roles', 'Roles', 'Only organisation admins may manage roles.'],
+    ['tokens', 'Access Tokens', 'Only organisation admins may create access tokens.'],
+    ['sso', 'Single sign-on', 'Only organisation admins may manage single sign-on.'],
+    ['billing', 'Billing', 'Only organisation admins may manage billing...'],
+    ['integrations', 'Integrations', 'Only organisation admins may manage integrations.'],
+  ])(
+    'tells other users on /admin/%s, under its own selected tab, that it is for organisation admins',
+    async (path, title, message) => {
+      renderAdmin(`/admin/${path}`, nonAdmin());
+      expect(await screen.findByText(message)).toBeTruthy();
+      // In the tabs' usual order: Audit comes before Billing and Integrations.
+      expect((await tabNames()).sort()).toEqual([title, 'Audit'].sort());
+      expect(screen.getByRole('tab', { name: title }).getAttribute('aria-selected')).toBe('true');
+    },
+  );
 
   it('treats an unknown tab as not found', async () => {
     renderAdmin('/admin/nothing-here');
@@ -112,12 +127,6 @@ describe('admin tabs', () => {
     await user.click(screen.getByRole('tab', { name: 'Projects' }));
     expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
     expect(pathOf(router)).toBe('/admin/projects');
-  });
-
-  it('tells other users that billing is for organisation admins, where the trial banner links them', async () => {
-    renderAdmin('/admin/billing', nonAdmin());
-    expect(await screen.findByText('Only organisation admins may manage billing...')).toBeTruthy();
-    expect(await tabNames()).toEqual(['Audit']);
   });
 
   it('shows the billing pages under the Billing tab', async () => {

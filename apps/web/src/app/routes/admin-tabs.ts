@@ -25,15 +25,20 @@ export const ADMIN_TABS: readonly AdminTab[] = [
 
 export const DEFAULT_ADMIN_TAB = 'projects';
 
-/** The admin tabs this user sees: gated by role and UI flag. */
-export function useVisibleAdminTabs(): AdminTab[] {
-  const { principalUser } = useSession();
-  const admin = isOrganisationAdmin(principalUser);
+/** The admin tabs that exist for this organisation: those whose UI flag, if any, is on. */
+export function useEnabledAdminTabs(): AdminTab[] {
   const flags: Partial<Record<UiFlag, boolean>> = {
     'roles-admin': useFlag('roles-admin'),
     'access-tokens': useFlag('access-tokens'),
     billing: useFlag('billing'),
     integrations: useFlag('integrations'),
   };
-  return ADMIN_TABS.filter((tab) => (!tab.adminOnly || admin) && (!tab.flag || flags[tab.flag] === true));
+  return ADMIN_TABS.filter((tab) => !tab.flag || flags[tab.flag] === true);
+}
+
+/** The admin tabs this user sees: gated by role and UI flag. */
+export function useVisibleAdminTabs(): AdminTab[] {
+  const { principalUser } = useSession();
+  const admin = isOrganisationAdmin(principalUser);
+  return useEnabledAdminTabs().filter((tab) => !tab.adminOnly || admin);
 }

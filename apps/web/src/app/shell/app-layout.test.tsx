@@ -134,7 +134,7 @@ describe('top navigation', () => {
     ]);
   });
 
-  it('offers no Admin to other users, and no Profile or welcome tour when their flags are off', async () => {
+  it('offers other users the Audit log instead of Admin, and no Profile or welcome tour when their flags are off', async () => {
     const payload = initialPayload({ flags: { ...allFlagsOn, profile: false, 'welcome-message': false } });
     payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
     renderShell(payload);
@@ -143,8 +143,11 @@ describe('top navigation', () => {
     expect(
       within(menu)
         .getAllByRole('menuitem')
-        .map((item) => item.textContent),
-    ).toEqual(['Log Out']);
+        .map((item) => [item.textContent, item.getAttribute('href')]),
+    ).toEqual([
+      ['Audit log', '/admin/audit'],
+      ['Log Out', '/logout'],
+    ]);
   });
 
   it('shows the days left of a trial, linking to billing', async () => {

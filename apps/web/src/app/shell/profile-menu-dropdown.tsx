@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Menu, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
-import { IconCheck, IconLogout, IconRoute, IconSettings, IconUser } from '@tabler/icons-react';
+import { IconCheck, IconHistory, IconLogout, IconRoute, IconSettings, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { isOrganisationAdmin } from '@vexil/core';
 import { useFlag } from '../../lib/flags';
@@ -84,13 +84,22 @@ export function ProfileMenuDropdown(props: LoadedMenuProps) {
           <Menu.Item component={Link} to="/admin" leftSection={<IconSettings size={16} aria-hidden="true" />}>
             Admin
           </Menu.Item>
-        ) : null}
+        ) : (
+          // The one admin tab everyone may see.
+          <Menu.Item
+            component={Link}
+            to="/admin/audit"
+            leftSection={<IconHistory size={16} aria-hidden="true" />}
+          >
+            Audit log
+          </Menu.Item>
+        )}
         {tour ? (
           <Menu.Item onClick={replayWalkthrough} leftSection={<IconRoute size={16} aria-hidden="true" />}>
             Welcome tour
           </Menu.Item>
         ) : null}
-        {profile || admin || tour ? <Menu.Divider /> : null}
+        <Menu.Divider />
         <AppearanceChoice />
         <Menu.Divider />
         <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} aria-hidden="true" />}>

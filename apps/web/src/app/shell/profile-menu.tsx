@@ -8,7 +8,7 @@ const profileMenu = menuLoader(() =>
   import('./profile-menu-dropdown').then((module) => module.ProfileMenuDropdown),
 );
 
-/** docs/product.md §2: Profile (flag profile), Admin (organisation admins), Log Out. */
+/** docs/product.md §2: Profile (flag profile), Admin (organisation admins; others the Audit log), Log Out. */
 export function ProfileMenu() {
   const { principalUser: user } = useSession();
   const name = fullName(user);

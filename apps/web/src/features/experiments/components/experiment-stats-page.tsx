@@ -12,7 +12,6 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
-  Table,
   Text,
   Title,
 } from '@mantine/core';
@@ -40,14 +39,13 @@ import {
   liftText,
   pointsText,
   pvalueText,
-  rateText,
   runningTimeText,
   STATE_COLORS,
   STATE_LABELS,
-  valueText,
   WINNING_CONFIDENCE,
   zscoreText,
 } from './experiment-format';
+import { VariantTable } from './experiment-variant-table';
 
 const ConversionChart = lazy(() =>
   import('./conversion-chart').then((module) => ({ default: module.ConversionChart })),
@@ -148,88 +146,6 @@ function Verdict({ statistics, experiment }: { statistics: ExperimentStatistics;
           </Text>
         </Stack>
       </Group>
-    </Card>
-  );
-}
-
-function VariantTable({
-  statistics,
-  experiment,
-}: {
-  statistics: ExperimentStatistics;
-  experiment: Experiment;
-}) {
-  const arms = [
-    { key: experiment.control, role: 'Control' },
-    { key: experiment.variation, role: 'Alternate' },
-  ];
-  // Goals that carry a value (revenue-style) add a Value column; goals without one sum to 0.
-  const withValues = arms.some((arm) => (statistics.variantResults[arm.key]?.valueSum ?? 0) !== 0);
-  return (
-    <Card withBorder radius="md" padding={0}>
-      <Title order={2} fz="lg" p="lg" pb="sm">
-        Variants
-      </Title>
-      <Table.ScrollContainer minWidth={560}>
-        <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Results by variant">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Variant</Table.Th>
-              <Table.Th ta="right">
-                Impressions
-                <Text size="xs" c="dimmed" fw={400}>
-                  exposed users
-                </Text>
-              </Table.Th>
-              <Table.Th ta="right">
-                Goals
-                <Text size="xs" c="dimmed" fw={400}>
-                  converted users
-                </Text>
-              </Table.Th>
-              <Table.Th ta="right">Conversion rate</Table.Th>
-              {withValues ? <Table.Th ta="right">Value</Table.Th> : null}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {arms.map((arm) => {
-              const result = statistics.variantResults[arm.key];
-              const winner = statistics.winningVariation === arm.key;
-              return (
-                <Table.Tr key={arm.key}>
-                  <Table.Td>
-                    <Group gap="xs" wrap="wrap">
-                      <Code>{arm.key}</Code>
-                      <Text size="xs" c="dimmed">
-                        {arm.role}
-                      </Text>
-                      {winner ? (
-                        <Badge color="teal" variant="light" size="sm">
-                          Winner
-                        </Badge>
-                      ) : null}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td ta="right" ff="monospace">
-                    {countText(result?.impressions ?? 0)}
-                  </Table.Td>
-                  <Table.Td ta="right" ff="monospace">
-                    {countText(result?.goals ?? 0)}
-                  </Table.Td>
-                  <Table.Td ta="right" ff="monospace" fw={600}>
-                    {rateText(result?.conversionRate ?? 0)}
-                  </Table.Td>
-                  {withValues ? (
-                    <Table.Td ta="right" ff="monospace">
-                      {result?.valueSum === undefined ? '—' : valueText(result.valueSum)}
-                    </Table.Td>
-                  ) : null}
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
     </Card>
   );
 }

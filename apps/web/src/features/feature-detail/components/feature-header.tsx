@@ -94,7 +94,8 @@ export function FeatureHeader({ feature, control, environmentName, toggle }: Fea
             </Title>
             {showBookmark ? <BookmarkToggle feature={feature} /> : null}
             {feature.permanent ? (
-              <Badge variant="light" color="gray">
+              // Its whole word: beside a long name it must not be squeezed to "PERM…".
+              <Badge variant="light" color="gray" miw="max-content" style={{ flexShrink: 0 }}>
                 Permanent
               </Badge>
             ) : null}

@@ -1,8 +1,9 @@
-import { Button, Group, Skeleton, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Paper, Skeleton, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { formatDate } from '../../../lib/format';
+import { useNarrowScreen } from '../../../lib/narrow-screen';
 import type { ReportedUser } from '../../../entities/target-users/api/get-target-users';
 import { AttributeChips } from './attribute-chips';
 import { DisabledReason } from '../../../components/disabled-reason';
@@ -49,7 +50,6 @@ function SkeletonRows() {
   ));
 }
 
-/** A button that, when denied, is disabled and tells why in a tooltip (a disabled button gets no hover). */
 /** "3 minutes ago", with the date and time in a tooltip. */
 function LastSeen({ date }: { date: string }) {
   const seen = dayjs(date);
@@ -63,17 +63,35 @@ function LastSeen({ date }: { date: string }) {
   );
 }
 
-function UserRow({
-  user,
-  deleteDenial,
-  deleting,
-  onDelete,
-}: {
+type UserProps = {
   user: ReportedUser;
   deleteDenial: string | null;
   deleting: boolean;
   onDelete: () => void;
-}) {
+};
+
+/** Delete, disabled with the reason in a tooltip when the user may not. */
+function DeleteUserButton({ user, deleteDenial, deleting, onDelete }: UserProps) {
+  return (
+    <DisabledReason denial={deleteDenial}>
+      <Button
+        size="xs"
+        variant="subtle"
+        color="red"
+        leftSection={<IconTrash size={14} aria-hidden="true" />}
+        aria-label={`Delete ${user.id}`}
+        disabled={deleteDenial !== null}
+        loading={deleting}
+        onClick={onDelete}
+      >
+        Delete
+      </Button>
+    </DisabledReason>
+  );
+}
+
+function UserRow(props: UserProps) {
+  const { user } = props;
   return (
     <Table.Tr>
       <Table.Td>
@@ -87,28 +105,83 @@ function UserRow({
       </Table.Td>
       <Table.Td>
         <Group justify="flex-end" wrap="nowrap">
-          <DisabledReason denial={deleteDenial}>
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              leftSection={<IconTrash size={14} aria-hidden="true" />}
-              aria-label={`Delete ${user.id}`}
-              disabled={deleteDenial !== null}
-              loading={deleting}
-              onClick={onDelete}
-            >
-              Delete
-            </Button>
-          </DisabledReason>
+          <DeleteUserButton {...props} />
         </Group>
       </Table.Td>
     </Table.Tr>
   );
 }
 
-/** docs/product.md §2 "Users page": the Target Users table — user id, attributes, last seen, and Delete. */
-export function UsersTable({ users, deleteDenial, deletingId, onDelete, stale = false }: UsersTableProps) {
+/** On a phone, a card per user: the id (whole, wrapped), the attributes, when last seen, and Delete. */
+function UserCard(props: UserProps) {
+  const { user } = props;
+  return (
+    <Paper component="li" withBorder radius="md" p="sm" aria-label={user.id}>
+      <Stack gap={8}>
+        <Text size="sm" ff="monospace" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {user.id}
+        </Text>
+        <AttributeChips attributes={user.attributes} />
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Group gap={4} wrap="nowrap">
+            <Text size="sm" c="dimmed">
+              Last seen
+            </Text>
+            <LastSeen date={user.lastSeenDate} />
+          </Group>
+          <DeleteUserButton {...props} />
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * Below the `sm` breakpoint the table would hide Last seen and Delete off the side of the screen: the
+ * users are a list of cards instead, with the same accessible names.
+ */
+function UserCards({ users, deleteDenial, deletingId, onDelete, stale = false }: UsersTableProps) {
+  return (
+    <Stack
+      component="ul"
+      gap="xs"
+      m={0}
+      p={0}
+      aria-label="Target Users"
+      aria-busy={users === null || stale}
+      style={{ listStyle: 'none', opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }}
+    >
+      {users === null
+        ? Array.from({ length: SKELETON_ROWS }, (_, index) => (
+            <Paper component="li" key={index} withBorder radius="md" p="sm" data-testid="user-skeleton-row">
+              <Stack gap={8}>
+                <Skeleton height={14} width="60%" />
+                <Skeleton height={20} width="80%" radius="xl" />
+                <Skeleton height={14} width="40%" />
+              </Stack>
+            </Paper>
+          ))
+        : users.map((user) => (
+            <UserCard
+              key={user.id}
+              user={user}
+              deleteDenial={deleteDenial}
+              deleting={deletingId === user.id}
+              onDelete={() => onDelete(user)}
+            />
+          ))}
+    </Stack>
+  );
+}
+
+/**
+ * docs/product.md §2 "Users page": the Target Users table — user id, attributes, last seen, and Delete;
+ * cards on a phone.
+ */
+export function UsersTable(props: UsersTableProps) {
+  const { users, deleteDenial, deletingId, onDelete, stale = false } = props;
+  const narrow = useNarrowScreen();
+  if (narrow) return <UserCards {...props} />;
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table
