@@ -1,4 +1,4 @@
-import { Button, Tooltip } from '@mantine/core';
+import { Button, Code, Text, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { confirm } from '../../../lib/modals';
@@ -11,7 +11,8 @@ import { LEAVE_WITHOUT_ASKING } from './unsaved-edits';
 
 /**
  * docs/product.md §6: deleting a feature needs a production editor. Others see the button disabled with the reason;
- * the rest confirm, and land on the environment's feature list with "{name} has been deleted".
+ * the rest confirm (the dialog names the feature and its key), and land on the environment's feature list
+ * with "{name} has been deleted".
  */
 export function DeleteFeatureButton({
   feature,
@@ -29,7 +30,13 @@ export function DeleteFeatureButton({
   async function remove() {
     const confirmed = await confirm({
       title: 'Delete feature',
-      message: `Are you sure you wish to delete ${feature.name}? It is removed from every environment and SDKs stop receiving it.`,
+      // Two features may share a name; the key tells them apart.
+      message: (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          Are you sure you wish to delete {feature.name} (<Code>{feature.key}</Code>)? It is removed from
+          every environment and SDKs stop receiving it.
+        </Text>
+      ),
       confirmLabel: 'Delete feature',
       danger: true,
     });
