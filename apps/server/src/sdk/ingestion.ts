@@ -4,62 +4,22 @@ import type { Database } from '../db/client';
 import { isDataError, isForeignKeyViolation } from '../db/errors';
 import type { IngestOutcome, SdkEvent } from './events';
 import { createCollector } from './ingestion-collect';
+import { INGESTION_DEFAULTS as DEFAULTS, type IngestionOptions } from './ingestion-options';
 import { createDailyBound, createFairShare } from './ingestion-limits';
 import * as rowsOf from './ingestion-rows';
 import type { Rows } from './ingestion-rows';
 import * as repo from './ingestion.repository';
 import type { EnvironmentSnapshot } from './sdk-store';
 
-export type IngestionOptions = {
-  /** Longest a request waits for the flush that stores it to start (it starts at once when one ends). */
-  flushIntervalMs?: number;
-  /** Events waiting for storage across all environments, shared fairly between them. */
-  maxPendingEvents?: number;
-  /** New SDK users recorded per environment per UTC day; past it impressions still count. */
-  maxUsersPerDay?: number;
-  /** New attribute values (targeting suggestions) recorded per project per UTC day. */
-  maxValuesPerDay?: number;
-  /** New goal keys and variants unknown to their feature recorded per environment per UTC day. */
-  maxNamesPerDay?: number;
-  /** Tries of one flush that fails for no fault of its rows, with doubling delays between. */
-  maxAttempts?: number;
-  retryDelayMs?: number;
-  /** No further try of a group once this long has passed since its first: its requests get 503. */
-  maxRetryMs?: number;
-  /**
-   * A write unanswered for this long means the database is unreachable (a cut network answers
-   * nothing until the driver's own timeout): requests not yet in that write are answered 503 at once,
-   * and so are new ones until a write succeeds again.
-   */
-  stallMs?: number;
-  /** Retry-After of a 429 (an environment past its share) and of a 503 (storage down). */
-  busyRetryAfterSeconds?: number;
-  unavailableRetryAfterSeconds?: number;
-  /**
-   * Writers that store groups side by side, each on a connection of its own: an environment stays
-   * on one while it has events waiting, and one with none joins the least loaded, so a tenant's
-   * flood fills its lane and the others' events are stored beside it rather than behind it.
-   */
-  lanes?: number;
-};
-
-const DEFAULTS: Required<IngestionOptions> = {
-  flushIntervalMs: 10,
-  maxPendingEvents: 200_000,
-  maxUsersPerDay: 100_000,
-  maxValuesPerDay: 10_000,
-  maxNamesPerDay: 1_000,
-  maxAttempts: 4,
-  retryDelayMs: 100,
-  maxRetryMs: 3_000,
-  stallMs: 2_000,
-  busyRetryAfterSeconds: 60,
-  unavailableRetryAfterSeconds: 5,
-  lanes: 3,
-};
+export type { IngestionOptions } from './ingestion-options';
 
 /** A request waiting for the transaction that stores its rows. */
-type Waiter = { environmentId: string; rows: Rows; settle: (outcome: IngestOutcome) => void };
+type Waiter = {
+  environmentId: string;
+  units: number;
+  rows: Rows;
+  settle: (outcome: IngestOutcome) => void;
+};
 type Written = 'stored' | 'refused' | 'unavailable';
 /** One writer: the requests waiting for its next group, and the group it is writing. */
 type Lane = {
@@ -203,6 +163,7 @@ export function createIngestion(
     return new Promise((resolve) => {
       lane.queue.push({
         environmentId,
+        units,
         rows,
         settle: (outcome) => {
           leave(environmentId, units);
@@ -229,8 +190,16 @@ export function createIngestion(
   function drain(lane: Lane): Promise<void> {
     lane.running ??= (async () => {
       while (lane.queue.length > 0) {
-        const group = lane.queue;
-        lane.queue = [];
+        // A part at a time: on the embedded database the lanes take turns, so another lane waits
+        // for one part of a backlog, not all of it.
+        let taken = 0;
+        let size = 0;
+        while (
+          size < lane.queue.length &&
+          (size === 0 || taken + lane.queue[size]!.units <= options.maxGroupEvents)
+        )
+          taken += lane.queue[size++]!.units;
+        const group = lane.queue.splice(0, size);
         const watchdog = setTimeout(() => stall(lane), options.stallMs);
         try {
           await commit(group, 'environments', { attempts: options.maxAttempts, since: Date.now() });
