@@ -5,7 +5,6 @@ import {
   Badge,
   Button,
   Card,
-  Code,
   Group,
   List,
   Paper,
@@ -26,8 +25,7 @@ import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import type { Experiment, ExperimentStatistics, Interval } from '@vexil/core';
 import { isApiError } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format';
-import { experimentsPath, featureDetailPath } from '../../../lib/paths';
+import { experimentsPath } from '../../../lib/paths';
 import { NotFound } from '../../../components/not-found';
 import { LoadError } from '../../../components/load-error';
 import { useExperiment } from '../../../entities/experiments/api/get-experiment';
@@ -39,12 +37,12 @@ import {
   liftText,
   pointsText,
   pvalueText,
-  runningTimeText,
   STATE_COLORS,
   STATE_LABELS,
   WINNING_CONFIDENCE,
   zscoreText,
 } from './experiment-format';
+import { Facts } from './experiment-facts';
 import { VariantTable } from './experiment-variant-table';
 
 const ConversionChart = lazy(() =>
@@ -247,53 +245,6 @@ function StatsSkeleton() {
       <Skeleton height={160} />
       <Skeleton height={300} />
     </Stack>
-  );
-}
-
-/** Feature, goal, variants and running time, under the name. */
-function Facts({
-  experiment,
-  project,
-  environment,
-}: { experiment: Experiment } & Omit<ExperimentStatsPageProps, 'experimentId'>) {
-  const runningTime = runningTimeText(experiment);
-  return (
-    <Group gap="lg" wrap="wrap" style={{ rowGap: 6 }}>
-      <Text size="sm">
-        <Text span c="dimmed" inherit>
-          Feature{' '}
-        </Text>
-        {experiment.feature ? (
-          <Anchor
-            component={Link}
-            to={featureDetailPath(project.key, environment.key, experiment.feature.key)}
-            inherit
-            style={{ overflowWrap: 'anywhere' }}
-          >
-            {experiment.feature.name}
-          </Anchor>
-        ) : (
-          <Code>{experiment.featureKey}</Code>
-        )}
-      </Text>
-      <Text size="sm">
-        <Text span c="dimmed" inherit>
-          Goal{' '}
-        </Text>
-        <Code>{experiment.goalKey}</Code>
-      </Text>
-      <Text size="sm">
-        <Text span c="dimmed" inherit>
-          Variants{' '}
-        </Text>
-        <Code>{experiment.control}</Code> vs <Code>{experiment.variation}</Code>
-      </Text>
-      {runningTime ? (
-        <Text size="sm" title={`Started ${formatDate(experiment.startDate)}`}>
-          {runningTime}
-        </Text>
-      ) : null}
-    </Group>
   );
 }
 
