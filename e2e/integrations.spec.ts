@@ -245,8 +245,16 @@ describe('Integrations', () => {
     await form.getByLabel('API token').fill('not-the-token');
     await shots(page, 'jira-connect');
     await form.getByRole('button', { name: 'Connect Jira' }).click();
-    // Jira is asked first, and refuses the wrong token.
-    await form.getByRole('alert').getByText('Jira refused this e-mail and API token.').waitFor();
+    // Jira is asked first, and refuses the wrong token: said once, under the field.
+    const refused = form.getByText('Jira refused this e-mail and API token.');
+    await refused.waitFor();
+    expect(await refused.count()).toBe(1);
+    expect(await form.getByRole('alert').count()).toBe(0);
+    expect(await refused.getAttribute('id')).toBe(
+      (await form.getByLabel('API token').getAttribute('aria-describedby'))
+        ?.split(' ')
+        .find((id) => id.endsWith('-error')),
+    );
     await shots(page, 'jira-connect-refused');
 
     await form.getByLabel('API token').fill(jira.apiToken);

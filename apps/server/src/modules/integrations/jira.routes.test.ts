@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
@@ -157,6 +159,25 @@ describe('connecting Jira', () => {
             'Vexil may not send requests to this address: the address is not a public internet address.',
         },
       ]);
+    }
+
+    // Not a Jira site: said once, as one sentence (no "?." at its end).
+    const notJira = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>Welcome</html>');
+    });
+    await new Promise<void>((resolve) => notJira.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (notJira.address() as AddressInfo).port;
+      const html = await post({ baseUrl: `http://localhost:${port}` });
+      expect(html.statusCode).toBe(400);
+      const message =
+        'Could not use Jira at this address: the answer is not JSON: is this the address of a Jira site?';
+      expect(fieldErrors(html)).toEqual([{ field: 'baseUrl', message }]);
+      expect(html.json<{ title: string }>().title).toBe(message);
+    } finally {
+      notJira.closeAllConnections();
+      await new Promise((resolve) => notJira.close(resolve));
     }
 
     jira.down();

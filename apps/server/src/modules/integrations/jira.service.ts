@@ -51,7 +51,8 @@ export const JIRA_UNREADABLE_TOKEN =
 export const JIRA_REFUSED_CREDENTIALS = 'Jira refused this e-mail and API token.';
 
 export function jiraUnreachableMessage(detail: string): string {
-  return `Could not use Jira at this address: ${detail}.`;
+  // A detail may end in a question of its own ("is this the address of a Jira site?").
+  return `Could not use Jira at this address: ${detail}${/[.?!]$/.test(detail) ? '' : '.'}`;
 }
 
 export function noSuchIssueMessage(key: string): string {

@@ -93,6 +93,7 @@ export function JiraConnectPage() {
         ) : null}
         <JiraConnectionForm
           submitLabel="Connect Jira"
+          saidByPage={refusesToken}
           onSave={async (input) => {
             try {
               const connection = await connect.mutateAsync({

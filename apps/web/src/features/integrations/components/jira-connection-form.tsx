@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { applyFieldErrors, FormFailure, formFailureMessage } from '../../../components/form-failure';
+import { applyFieldErrors, FormFailure, fieldOnlyFailure } from '../../../components/form-failure';
 import { z } from 'zod';
 import { MAX_LENGTH, jiraConnectionInput, type JiraConnection, type JiraConnectionInput } from '@vexil/core';
 
@@ -23,14 +23,22 @@ export type JiraConnectionFormProps = {
   onSave: (input: JiraConnectionInput) => Promise<void>;
   /** Beside the submit button: Cancel, Remove. */
   actions?: ReactNode;
+  /** A refusal the page says itself (the connect link's token): the form does not say it again. */
+  saidByPage?: (error: unknown) => boolean;
 };
 
 /**
  * The Jira site's address and the account Vexil reads issues with: an e-mail and an API token. The token
  * is write-only: a stored one is never shown, and an empty field keeps it. A refused save keeps what was
- * typed and says why.
+ * typed and says why, once: under the field the refusal names, else above the form.
  */
-export function JiraConnectionForm({ connection, submitLabel, onSave, actions }: JiraConnectionFormProps) {
+export function JiraConnectionForm({
+  connection,
+  submitLabel,
+  onSave,
+  actions,
+  saidByPage,
+}: JiraConnectionFormProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const stored = connection?.hasApiToken ?? false;
   const {
@@ -54,8 +62,9 @@ export function JiraConnectionForm({ connection, submitLabel, onSave, actions }:
     try {
       await onSave(token ? { ...rest, apiToken: token } : rest);
     } catch (error) {
-      applyFieldErrors(error, FIELDS, setError);
-      setFailure(formFailureMessage(error));
+      // Said once: under its field when it names one, else above the form.
+      const saidByFields = applyFieldErrors(error, FIELDS, setError);
+      setFailure(saidByPage?.(error) ? null : fieldOnlyFailure(error, saidByFields));
       return;
     }
     reset({ ...rest, apiToken: '' });

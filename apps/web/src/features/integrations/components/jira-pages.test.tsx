@@ -132,9 +132,11 @@ describe('Connect Jira page', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
     const form = within(await connectForm());
-    expect((await form.findByRole('alert')).textContent).toContain('Jira refused this e-mail and API token.');
-    // Under the field too.
-    await waitFor(() => expect(form.getAllByText('Jira refused this e-mail and API token.')).toHaveLength(2));
+    // Said once, under the field it concerns; no alert above the form repeats it.
+    const token = form.getByLabelText('API token', { exact: false });
+    await waitFor(() => expect(token.getAttribute('aria-describedby') ?? '').toMatch(/error/));
+    expect(form.getAllByText('Jira refused this e-mail and API token.')).toHaveLength(1);
+    expect(form.queryByRole('alert')).toBeNull();
     expect((form.getByLabelText('Base URL', { exact: false }) as HTMLInputElement).value).toBe(
       'https://acme.atlassian.net',
     );
@@ -164,6 +166,8 @@ describe('Connect Jira page', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
     expect(await screen.findByText('This connect link has expired or was already used.')).toBeTruthy();
+    // The page says it, with Get a new link; the form does not say it again.
+    expect(screen.queryByText(/This link to connect Jira has expired/)).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Get a new link' }));
     await waitFor(() => expect(router.state.location.search).toBe(`?token=${JIRA_CONNECT_TOKEN}`));
