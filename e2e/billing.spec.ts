@@ -145,7 +145,8 @@ describe('Billing, in the trial', () => {
 
   beforeAll(async () => {
     server = await startServer(
-      {},
+      // The Enterprise card's Contact us leads here; without it the card is hidden.
+      { BILLING_SALES_CONTACT: 'sales@example.com' },
       {
         prepare: async (db) => {
           await addDemoUser(db, EDITOR, 'ROLE_ORGANISATION_EDITOR');
@@ -211,14 +212,29 @@ describe('Billing, in the trial', () => {
     await page.getByText('Yearly', { exact: true }).click();
     await plan(page, 'Team').getByText('$16', { exact: true }).waitFor();
     expect(await plan(page, 'Team').textContent()).toContain('billed yearly ($192 a seat)');
-    expect(await plan(page, 'Enterprise').getByRole('link', { name: 'Contact us' }).isVisible()).toBe(true);
+    const contact = plan(page, 'Enterprise').getByRole('link', { name: 'Contact us' });
+    expect(await contact.getAttribute('href')).toBe('mailto:sales@example.com?subject=Vexil%20plans');
+    // The plan on trial is marked, and bought rather than chosen.
+    expect(await plan(page, 'Team').getByText('Current plan (trial)').isVisible()).toBe(true);
+    expect(await plan(page, 'Team').getByRole('button', { name: 'Buy Team' }).isEnabled()).toBe(true);
     await shots(page, 'billing-plans-yearly', plan(page, 'Team'));
     await context.close();
   });
 
-  it('tells a teammate who is not an admin that billing is for organisation admins', async () => {
+  it('tells a teammate who is not an admin whom to ask, at the feature limit and in the trial banner', async () => {
     const { context, page } = await signedIn(server, EDITOR);
-    await page.getByRole('link', { name: '12 days left in your trial' }).click();
+    // The banner leads nowhere they may not go: it says whom to ask.
+    await page.getByText('12 days left in your trial. Ask an organisation admin to choose a plan.').waitFor();
+    expect(await page.getByRole('link', { name: /left in your trial/ }).count()).toBe(0);
+    // 10 of 10 features (the test before): New Feature is disabled for them too, before any refusal.
+    await page.goto('/projects/sp/environments/development/features');
+    await page
+      .getByText('Only 10 feature(s) allowed. Ask an organisation admin to upgrade the plan.')
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'New Feature' }).first().isDisabled()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Upgrade your plan' }).count()).toBe(0);
+    await shots(page, 'billing-feature-limit-member');
+    await page.goto('/admin/billing');
     await page.getByText('Only organisation admins may manage billing...').waitFor();
     expect(await page.getByRole('heading', { name: 'Current Plan' }).count()).toBe(0);
     await shots(page, 'billing-not-admin');
@@ -245,9 +261,33 @@ describe('Billing, in the trial', () => {
     expect(await info.textContent()).toContain('Ada Lovelace');
     await closeToasts(page);
 
+    // Free first: the confirmation says what the organisation passes there and what it would lose.
+    await plan(page, 'Free').getByRole('button', { name: 'Choose Free' }).click();
+    await page.getByRole('heading', { name: 'Confirm your plan' }).waitFor();
+    const over = page.getByRole('list', { name: 'Over the Free plan’s limits' });
+    await over.waitFor();
+    expect(await over.textContent()).toContain(
+      '2 seats in use (members and pending invitations); Free includes 1.',
+    );
+    const lost = page.getByRole('list', { name: 'You will lose' });
+    expect(await lost.getByRole('listitem').allTextContents()).toEqual([
+      'The audit log: it is no longer shown.',
+      'Experiments: they can no longer be created or changed.',
+      'The 12 days left in your trial: the trial ends now.',
+    ]);
+    await shots(page, 'billing-checkout-free', over);
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { name: 'Current Plan' }).waitFor();
+    expect(
+      await page
+        .getByRole('region', { name: 'Current Plan' })
+        .getByText('Trial', { exact: true })
+        .isVisible(),
+    ).toBe(true);
+
     await page.getByRole('button', { name: 'Update Subscription' }).click();
     await page.getByText('Yearly', { exact: true }).click();
-    await plan(page, 'Team').getByRole('button', { name: 'Choose Team' }).click();
+    await plan(page, 'Team').getByRole('button', { name: 'Buy Team' }).click();
     await page.getByRole('heading', { name: 'Confirm your plan' }).waitFor();
     const url = new URL(page.url());
     expect(`${url.pathname}${url.search}`).toBe('/admin/billing/checkout?price=local-team-year');
@@ -256,6 +296,11 @@ describe('Billing, in the trial', () => {
     expect(await summary.textContent()).toContain('$16 per seat per month');
     // Two seats in use (the admin and the editor): $384 a year.
     expect(await summary.textContent()).toContain('$384 per year');
+    // Buying the plan on trial loses nothing but the rest of the trial.
+    expect(
+      await page.getByRole('list', { name: 'You will lose' }).getByRole('listitem').allTextContents(),
+    ).toEqual(['The 12 days left in your trial: the trial ends now.']);
+    expect(await page.getByRole('list', { name: 'Over the Team plan’s limits' }).count()).toBe(0);
     await shots(page, 'billing-checkout');
 
     await page.getByRole('button', { name: 'Confirm' }).click();
