@@ -17,7 +17,13 @@ export function PlanLimitNotice({ id, message }: { id: string; message: string }
   const principalUser = useOptionalSession()?.principalUser;
   return (
     <Group id={id} gap={6} wrap="nowrap">
-      <IconLock size={14} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+      <IconLock
+        size={14}
+        aria-hidden="true"
+        color="var(--mantine-color-dimmed)"
+        // Keeps its size when the words wrap on a phone.
+        style={{ flexShrink: 0 }}
+      />
       <Text size="sm" c="dimmed">
         {message}{' '}
         {principalUser && isOrganisationAdmin(principalUser) ? (

@@ -18,7 +18,7 @@ export function TrialBanner() {
   const left = days === 1 ? '1 day left in your trial' : `${days} days left in your trial`;
   return (
     <div className={classes.trialBanner}>
-      <IconClockHour4 size={16} aria-hidden="true" />
+      <IconClockHour4 size={16} aria-hidden="true" style={{ flexShrink: 0 }} />
       {isOrganisationAdmin(principalUser) ? (
         <Link to="/admin/billing" className={classes.trialLink}>
           {left}
