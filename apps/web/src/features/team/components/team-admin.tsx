@@ -125,7 +125,7 @@ function MemberTable({ members, selfId, customRoles }: MemberListProps) {
           <Table.Tr>
             <Table.Th w="26%">Email</Table.Th>
             <Table.Th>Full name</Table.Th>
-            <Table.Th w={210}>Role</Table.Th>
+            <Table.Th w={280}>Role</Table.Th>
             <Table.Th w={190}>Status</Table.Th>
             <Table.Th w={290} ta="right">
               Actions
