@@ -152,7 +152,8 @@ describe('Users page', () => {
     expect(listRequests(calls)[0]!.toString()).toBe('query=ada&page=0&pageSize=50');
   });
 
-  it('pages through 50 users at a time', async () => {
+  // Three pages of 50 rows in jsdom: about 5 s on a busy machine, past the default limit.
+  it('pages through 50 users at a time', { timeout: 20_000 }, async () => {
     const many = Array.from({ length: 120 }, (_, i) =>
       reportedUser(`user-${String(i).padStart(3, '0')}`, {}, i),
     );
