@@ -3,7 +3,15 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SSO_FAILURE_MESSAGES, ssoRequiredMessage, type PublicSso } from '@vexil/core';
 import { rememberOrganisation } from '../../../lib/remembered-organisation';
-import { allFlagsOn, jsonResponse, renderRoutes, stubApi } from '../../../test-utils';
+import { accountKeys } from '../../../entities/account/api/query-keys';
+import {
+  allFlagsOn,
+  createTestQueryClient,
+  initialPayload,
+  jsonResponse,
+  renderRoutes,
+  stubApi,
+} from '../../../test-utils';
 import { LoginPage } from './login-page';
 
 const organisation = { id: 'o1', name: 'Demo', domain: 'demo' };
@@ -124,5 +132,55 @@ describe('sign-in page with single sign-on', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(SSO_FAILURE_MESSAGES['not-configured']);
     await waitFor(() => expect(router.state.location.pathname).toBe('/demo/login'));
     expect(router.state.location.search).toBe('?sso=not-configured');
+  });
+});
+
+describe('sign-in page of another organisation than the session’s', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('says who is signed in where, and signing out leaves this organisation’s form', async () => {
+    let loggedOut = false;
+    const calls = stubApi({
+      'GET /api/v1/public/context': () => jsonResponse(200, { organisation, flags: allFlagsOn, sso: null }),
+      'GET /api/v1/initial': () => jsonResponse(401, { title: 'Authentication required' }),
+      'POST /api/logout': () => {
+        loggedOut = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    // Signed in to Acme (as RedirectIfSignedIn loaded it), on Demo's sign-in page.
+    const queryClient = createTestQueryClient();
+    queryClient.setQueryData(
+      accountKeys.initial,
+      initialPayload({
+        organisation: { id: 'o2', name: 'Acme', domain: 'acme', settings: { jiraEnabled: false } },
+      }),
+    );
+    const { router } = renderRoutes(
+      [{ path: ':organisation/login', element: <LoginPage /> }],
+      '/demo/login',
+      queryClient,
+    );
+    expect(await screen.findByText('You are signed in to Acme as admin@example.com.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Sign in to Demo' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Acme' }).getAttribute('href')).toBe('/');
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out of Acme' }));
+    await waitFor(() => expect(screen.queryByText(/You are signed in to/)).toBeNull());
+    expect(loggedOut).toBe(true);
+    expect(calls.filter((c) => c.path === '/api/logout')).toHaveLength(1);
+    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/demo/login');
+  });
+
+  it('says nothing on the sign-in page of the session’s own organisation', async () => {
+    serveContext(null);
+    const queryClient = createTestQueryClient();
+    queryClient.setQueryData(accountKeys.initial, initialPayload());
+    renderRoutes([{ path: ':organisation/login', element: <LoginPage /> }], '/demo/login', queryClient);
+    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeTruthy();
+    expect(screen.queryByText(/You are signed in to/)).toBeNull();
   });
 });
