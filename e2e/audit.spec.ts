@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useFreshPage, viewShot } from './support/browser';
 import { adminApi } from './support/api';
 import { sharedServerURL } from './support/shared-server';
+import { ADMIN_EMAIL } from './support/server';
 
 const t = useFreshPage();
 
@@ -50,8 +51,9 @@ describe('Admin › Audit', () => {
       await choose(page, 'Project', 'Audit trail');
       await expect.poll(() => page.url()).toContain('project=adt');
       // The project's 57 entries (project, 55 features, one change): 50, then the rest on Load More.
+      // Newest first, once the filter applies (unfiltered, the admin's sign-in comes first).
+      await expect.poll(async () => (await titles(page))[0]).toContain('Audited seven');
       await expect.poll(() => entries(page).count()).toBe(50);
-      expect((await titles(page))[0]).toContain('Audited seven');
       await page.getByRole('button', { name: 'Load More' }).click();
       await expect.poll(() => entries(page).count()).toBe(FEATURES + 2);
       expect(await page.getByRole('button', { name: 'Load More' }).count()).toBe(0);
@@ -70,6 +72,12 @@ describe('Admin › Audit', () => {
 
       await page.getByRole('button', { name: 'Clear filters' }).click();
       await expect.poll(() => page.url()).not.toContain('project=');
+      await expect.poll(() => entries(page).count()).toBe(50);
+
+      // Sign-ins are recorded: "Signed in" finds the admin's.
+      await choose(page, 'Action', 'Signed in');
+      await expect.poll(async () => (await titles(page)).includes(`${ADMIN_EMAIL} signed in`)).toBe(true);
+      await page.getByRole('button', { name: 'Clear filters' }).click();
       await expect.poll(() => entries(page).count()).toBe(50);
 
       await choose(page, 'Project', 'Audit trail');
