@@ -42,11 +42,11 @@ async function liveConnected(page: Page): Promise<void> {
   await page.waitForFunction(() => (window as unknown as { liveOpen?: boolean }).liveOpen === true);
 }
 
-async function adminWindow(): Promise<Page> {
+async function adminWindow(email?: string): Promise<Page> {
   const { context, page } = await openPage(browser, server.url);
   await context.addInitScript(markLiveOpen);
   contexts.push(context);
-  await signIn(page);
+  await signIn(page, email ? { email } : {});
   await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   return page;
 }
@@ -66,7 +66,7 @@ async function editorApi() {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
+    return (res.status === 204 ? undefined : await res.json()) as T;
   };
 }
 
@@ -144,5 +144,50 @@ describe('live dashboard', () => {
     await viewShot(page, 'live-change-notice-1440', 1440);
     await viewShot(page, 'live-change-notice-390', 390);
     await page.setViewportSize(DESKTOP);
+  });
+
+  it('says at once, in an open Targeting form with an edit, that another member saved the same targeting, and takes it in', async () => {
+    const editor = await editorApi();
+    const feature = await editor<Feature>('POST', '/api/v1/projects/sp/features', {
+      name: 'Live targeting',
+      key: 'live-targeting',
+    });
+    const page = await adminWindow();
+    await page.goto('/projects/sp/environments/development/features/live-targeting/targeting');
+    const enabled = page.getByRole('switch', { name: 'Targeting enabled' });
+    await enabled.waitFor();
+    await liveConnected(page);
+    // The admin's edit: everyone else gets a 50/50 split.
+    const split = page
+      .getByRole('group', { name: 'Everyone else: serve' })
+      .getByRole('switch', { name: 'Split' });
+    await split.check({ force: true });
+    await page.getByText('Total: 100 %').waitFor();
+
+    const control = feature.controls.development!;
+    await editor('PUT', `/api/v1/feature-controls/${control.id}/enabled`, {
+      enabled: true,
+      lastModifiedDate: control.lastModifiedDate,
+    });
+    const notice = page.getByRole('status').filter({ hasText: `${EDITOR} changed this targeting at` });
+    await notice.waitFor({ timeout: 10_000 });
+    await notice.getByText('Their changes are in the form with yours: save to keep both.').waitFor();
+    await expect.poll(() => enabled.isChecked()).toBe(true);
+    expect(await split.isChecked()).toBe(true);
+    // The page's own notice, which offers a reload that would drop the edit, leaves this to the form.
+    expect(await page.getByText('This feature was changed while you were editing').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Live targeting targeting for Development saved.').last().waitFor();
+  });
+
+  it('takes a tab to sign-in when its member signs out everywhere from elsewhere', async () => {
+    const page = await adminWindow(EDITOR);
+    await page.goto('/projects/sp/environments/development/features');
+    await liveConnected(page);
+    const editor = await editorApi();
+    await editor('POST', '/api/v1/account/sessions/revoke-all');
+    await page.getByLabel('Password', { exact: true }).waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).pathname).toMatch(/login/);
   });
 });

@@ -77,9 +77,15 @@ export class ConflictError extends AppError {
   }
 }
 
-/** The record changed since the version the write was based on: 409 `stale_write`, nothing changed. */
+/**
+ * The record changed since the version the write was based on: 409 `stale_write`, nothing changed.
+ * With `changed`, the body also says who changed it and when (`changedBy`, `changedAt`).
+ */
 export class StaleWriteError extends AppError {
-  constructor(title: string) {
+  constructor(
+    title: string,
+    readonly changed?: { by: string; at: Date },
+  ) {
     super(409, title, undefined, undefined, 'stale_write');
   }
 }

@@ -31,7 +31,8 @@ async function readControl(): Promise<FeatureControl> {
   return res.json<Feature>().controls.development!;
 }
 
-const STALE_BY_EDITOR = /^\S+ \S+ changed this targeting after you opened it\. Reload to see the changes/;
+const STALE_BY_EDITOR =
+  /^Test User changed this targeting at \d\d:\d\d UTC\. Nothing of this save was stored/;
 
 describe('a control edited in two sessions', () => {
   it('refuses a stale toggle with 409 naming who changed it, and keeps their targeting', async () => {
@@ -49,11 +50,14 @@ describe('a control edited in two sessions', () => {
       lastModifiedDate: opened.lastModifiedDate,
     });
     expect(toggle.statusCode).toBe(409);
-    expect(toggle.json()).toMatchObject({
+    const savedAt = saved.json<FeatureControl>().lastModifiedDate;
+    expect(toggle.json()).toEqual({
       code: 'stale_write',
       title: expect.stringMatching(STALE_BY_EDITOR),
+      changedBy: 'Test User',
+      changedAt: savedAt,
     });
-    expect(toggle.json<{ title: string }>().title).toMatch(/^Test User changed/);
+    expect(toggle.json<{ title: string }>().title).toContain(`at ${savedAt.slice(11, 16)} UTC.`);
 
     const stored = await readControl();
     expect(stored.enabled).toBe(false);
@@ -81,7 +85,7 @@ describe('a control edited in two sessions', () => {
     expect(stored.lastModifiedDate).toBe(toggled.json<FeatureControl>().lastModifiedDate);
   });
 
-  it('tells the same user it was their other window', async () => {
+  it('names the member who changed it, and when, even when it is the caller (their header switch, not another window)', async () => {
     const opened = feature.controls.development!;
     const body = { enabled: true, lastModifiedDate: opened.lastModifiedDate };
     expect(
@@ -92,7 +96,11 @@ describe('a control edited in two sessions', () => {
       enabled: false,
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json<{ title: string }>().title).toMatch(/^You changed this targeting in another window/);
+    expect(again.json()).toMatchObject({ changedBy: 'Test User', changedAt: expect.any(String) });
+    expect(again.json<{ title: string }>().title).toMatch(
+      /^Test User changed this targeting at \d\d:\d\d UTC\./,
+    );
+    expect(again.json<{ title: string }>().title).not.toContain('another window');
   });
 
   it('saves a write based on the current version, and one that names no version', async () => {

@@ -14,6 +14,7 @@ export * from './scope';
 export * from './permissions';
 export * from './denials';
 export * from './errors';
+export * from './concurrent-edits';
 export * from './schemas/account';
 export * from './schemas/audit';
 export * from './schemas/auth';

@@ -20,6 +20,9 @@ export class ApiError extends Error {
   readonly errors: FieldError[];
   /** One of core's ERROR_CODES, or undefined when the answer carried none (no answer, a proxy's page). */
   readonly code: string | undefined;
+  /** 409 `stale_write` of a targeting save: who saved it since, and when (ISO 8601). */
+  readonly changedBy: string | undefined;
+  readonly changedAt: string | undefined;
 
   constructor(init: {
     status: number;
@@ -27,6 +30,8 @@ export class ApiError extends Error {
     detail?: string | undefined;
     errors?: FieldError[];
     code?: string | undefined;
+    changedBy?: string | undefined;
+    changedAt?: string | undefined;
   }) {
     super(init.title ?? init.detail ?? `The request failed with status ${init.status}.`);
     this.name = 'ApiError';
@@ -35,6 +40,8 @@ export class ApiError extends Error {
     this.detail = init.detail;
     this.errors = init.errors ?? [];
     this.code = init.code;
+    this.changedBy = init.changedBy;
+    this.changedAt = init.changedAt;
   }
 }
 
@@ -117,6 +124,8 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
     detail: nonEmptyString(record.detail),
     errors: Array.isArray(record.errors) ? record.errors.filter(isFieldError) : [],
     code: nonEmptyString(record.code),
+    changedBy: nonEmptyString(record.changedBy),
+    changedAt: nonEmptyString(record.changedAt),
   });
 }
 

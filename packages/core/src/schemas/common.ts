@@ -199,6 +199,9 @@ export const errorBodySchema = z.object({
   errors: z.array(fieldErrorSchema).optional(),
   /** One of core's ERROR_CODES (errors.ts); a string here so an older dashboard reads newer codes. */
   code: z.string().optional(),
+  /** 409 `stale_write` of a targeting save: who saved it since the edit began, and when (ISO 8601). */
+  changedBy: z.string().optional(),
+  changedAt: z.string().optional(),
 });
 /** Type of {@link errorBodySchema}. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;

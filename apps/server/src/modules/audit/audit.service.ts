@@ -1,4 +1,11 @@
-import { AUDIT_PAGE_SIZE, denialOf, type AuditAction, type AuditPage, type AuditQuery } from '@vexil/core';
+import {
+  AUDIT_PAGE_SIZE,
+  denialOf,
+  targetingChangedMessage,
+  type AuditAction,
+  type AuditPage,
+  type AuditQuery,
+} from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { ForbiddenError, StaleWriteError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
@@ -61,21 +68,33 @@ export function createAuditService(deps: {
      * The 409 for a write based on a version that is no longer stored, naming who changed the
      * record since (from its latest audit entry): "Ada Lovelace changed this feature after you
      * opened it…", "You changed…" from another window, or an SDK.
+     *
+     * With `changedAt` (a control's targeting, which the same window also changes from the feature's
+     * header), it names the member whoever they are, says when, and the body carries both:
+     * "{member} changed this targeting at {time}." (docs/adr/0013-concurrent-edits.md).
      */
     async staleWrite(
       executor: Executor,
       principal: { organisationId: string; userId: string },
       resource: { type: string; id: string; environmentKey?: string | undefined },
       noun: string,
+      options: { changedAt?: Date } = {},
     ): Promise<StaleWriteError> {
       const last = await repo.lastActorOf(executor, principal.organisationId, resource);
       const actor = last?.data?.['actor'] as { type?: string } | undefined;
       let who = 'Someone';
-      if (last?.actorId === principal.userId) who = 'You';
+      if (last?.actorId === principal.userId && !options.changedAt) who = 'You';
       else if (last?.actorId) {
         const names = await team.summariesOf(executor, principal.organisationId, [last.actorId]);
         who = names.get(last.actorId)?.name ?? who;
       } else if (actor?.type === 'sdk') who = 'An SDK';
+      if (options.changedAt) {
+        const time = `${options.changedAt.toISOString().slice(11, 16)} UTC`;
+        return new StaleWriteError(
+          `${targetingChangedMessage(who, time)} Nothing of this save was stored: it was based on the version before.`,
+          { by: who, at: options.changedAt },
+        );
+      }
       const where = who === 'You' ? ' in another window' : '';
       return new StaleWriteError(
         `${who} changed this ${noun}${where} after you opened it. Reload to see the changes, then make yours again.`,

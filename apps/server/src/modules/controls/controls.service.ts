@@ -134,6 +134,7 @@ export function createControlsService(deps: {
           principal,
           { type: 'feature_control', id: feature.id, environmentKey: environment.key },
           'targeting',
+          { changedAt: before.updatedAt },
         );
       }
       const state = next(before);

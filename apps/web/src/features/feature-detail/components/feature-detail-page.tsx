@@ -119,7 +119,12 @@ export function FeatureDetailPage({
 
   return (
     <Stack gap="lg" ref={root}>
-      <LiveChangeNotice root={root} projectKey={project.key} featureKey={data.key} />
+      <LiveChangeNotice
+        root={root}
+        projectKey={project.key}
+        featureKey={data.key}
+        environmentKey={environment.key}
+      />
       <FeatureBreadcrumb
         project={project}
         environment={environment}

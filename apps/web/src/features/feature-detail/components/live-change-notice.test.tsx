@@ -24,23 +24,23 @@ function testChannel() {
   };
 }
 
-function Page({ editing }: { editing: boolean }) {
+function Page({ editing, environmentKey }: { editing: boolean; environmentKey?: string }) {
   const root = useRef<HTMLDivElement>(null);
   return (
     <div ref={root}>
-      <LiveChangeNotice root={root} projectKey="web" featureKey="checkout" />
+      <LiveChangeNotice root={root} projectKey="web" featureKey="checkout" environmentKey={environmentKey} />
       <form {...(editing ? { [UNSAVED_EDITS_ATTRIBUTE]: 'the settings' } : {})} />
     </div>
   );
 }
 
-function show(editing: boolean) {
+function show(editing: boolean, environmentKey?: string) {
   const { channel, tell } = testChannel();
   render(
     <Providers queryClient={createTestQueryClient()}>
       <SessionProvider session={initialPayload()}>
         <LiveProvider channel={channel}>
-          <Page editing={editing} />
+          <Page editing={editing} environmentKey={environmentKey} />
         </LiveProvider>
       </SessionProvider>
     </Providers>,
@@ -64,6 +64,15 @@ describe('LiveChangeNotice', () => {
     expect(screen.getByText('This feature was changed while you were editing')).toBeTruthy();
     expect(screen.getByText(/grace@example.com changed its targeting in production/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+  });
+
+  it('leaves a switch or targeting saved in the page’s environment to the Targeting form', () => {
+    const tell = show(true, 'production');
+    tell(byOther('feature.targeting'));
+    tell(byOther('feature.toggled'));
+    expect(screen.queryByRole('status')).toBeNull();
+    tell({ ...byOther('feature.targeting'), environmentKey: 'development' });
+    expect(screen.getByText(/grace@example.com changed its targeting in development/)).toBeTruthy();
   });
 
   it('says nothing without unsaved edits, for another feature, for an SDK, or for the user’s own change', () => {

@@ -24,16 +24,20 @@ function whatChanged(change: LiveChange): string {
  * On the feature page, when someone else changes this feature while the user holds unsaved edits
  * (docs/product.md "Live updates"): the edits are kept (each editor keeps its draft over a newer
  * version, and saving it asks to reload first), and this says what happened and offers to reload.
- * Without unsaved edits the page simply shows the change.
+ * Without unsaved edits the page simply shows the change. A switch or targeting saved in the page's
+ * own environment is left to the Targeting form, which takes it in beside the edit and says so itself.
  */
 export function LiveChangeNotice({
   root,
   projectKey,
   featureKey,
+  environmentKey,
 }: {
   root: RefObject<HTMLElement | null>;
   projectKey: string;
   featureKey: string;
+  /** The page's environment, whose switch and targeting the Targeting form reports. */
+  environmentKey?: string;
 }) {
   const me = useSession().principalUser.id;
   const [notice, setNotice] = useState<{ feature: string; text: string } | null>(null);
@@ -41,6 +45,8 @@ export function LiveChangeNotice({
     if (change.projectKey !== projectKey || change.featureKey !== featureKey) return;
     if (!change.actor || change.actor.id === me) return;
     if (change.kind === 'feature.seen' || change.kind === 'experiment.changed') return;
+    const targeting = change.kind === 'feature.toggled' || change.kind === 'feature.targeting';
+    if (targeting && environmentKey !== undefined && change.environmentKey === environmentKey) return;
     if (unsavedEditsIn(root.current).length === 0) return;
     setNotice({ feature: featureKey, text: `${change.actor.name} ${whatChanged(change)}` });
   });

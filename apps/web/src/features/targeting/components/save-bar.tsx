@@ -49,6 +49,7 @@ export function SaveFailureAlert({
 
 const STATUS_TEXT = {
   invalid: 'Fix the highlighted fields to save.',
+  conflict: 'Keep yours or take theirs for each change above to save.',
   dirty: 'You have unsaved changes.',
   saved: 'Everything is saved.',
 } as const;
@@ -66,7 +67,7 @@ export function SaveBar({ status, saving, canReset, onReset, onSave }: SaveBarPr
   return (
     <Paper withBorder radius="md" p="sm" className={classes.saveBar}>
       <Group justify="space-between" gap="sm">
-        <Text size="sm" c={status === 'invalid' ? 'red' : 'dimmed'}>
+        <Text size="sm" c={status === 'invalid' || status === 'conflict' ? 'red' : 'dimmed'}>
           {STATUS_TEXT[status]}
         </Text>
         <Group gap="sm" ml="auto">

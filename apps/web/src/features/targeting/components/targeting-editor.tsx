@@ -19,7 +19,7 @@ import { useSegments } from '../../../entities/segments/api/get-segments';
 import { useTargets } from '../../../entities/targets/api/get-targets';
 import { useSaveTargeting } from '../../../entities/controls/api/save-feature-control';
 import { useReloadFeature } from '../../../entities/features/api/get-feature';
-import { formFailureMessage, useStaleReload } from '../../../components/form-failure';
+import { formFailureMessage } from '../../../components/form-failure';
 import { openCreateTargetModal } from './create-target-modal';
 import type { EditorEnv } from './editor-env';
 import { FallbackCard, RuleCard } from './rule-card';
@@ -27,13 +27,14 @@ import { SaveBar, SaveFailureAlert, type Failure } from './save-bar';
 import { RulePreview } from './rule-preview';
 import {
   draftFromControl,
-  draftSignature,
   moveRule,
   newRule,
   type ConditionDraft,
   type TargetingDraft,
 } from './targeting-draft';
+import { TargetingConflicts } from './targeting-conflicts';
 import { TargetingStatusCard } from './targeting-status-card';
+import { useTargetingSync } from './targeting-sync';
 import classes from './targeting.module.css';
 import { errorsByKey, fieldKey, placeOfPath, validateDraft } from './targeting-validation';
 
@@ -77,8 +78,10 @@ function scrollToView(element: HTMLElement): void {
  * docs/product.md §2 Targeting tab: the switch, the off variant, the ordered rules and the ELSE rule of one
  * environment, checked as the server checks them (docs/product.md §5), saved after a confirmation in production
  * (docs/product.md §8 toasts; a failure marks the form and puts field errors on their fields), with a preview.
- * A save names the version of the control the edit started from; when someone saved it since, the
- * server refuses (409 `stale_write`) and the form offers to reload (docs/adr/0013-concurrent-edits.md).
+ * A save names the version of the control the edit is based on. What is saved meanwhile (the header's
+ * switch included) comes into the parts the edit left alone, and parts both changed are the user's to
+ * settle, keeping theirs or taking the other's; a save refused as stale (409 `stale_write`) loads what
+ * was saved and does the same, so no edit is lost (targeting-sync.ts, docs/adr/0013-concurrent-edits.md).
  * A condition the user adds is not marked in error before they touch it or try to save; a new rule is
  * scrolled into view with its first field focused.
  */
@@ -93,9 +96,14 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   const variantKeys = useMemo(() => feature.variants.map((variant) => variant.key), [feature.variants]);
 
   const [draft, setDraft] = useState<TargetingDraft>(() => draftFromControl(control, variantKeys));
-  const [saved, setSaved] = useState(control);
-  // The version of the control the draft started from, which a save sends back.
-  const [basedOn, setBasedOn] = useState(control.lastModifiedDate);
+  const sync = useTargetingSync({
+    control,
+    variantKeys,
+    draft,
+    setDraft,
+    where: { projectKey, featureKey: feature.key, environmentKey: environment.key },
+  });
+  const { basedOn, dirty, conflict } = sync;
   const [failure, setFailure] = useState<Failure | null>(null);
   const [serverErrors, setServerErrors] = useState<Map<string, string>>(new Map());
   // Fields of conditions added in this edit that the user has not changed or left yet: an empty new
@@ -104,32 +112,10 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   // Counts the times edits started afresh: what the ELSE rule's split editor remembers of the user's
   // shares belongs to one edit (the targeted rules get new ids, and new editors, anyway).
   const [edition, setEdition] = useState(0);
-  const stale = useStaleReload();
   const root = useRef<HTMLDivElement>(null);
   const reveal = useRef<Reveal | null>(null);
   // The field the editor focused itself: leaving it before doing anything there is not touching it.
   const autoFocused = useRef<string | null>(null);
-
-  // The variants the draft was made for: they change when the Settings tab saves new ones while
-  // this editor waits, hidden, for the user to come back.
-  const [draftKeys, setDraftKeys] = useState<readonly string[]>(variantKeys);
-  const savedSignature = useMemo(
-    () => draftSignature(draftFromControl(saved, draftKeys)),
-    [saved, draftKeys],
-  );
-  const dirty = draftSignature(draft) !== savedSignature;
-  // A control saved elsewhere (or this save coming back) replaces the draft unless it has edits; edits
-  // stay based on the version they started from, so that saving them cannot silently undo the other save.
-  if (control !== saved || variantKeys.join('\n') !== draftKeys.join('\n')) {
-    setSaved(control);
-    setDraftKeys(variantKeys);
-    const incoming = draftFromControl(control, variantKeys);
-    const same = draftSignature(incoming) === draftSignature(draft);
-    if (!dirty || same) {
-      if (!same) setDraft(incoming);
-      setBasedOn(control.lastModifiedDate);
-    }
-  }
 
   const targets = useMemo(() => targetsQuery.data ?? [], [targetsQuery.data]);
   const segments = useMemo(() => segmentsQuery.data ?? [], [segmentsQuery.data]);
@@ -192,10 +178,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
 
   /** Shows `next` as saved and edits start from it again; unsaved edits are dropped. */
   const startFrom = (next: FeatureControl, keys: readonly string[]) => {
-    setSaved(next);
-    setDraftKeys(keys);
-    setDraft(draftFromControl(next, keys));
-    setBasedOn(next.lastModifiedDate);
+    sync.startFrom(next, keys);
     setFailure(null);
     setServerErrors(new Map());
     setUntouched(new Set());
@@ -203,20 +186,6 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   };
 
   const reset = () => startFrom(control, variantKeys);
-
-  // After a stale save: the stored targeting, loaded again, replaces the edit.
-  const reload = () =>
-    stale.reload(
-      () => reloadFeature(projectKey, feature.key),
-      (fresh: Feature) => {
-        const stored = fresh.controls[environment.key];
-        if (stored)
-          startFrom(
-            stored,
-            fresh.variants.map((variant) => variant.key),
-          );
-      },
-    );
 
   const submit = async () => {
     const input = validation.input;
@@ -246,14 +215,19 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
         control: { ...input, lastModifiedDate: basedOn },
       });
     } catch (error) {
+      if (hasErrorCode(error, 'stale_write')) {
+        // Saved by someone (or this window's header switch) since: what they saved is loaded into
+        // the form beside the edit, which is kept.
+        sync.refused({ by: error.changedBy ?? null, at: error.changedAt ?? new Date().toISOString() });
+        await reloadFeature(projectKey, feature.key).catch(() => undefined);
+        return;
+      }
       const title = formFailureMessage(error);
       const problems = isApiError(error) ? error.errors : [];
-      const staleWrite = hasErrorCode(error, 'stale_write');
-      stale.toastShown(notifyWarning(title), staleWrite);
+      notifyWarning(title);
       setFailure({
         title,
         problems: problems.map(({ field, message }) => ({ place: placeOfPath(field, sent), message })),
-        stale: staleWrite,
       });
       setServerErrors(errorsByKey(problems, sent));
       return;
@@ -307,9 +281,16 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     >
       <Grid.Col span={{ base: 12, lg: 8 }}>
         <Stack gap="md">
-          {failure ? (
-            <SaveFailureAlert failure={failure} reloading={stale.reloading} onReload={() => void reload()} />
+          {conflict ? (
+            <TargetingConflicts
+              conflict={conflict}
+              draft={draft}
+              variantNames={variantNames}
+              onChoose={sync.choose}
+              onDismiss={sync.dismiss}
+            />
           ) : null}
+          {failure ? <SaveFailureAlert failure={failure} /> : null}
           {targetsQuery.isError ? (
             <Alert color="yellow" variant="light">
               The project’s targets could not be loaded; only the built-in ones are offered.
@@ -381,7 +362,15 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
             onChange={(fallback) => edit({ ...draft, fallback }, { rules: ['fallback'] })}
           />
           <SaveBar
-            status={invalid ? 'invalid' : dirty ? 'dirty' : 'saved'}
+            status={
+              conflict && (conflict.theirs === null || conflict.parts.length > 0)
+                ? 'conflict'
+                : invalid
+                  ? 'invalid'
+                  : dirty
+                    ? 'dirty'
+                    : 'saved'
+            }
             saving={save.isPending}
             canReset={dirty || failure !== null}
             onReset={reset}

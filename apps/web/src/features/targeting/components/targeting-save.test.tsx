@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Rule } from '@vexil/core';
 import { jsonResponse } from '../../../test-utils';
 import { controlFixture, featureFixture, payloadFor, resetOverlays } from '../../../test-fixtures';
 import { NO_EFFECT_WARNING } from './rule-card';
@@ -14,7 +13,6 @@ import {
   PRODUCTION_TARGETING,
   renderTargeting,
   ruleCard,
-  savedControl,
   STALE_TITLE,
   valueInput,
 } from './targeting-test-utils';
@@ -160,65 +158,6 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     await waitFor(() => expect(puts(calls)).toHaveLength(2));
     expect(lastPut(calls)?.lastModifiedDate).not.toBe(firstVersion);
     expect(screen.queryByText(STALE_TITLE)).toBeNull();
-  });
-
-  it('offers to reload when someone saved the targeting since it was opened, and Reload shows theirs', async () => {
-    const { user, calls, server, queryClient } = await renderTargeting();
-    const opened = server.feature.controls.dev!;
-    // The user starts a rule of their own…
-    await user.click(await addRuleButton());
-    await fillCondition(user, ruleCard('Rule 1'), 1, {
-      target: /^Email/,
-      operator: 'equals',
-      value: 'ada@example.com',
-    });
-    // …while someone else saves targeting for users of 18 and over.
-    const theirRule: Rule = {
-      defaultRule: false,
-      audience: { conditions: [{ target: 'age', operator: 'greaterThanOrEqual', values: [18] }] },
-      variantSplits: [{ variantKey: 'off', split: 100 }],
-    };
-    const theirs = savedControl(opened, {
-      enabled: true,
-      offVariantKey: 'off',
-      rules: [theirRule, ...opened.rules],
-    });
-    server.feature = { ...server.feature, controls: { ...server.feature.controls, dev: theirs } };
-    // The page may load the feature again meanwhile: the open edit stays based on what it started from.
-    const gets = calls.filter((call) => call.method === 'GET').length;
-    await queryClient.invalidateQueries({ queryKey: ['features'] });
-    await waitFor(() => expect(calls.filter((call) => call.method === 'GET').length).toBeGreaterThan(gets));
-
-    await user.click(saveButton());
-
-    const alert = (await screen.findByText('The targeting was not saved')).closest<HTMLElement>(
-      '[role="alert"]',
-    )!;
-    expect(within(alert).getByText(STALE_TITLE)).toBeTruthy();
-    expect(lastPut(calls)?.lastModifiedDate).toBe(opened.lastModifiedDate);
-    // Nothing is lost until the user chooses Reload.
-    expect(valueInput(conditionRow(ruleCard('Rule 1'), 1))).toHaveProperty('value', 'ada@example.com');
-
-    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
-
-    await waitFor(() => expect(screen.queryByText('The targeting was not saved')).toBeNull());
-    // The warning toast, which said to reload, goes too.
-    await waitFor(() => expect(screen.queryByText(STALE_TITLE)).toBeNull());
-    const rule = ruleCard('Rule 1');
-    expect(within(conditionRow(rule, 1)).getByRole('combobox', { name: 'Operator' })).toHaveProperty(
-      'value',
-      'is at least',
-    );
-    expect(valueInput(conditionRow(rule, 1))).toHaveProperty('value', '18');
-    expect(screen.queryByRole('group', { name: 'Rule 2' })).toBeNull();
-    expect(screen.getByRole('switch', { name: 'Targeting enabled' })).toHaveProperty('checked', true);
-    expect(screen.getByText('Everything is saved.')).toBeTruthy();
-
-    // An edit now starts from their version, and saves.
-    await user.click(screen.getByRole('switch', { name: 'Targeting enabled' }));
-    await user.click(saveButton());
-    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeTruthy();
-    expect(lastPut(calls)).toMatchObject({ enabled: false, lastModifiedDate: theirs.lastModifiedDate });
   });
 
   it('stays saved when the feature gains a variant while the editor is open', async () => {

@@ -105,9 +105,11 @@ export function savedControl(
   };
 }
 
+/** Who saved the stored targeting last, as the server's refusal of a stale save says. */
+export const STALE_BY = 'Ada Lovelace';
 /** The title the server refuses a stale save with. */
 export const STALE_TITLE =
-  'Test User changed this targeting after you opened it. Reload to see the changes, then make yours again.';
+  'Ada Lovelace changed this targeting at 00:00 UTC. Nothing of this save was stored.';
 
 export type RenderTargetingOptions = {
   payload?: InitialPayload;
@@ -141,7 +143,12 @@ export async function renderTargeting(path = DEV_TARGETING, options: RenderTarge
         ([, control]) => control.id === input.id,
       )!;
       if (input.lastModifiedDate !== undefined && input.lastModifiedDate !== before.lastModifiedDate) {
-        return jsonResponse(409, { title: STALE_TITLE, code: 'stale_write' });
+        return jsonResponse(409, {
+          title: STALE_TITLE,
+          code: 'stale_write',
+          changedBy: STALE_BY,
+          changedAt: before.lastModifiedDate,
+        });
       }
       const after = savedControl(before, input);
       server.feature = {
