@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { launchBrowser, openPage, screenshot, signIn, viewShot } from './support/browser';
 import { ADMIN_EMAIL, addDemoUser, startServer, type RunningServer } from './support/server';
 import { sharedServerURL } from './support/shared-server';
 import { adminApi, type Api } from './support/api';
@@ -227,6 +227,50 @@ describe('feature settings', () => {
   });
 });
 
+describe('variant values in feature settings', () => {
+  it('warns when the values differ in type, and takes the first click on Update feature after a JSON value is fixed', async () => {
+    await createFeature(shared, { name: 'Colour theme', key: 'colour-theme' });
+    const page = await signedIn();
+    await page.goto(detailPath('colour-theme', 'development', 'settings'));
+    await page.getByText('Settings apply across all environments').waitFor();
+    const form = page.getByRole('form', { name: 'Feature Settings' });
+    const value = (n: number) =>
+      form.getByRole('group', { name: `Variant ${n}` }).getByRole('textbox', { name: /^Value/ });
+
+    // An object for Off only: On would answer true, a boolean.
+    await value(2).fill('{"colour": "grey"}');
+    const warning = form.getByRole('status', { name: 'Variant values of different types' });
+    await warning.getByText('On: true/false, having no value (on or off)').waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+        await warning.evaluate((alert) => alert.scrollIntoView({ block: 'center' }));
+        await viewShot(page, `settings-mixed-values-${colorScheme}-${width}`, width);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // A value that is not JSON yet, left: the field says so.
+    await value(1).fill('{"colour": "green"');
+    await value(1).press('Tab');
+    await form.getByText('Must be valid JSON.').waitFor();
+    // Fixed, then straight to Update feature: leaving the field moves nothing, so one click opens
+    // the confirmation.
+    await value(1).click();
+    await value(1).press('Control+End');
+    await value(1).pressSequentially('}');
+    await warning.waitFor({ state: 'detached' });
+    await form.getByRole('button', { name: 'Update feature' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Update feature settings' });
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByRole('button', { name: 'Update feature' }).click();
+    await toast(page, 'Colour theme settings saved.');
+    expect(await value(1).inputValue()).toBe('{\n  "colour": "green"\n}');
+  });
+});
+
 describe('linking an issue', () => {
   it('links ABC-123 to a chosen feature and shows it in the header', async () => {
     await createFeature(shared, { name: 'Express shipping', key: 'express-shipping' });
@@ -269,10 +313,18 @@ describe('deleting a feature', () => {
     const page = await signedIn(second.url, 'prod-editor@example.com');
     await page.goto(detailPath('old-banner', 'development', 'settings'));
     await page.getByRole('button', { name: 'Delete feature' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete feature' })
-      .getByRole('button', { name: 'Delete feature' })
-      .click();
+    const dialog = page.getByRole('dialog', { name: 'Delete feature' });
+    // The key as well as the name: two features may share a name.
+    await dialog.getByText(/^Are you sure you wish to delete Old banner \(old-banner\)\?/).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1440, 390]) {
+        await viewShot(page, `delete-feature-dialog-${colorScheme}-${width}`, width);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await dialog.getByRole('button', { name: 'Delete feature' }).click();
     await toast(page, 'Old banner has been deleted');
     await page.waitForURL(`**${listPath('development')}`);
     await page.getByRole('table', { name: 'Features in Development' }).getByRole('link').first().waitFor();

@@ -170,7 +170,9 @@ export function VariantsEditor({ control, errors, savedCount, disabled }: Varian
                     description="Optional: what SDKs return for this variant"
                     placeholder='e.g. {"color": "green"}'
                     validationError={INVALID_JSON_MESSAGE}
-                    formatOnBlur
+                    // Not formatted on blur: the taller field would move Update feature under the
+                    // pointer between the press and the release of a click on it. A saved value comes
+                    // back formatted (valuesFromFeature).
                     autosize
                     minRows={1}
                     maxRows={10}
