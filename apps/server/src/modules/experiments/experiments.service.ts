@@ -1,4 +1,5 @@
 import {
+  EXPERIMENTS_NOT_IN_PLAN,
   escapeMarkdown,
   markdownCode,
   type EnvironmentRef,
@@ -19,8 +20,8 @@ import * as repo from './experiments.repository';
 import type { ExperimentRecord, ExperimentWrite } from './experiments.types';
 import { analyseStored, withCurrentResults } from './experiment-results';
 
-export const EXPERIMENTS_NOT_ON_PLAN =
-  'Experiments are not available on your current plan. Upgrade it to run experiments.';
+/** The refusal on a plan without `variantTesting`; core's words are the dashboard's reason too. */
+export const EXPERIMENTS_NOT_ON_PLAN = `${EXPERIMENTS_NOT_IN_PLAN} Upgrade it to run experiments.`;
 
 /** Most goal keys GET /api/v1/goals answers. */
 const GOALS_LIMIT = 100;
