@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mixedVariantValues, variantAnswerTypes } from './variant-values';
+import { mixedVariantValues, variantAnswerTypes, variantsWithoutValue } from './variant-values';
 
 describe('variantAnswerTypes (what OFREP answers)', () => {
   it('is the value’s JSON type, or without a value the key as text (true/false for on and off)', () => {
@@ -59,6 +59,31 @@ describe('mixedVariantValues', () => {
           typeof values[0] === 'string' ? 0 : variants.length + 1,
         );
       }),
+    );
+  });
+});
+
+describe('variantsWithoutValue', () => {
+  it('names the variants without a value when others have text values', () => {
+    expect(variantsWithoutValue([{ key: 'a', value: 'x' }, { key: 'b' }, { key: 'c', value: 'z' }])).toEqual([
+      { key: 'b' },
+    ]);
+  });
+
+  it('is empty when all or none have a value, or when the types already differ', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 2, maxLength: 6 }), (values) => {
+        const variants = values.map((value, i) => ({ key: `v${i}`, value }));
+        expect(variantsWithoutValue(variants)).toEqual([]);
+        expect(variantsWithoutValue(variants.map(({ key }) => ({ key })))).toEqual([]);
+        const [first, ...rest] = variants;
+        expect(variantsWithoutValue([{ key: first!.key }, ...rest])).toEqual(
+          rest.length > 0 ? [{ key: first!.key }] : [],
+        );
+      }),
+    );
+    expect(variantsWithoutValue([{ key: 'on' }, { key: 'off' }, { key: 'blue', value: { c: 1 } }])).toEqual(
+      [],
     );
   });
 });

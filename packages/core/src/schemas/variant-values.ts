@@ -54,3 +54,18 @@ export function mixedVariantValues<V extends ValuedVariant>(
     hasValue: typeOfValue(variant.value) !== null,
   }));
 }
+
+/** The Settings form's notice when {@link variantsWithoutValue} finds some variants without a value. */
+export const MISSING_VARIANT_VALUES_MESSAGE =
+  'Some variants have a value and others none. SDKs are answered the key of a variant without a value, so users served it get its key instead of a value. Give every variant a value, or none.';
+
+/**
+ * The variants without a value when others have one and the answers' types still agree (text values
+ * beside keys answered as text): not a type mismatch, but the key probably stands in for a value
+ * nobody meant. Empty when {@link mixedVariantValues} already warns, or when all or none have one.
+ */
+export function variantsWithoutValue<V extends ValuedVariant>(variants: readonly V[]): V[] {
+  if (mixedVariantValues(variants).length > 0) return [];
+  const missing = variants.filter((variant) => typeOfValue(variant.value) === null);
+  return missing.length > 0 && missing.length < variants.length ? missing : [];
+}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MIXED_VARIANT_VALUES_MESSAGE } from '@vexil/core';
+import { MISSING_VARIANT_VALUES_MESSAGE, MIXED_VARIANT_VALUES_MESSAGE } from '@vexil/core';
 import { DETAIL, featureFixture, resetOverlays } from '../../../test-fixtures';
 import { renderFeatureDetail } from './feature-detail-test-utils';
 
@@ -54,5 +54,24 @@ describe('Feature Settings: variant values of different types', { timeout: 20_00
     expect(warning(form)).toBeNull();
     await user.type(valueOf(form, 1), '"yes"');
     expect(await within(form).findByText('Off: true/false, having no value (on or off)')).toBeTruthy();
+  });
+
+  it('says when some variants have a value and others none, though the types agree', async () => {
+    const plain = featureFixture({
+      variants: [
+        { key: 'red', name: 'Red', description: '' },
+        { key: 'green', name: 'Green', description: '' },
+      ],
+    });
+    const { form, user } = await openSettings(plain);
+    const missing = () => within(form).queryByRole('status', { name: 'Variants without a value' });
+    expect(missing()).toBeNull();
+    await user.type(valueOf(form, 1), '"crimson"');
+    const notice = await waitFor(() => missing()!);
+    expect(within(notice).getByText(MISSING_VARIANT_VALUES_MESSAGE)).toBeTruthy();
+    expect(within(notice).getByText('Without a value: Green')).toBeTruthy();
+    expect(warning(form)).toBeNull();
+    await user.type(valueOf(form, 2), '"lime"');
+    await waitFor(() => expect(missing()).toBeNull());
   });
 });

@@ -15,8 +15,10 @@ import { IconAlertTriangle, IconLock, IconPlus, IconTrash } from '@tabler/icons-
 import { Controller, useFieldArray, useWatch, type FieldErrors } from 'react-hook-form';
 import {
   MAX_VARIANTS,
+  MISSING_VARIANT_VALUES_MESSAGE,
   MIXED_VARIANT_VALUES_MESSAGE,
   mixedVariantValues,
+  variantsWithoutValue,
   normaliseFeatureKey,
 } from '@vexil/core';
 import {
@@ -36,11 +38,11 @@ export type VariantsEditorProps = {
 };
 
 /**
- * The variants as typed whose OFREP answers differ in type (core's mixedVariantValues); a row whose
- * value is not JSON yet is left out, its own field says so.
+ * The variants as typed, for core's mixedVariantValues and variantsWithoutValue; a row whose value is
+ * not JSON yet is left out, its own field says so.
  */
-function mixedRows(rows: readonly VariantRow[]) {
-  const typed = rows.flatMap((row) => {
+function typedRows(rows: readonly VariantRow[]) {
+  return rows.flatMap((row) => {
     const name = row.name.trim() || row.key.trim() || 'A new variant';
     if (row.value.trim() === '') return [{ key: row.key, name }];
     try {
@@ -49,13 +51,29 @@ function mixedRows(rows: readonly VariantRow[]) {
       return [];
     }
   });
-  return mixedVariantValues(typed);
 }
 
 /** A warning, not a refusal: features saved with mixed values load and save as before. */
 function MixedValuesWarning({ control }: { control: SettingsControl }) {
-  const rows = useWatch({ control, name: 'variants' });
-  const mixed = mixedRows(rows ?? []);
+  const rows = typedRows(useWatch({ control, name: 'variants' }) ?? []);
+  const mixed = mixedVariantValues(rows);
+  const missing = variantsWithoutValue(rows);
+  if (missing.length > 0) {
+    return (
+      <Alert
+        color="yellow"
+        variant="light"
+        icon={<IconAlertTriangle size={18} aria-hidden="true" />}
+        title="Variants without a value"
+        role="status"
+      >
+        <Text size="sm">{MISSING_VARIANT_VALUES_MESSAGE}</Text>
+        <Text size="sm" mt={4}>
+          Without a value: {missing.map((variant) => variant.name).join(', ')}
+        </Text>
+      </Alert>
+    );
+  }
   if (mixed.length === 0) return null;
   return (
     <Alert
