@@ -147,11 +147,12 @@ function createServices(
   const scope = createScope({ db });
   const impressions = createImpressionsService({ db, ...clock });
   const targets = createTargetsService({ db, audit, billing, scope, ...clock });
+  const billingProvider = options.billingProvider ?? createBillingProvider(config.billing);
   const billingAccount = createBillingAccountService({
     db,
     audit,
     billing,
-    provider: options.billingProvider ?? createBillingProvider(config.billing),
+    provider: billingProvider,
     catalogue: config.billing.catalogue,
     uiFlags,
     publicUrl: config.publicUrl,
@@ -165,6 +166,7 @@ function createServices(
     catalogue: config.billing.catalogue,
     uiFlags,
     salesContact: config.billing.salesContact,
+    provider: billingProvider.kind,
   });
   const controls = createControlsService({
     db,

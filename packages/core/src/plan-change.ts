@@ -54,7 +54,7 @@ export function planChangePreview(input: {
   limits: Limits;
   counts: PlanCounts;
   current: Pick<Subscription, 'limits' | 'inTrial' | 'daysUntilEndOfTrial'> | null;
-}): PlanChangePreview {
+}): Omit<PlanChangePreview, 'confirmsAtCheckout'> {
   const { plan, limits, counts, current } = input;
   const exceeded: PlanExcess[] = [];
   for (const { key, count, say } of COUNTED) {

@@ -213,6 +213,12 @@ export const planChangePreviewSchema = z.object({
   plan: z.string(),
   exceeded: z.array(planExcessSchema),
   lost: z.array(planLossSchema),
+  /**
+   * True when the change goes through the dashboard's own checkout page, which says all this before
+   * Confirm (the local provider); false when choosing the plan changes it at once or leaves for the
+   * provider's checkout, so the Plans section must say it first.
+   */
+  confirmsAtCheckout: z.boolean(),
 });
 /** Type of {@link planChangePreviewSchema}. */
 export type PlanChangePreview = z.infer<typeof planChangePreviewSchema>;

@@ -130,6 +130,8 @@ describe('GET /api/v1/billing/change-preview', () => {
       plan: 'Team',
       exceeded: [],
       lost: [{ key: 'trial', message: 'The 12 days left in your trial: the trial ends now.' }],
+      // The local provider's checkout page says this itself before its Confirm.
+      confirmsAtCheckout: true,
     });
   });
 

@@ -31,8 +31,10 @@ export function createBillingPlanService(deps: {
   uiFlags: Record<UiFlag, boolean>;
   /** BILLING_SALES_CONTACT as a link, or null. */
   salesContact: string | null;
+  /** BILLING_PROVIDER: only the local one confirms a change on a page of the dashboard. */
+  provider: 'local' | 'stripe';
 }) {
-  const { db, billing, catalogue, uiFlags, salesContact } = deps;
+  const { db, billing, catalogue, uiFlags, salesContact, provider } = deps;
 
   function assertBilling(): void {
     if (!uiFlags.billing) throw new AppError(404, 'Not found', BILLING_TURNED_OFF);
@@ -99,7 +101,8 @@ export function createBillingPlanService(deps: {
         countsOf(principal.organisationId),
         billing.subscriptionFor(principal.organisationId),
       ]);
-      return planChangePreview({ plan: plan.name, limits: plan.limits, counts, current });
+      const preview = planChangePreview({ plan: plan.name, limits: plan.limits, counts, current });
+      return { ...preview, confirmsAtCheckout: provider === 'local' };
     },
   };
 }

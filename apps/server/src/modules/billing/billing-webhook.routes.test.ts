@@ -213,3 +213,11 @@ describe('POST /api/v1/billing/webhook', () => {
     }
   });
 });
+
+describe('GET /api/v1/billing/change-preview with a payment provider', () => {
+  it('asks the Plans section to say what a change means, since the provider changes the plan at once', async () => {
+    const res = await team.admin.call('GET', '/api/v1/billing/change-preview?price=free');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ plan: 'Free', confirmsAtCheckout: false });
+  });
+});

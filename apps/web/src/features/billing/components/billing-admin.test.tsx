@@ -301,6 +301,40 @@ describe('Billing tab', () => {
     });
   });
 
+  it('says what a plan change passes or loses before a provider that changes it at once is asked', async () => {
+    const calls = serveBilling({
+      preview: {
+        plan: 'Team',
+        exceeded: [{ key: 'maxProjects', used: 12, limit: 10, message: '12 projects; Team includes 10.' }],
+        lost: [{ key: 'auditLog', message: 'The audit log: it is no longer shown.' }],
+        confirmsAtCheckout: false,
+      },
+      handlers: {
+        'POST /api/v1/billing/subscription/change': () => jsonResponse(200, { url: '/admin/billing' }),
+      },
+    });
+    renderBilling();
+    const user = userEvent.setup();
+    const changes = () => calls.filter((call) => call.path === '/api/v1/billing/subscription/change');
+    await user.click(await screen.findByRole('radio', { name: 'Yearly' }));
+    await user.click(within(plan('Team')).getByRole('button', { name: 'Choose Team' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Move to Team?' });
+    expect(within(dialog).getByRole('list', { name: 'Over the Team plan’s limits' }).textContent).toBe(
+      '12 projects; Team includes 10.',
+    );
+    expect(within(dialog).getByRole('list', { name: 'You will lose' }).textContent).toBe(
+      'The audit log: it is no longer shown.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(changes()).toEqual([]);
+
+    await user.click(within(plan('Team')).getByRole('button', { name: 'Choose Team' }));
+    dialog = await screen.findByRole('dialog', { name: 'Move to Team?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Move to Team' }));
+    await waitFor(() => expect(changes()).toHaveLength(1));
+  });
+
   it('offers the Free plan, and marks it when it is the current one', async () => {
     const calls = serveBilling({
       handlers: {

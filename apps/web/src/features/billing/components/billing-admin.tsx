@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BILLING_ADMIN_ONLY, isOrganisationAdmin, type PriceInterval } from '@vexil/core';
 import { LoadError } from '../../../components/load-error';
@@ -9,6 +10,9 @@ import { useProducts } from '../../../entities/billing/api/get-products';
 import { useSalesContact } from '../../../entities/billing/api/get-sales-contact';
 import { useUsage } from '../../../entities/billing/api/get-usage';
 import { useChangeSubscription } from '../../../entities/billing/api/change-subscription';
+import { getChangePreview } from '../../../entities/billing/api/get-change-preview';
+import { billingKeys } from '../../../entities/billing/api/query-keys';
+import { confirm } from '../../../lib/modals';
 import { useManageSubscription } from '../../../entities/billing/api/manage-subscription';
 import { useOpenBillingUrl } from '../hooks/use-open-billing-url';
 import { BillingInfoCard } from './billing-info-card';
@@ -17,6 +21,7 @@ import { BILLING_LOADING } from './billing-format';
 import { CurrentPlan } from './current-plan';
 import { PLANS_TITLE_ID, Plans } from './plans';
 import { LimitsTable, UsageTable } from './plan-usage';
+import { PlanConsequences } from './plan-consequences';
 
 /** What others than organisation admins see on the Billing pages (docs/product.md §2). */
 export function BillingAdminOnly() {
@@ -52,10 +57,37 @@ function PlansSection({
   const contactHref = sales.data?.url ?? null;
   const change = useChangeSubscription();
   const open = useOpenBillingUrl();
+  const queryClient = useQueryClient();
+  const [checking, setChecking] = useState<string | null>(null);
+
+  /**
+   * Where the provider changes the plan at once or in its own checkout, what the change would mean
+   * is said here first; the local provider's checkout page says it before its Confirm.
+   */
+  const acceptsConsequences = async (priceId: string): Promise<boolean> => {
+    setChecking(priceId);
+    try {
+      const preview = await queryClient.fetchQuery({
+        queryKey: billingKeys.changePreview(priceId),
+        queryFn: ({ signal }) => getChangePreview(priceId, signal),
+        staleTime: 0,
+      });
+      if (preview.confirmsAtCheckout || (preview.exceeded.length === 0 && preview.lost.length === 0))
+        return true;
+      return await confirm({
+        title: `Move to ${preview.plan}?`,
+        message: <PlanConsequences preview={preview} />,
+        confirmLabel: `Move to ${preview.plan}`,
+      });
+    } finally {
+      setChecking(null);
+    }
+  };
 
   const choose = async (priceId: string) => {
     let url: string;
     try {
+      if (!(await acceptsConsequences(priceId))) return;
       ({ url } = await change.mutateAsync({ subscriptionId: priceId }));
     } catch (error) {
       openChangeFailureDialog(changeFailureDetail(error), contactHref);
@@ -80,7 +112,7 @@ function PlansSection({
       subscription={subscription}
       interval={interval}
       onInterval={onInterval}
-      choosing={change.isPending ? change.variables.subscriptionId : null}
+      choosing={checking ?? (change.isPending ? change.variables.subscriptionId : null)}
       onChoose={(priceId) => void choose(priceId)}
       contactHref={contactHref}
     />

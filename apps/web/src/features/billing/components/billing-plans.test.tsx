@@ -12,7 +12,7 @@ import {
   subscriptionFixture,
   usageFixture,
 } from './billing-test-server';
-import { OVER_LIMITS_NOTE } from './local-checkout-page';
+import { OVER_LIMITS_NOTE } from './plan-consequences';
 
 const plan = (name: string) => screen.getByRole('article', { name: `${name} plan` });
 /** The Plans section: a cold worker's first render can take longer than a second. */
@@ -100,6 +100,7 @@ describe('Checkout: what a change of plan means, before it is confirmed', () => 
       { key: 'variantTesting', message: 'Experiments: they can no longer be created or changed.' },
       { key: 'trial', message: 'The 12 days left in your trial: the trial ends now.' },
     ],
+    confirmsAtCheckout: true,
   };
 
   it('lists the Free plan’s limits the organisation passes and what it would lose, above Confirm', async () => {

@@ -126,7 +126,10 @@ export function serveBilling(
     'GET /api/v1/billing/sales-contact': () =>
       jsonResponse(200, { url: options.salesContact === undefined ? SALES_CONTACT : options.salesContact }),
     'GET /api/v1/billing/change-preview': () =>
-      jsonResponse(200, options.preview ?? { plan: 'Team', exceeded: [], lost: [] }),
+      jsonResponse(
+        200,
+        options.preview ?? { plan: 'Team', exceeded: [], lost: [], confirmsAtCheckout: true },
+      ),
     ...options.handlers,
   });
 }

@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Group, List, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   FREE_PRICE_ID,
@@ -21,6 +20,7 @@ import { useLocalSubscribe } from '../../../entities/billing/api/local-subscribe
 import { BillingAdminOnly, BillingLoading } from './billing-admin';
 import { INTERVAL_LABELS, findPrice, formatCents, pricePerSeatPerMonth } from './billing-format';
 import { BackToBilling } from './local-manage-page';
+import { PlanConsequences } from './plan-consequences';
 
 export const PLAN_NOT_ON_SALE = 'This plan is not on sale.';
 
@@ -41,55 +41,6 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       </Table.Th>
       <Table.Td>{children}</Table.Td>
     </Table.Tr>
-  );
-}
-
-/** The note under the list of limits passed: what passing them means. */
-export const OVER_LIMITS_NOTE =
-  'Nothing is deleted, but nothing more of these can be added until the organisation is within them.';
-
-/**
- * What the change would mean, said before it is confirmed: the new plan's limits the organisation
- * already passes, and what it would lose (the audit log, experiments, the rest of its trial).
- */
-function Consequences({ preview }: { preview: PlanChangePreview }) {
-  if (preview.exceeded.length === 0 && preview.lost.length === 0) return null;
-  return (
-    <Alert
-      color="yellow"
-      variant="light"
-      icon={<IconAlertTriangle size={18} aria-hidden="true" />}
-      title={`Before you move to ${preview.plan}`}
-      aria-label="What changes with this plan"
-    >
-      <Stack gap="sm">
-        {preview.exceeded.length > 0 ? (
-          <Stack gap={4}>
-            <Text size="sm" fw={600}>
-              Over the {preview.plan} plan’s limits
-            </Text>
-            <List size="sm" spacing={2} aria-label={`Over the ${preview.plan} plan’s limits`}>
-              {preview.exceeded.map((excess) => (
-                <List.Item key={excess.key}>{excess.message}</List.Item>
-              ))}
-            </List>
-            <Text size="sm">{OVER_LIMITS_NOTE}</Text>
-          </Stack>
-        ) : null}
-        {preview.lost.length > 0 ? (
-          <Stack gap={4}>
-            <Text size="sm" fw={600}>
-              You will lose
-            </Text>
-            <List size="sm" spacing={2} aria-label="You will lose">
-              {preview.lost.map((loss) => (
-                <List.Item key={loss.key}>{loss.message}</List.Item>
-              ))}
-            </List>
-          </Stack>
-        ) : null}
-      </Stack>
-    </Alert>
   );
 }
 
@@ -124,7 +75,7 @@ function Confirmation({
   return (
     <Stack gap="md">
       <FormFailure message={failure} />
-      <Consequences preview={preview} />
+      <PlanConsequences preview={preview} />
       <Table aria-label="Your new plan" verticalSpacing={8}>
         <Table.Tbody>
           <Row label="Plan">{choice.name}</Row>
