@@ -65,6 +65,33 @@ describe('startLive', () => {
     }
   });
 
+  it('leaves a load that failed to its own Retry when the connection opens', async () => {
+    const page = await loadedPage();
+    let asked = 0;
+    const failing = new QueryObserver(page.queryClient, {
+      queryKey: ['home'],
+      retry: false,
+      queryFn: () => {
+        asked += 1;
+        return Promise.reject(new Error('The list failed.'));
+      },
+    });
+    const stopFailing = failing.subscribe(() => undefined);
+    await vi.waitFor(() => expect(page.queryClient.getQueryState(['home'])?.status).toBe('error'));
+    const live = startLive(page.queryClient);
+    try {
+      page.change();
+      FakeWebSocket.made[0]!.open();
+      // What loaded is refreshed; the failed list, on screen with its Retry, is not asked again.
+      await vi.waitFor(() => expect(page.value()).toBe('after'));
+      expect(asked).toBe(1);
+    } finally {
+      live.stop();
+      stopFailing();
+      page.stopWatching();
+    }
+  });
+
   it('fetches everything again when the server ends the connection, so that an ended session signs out', async () => {
     const page = await loadedPage();
     const live = startLive(page.queryClient);

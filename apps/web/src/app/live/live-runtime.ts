@@ -42,8 +42,10 @@ export function startLive(queryClient: QueryClient) {
   });
   const stopStatus = connection.onStatus(() => {
     // Everything there is now was loaded (or is being loaded) before the connection could tell of
-    // changes: fetched again, those on screen at once.
-    if (connection.status() === 'CONNECTED') void queryClient.invalidateQueries();
+    // changes: fetched again, those on screen at once. A load that failed has nothing to be stale
+    // and is on screen with its own Retry: it is not asked again behind the user's back.
+    if (connection.status() === 'CONNECTED')
+      void queryClient.invalidateQueries({ predicate: (query) => query.state.status !== 'error' });
   });
   return {
     ...connection,
