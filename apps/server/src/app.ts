@@ -1,3 +1,4 @@
+// Over 400 lines: the composition root builds every service and registers every route in one place; moving route registration and service construction into their own files is the structure issue's (#30) next step.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

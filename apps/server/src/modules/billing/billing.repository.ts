@@ -1,3 +1,4 @@
+// Over 400 lines: it still holds the subscriptions, billing events, catalogue and usage counts together; subscriptions move to a module of their own with the structure issue (#30).
 import { and, count, countDistinct, eq, gte, notInArray, or, sum, type SQL } from 'drizzle-orm';
 import { readTogether, type Executor } from '../../db/client';
 import { isUuid } from '../../db/text-search';

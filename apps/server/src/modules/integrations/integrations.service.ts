@@ -1,3 +1,4 @@
+// Over 400 lines: the integrations list, Slack's install round trip, the delivery of changes and secret re-encryption share one closure today; they split with the structure issue (#30).
 import {
   INTEGRATION_EVENT_KINDS,
   escapeMarkdown,

@@ -1,3 +1,4 @@
+// Over 400 lines: the Jira connection, its connect-token flow, issue lookups and issue comments are one service today; they split with the structure issue (#30).
 import {
   escapeMarkdown,
   markdownCode,
