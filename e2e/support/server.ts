@@ -130,16 +130,40 @@ function withWalkthroughOff(flags: string | undefined): string {
   return ['welcome-message=off', flags].filter(Boolean).join(',');
 }
 
+/** How often a start is tried again when another process took the port between choosing and binding it. */
+const PORT_ATTEMPTS = 5;
+
+/** Thrown when the server could not bind the chosen port: another process took it first. */
+class PortTaken extends Error {}
+
 /**
  * Starts the real server as `npm run serve` does (compiled, serving the built dashboard) on a free port
  * with a fresh PGlite directory and the demo organisation, and resolves once GET /readyz answers 200.
+ *
+ * A free port is only known free when it is probed: between the probe closing and the server binding,
+ * another spec's server, an SMTP or OIDC test server, or an outgoing connection's local port can take it
+ * (CI once saw `EADDRINUSE` this way). The server then exits before it is ready, saying so, and the start
+ * is tried again on another port, with a fresh data directory.
  */
 export async function startServer(
   env: Record<string, string> = {},
   options: { prepare?: (db: Database) => Promise<void> } = {},
 ): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(await freePort(), env, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnce(
+  port: number,
+  env: Record<string, string>,
+  options: { prepare?: (db: Database) => Promise<void> },
+): Promise<RunningServer> {
   const args = serveArguments();
-  const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vexil-e2e-'));
   if (options.prepare) await prepareData(dataDir, options.prepare);
   const url = `http://localhost:${port}`;
@@ -195,6 +219,9 @@ export async function startServer(
     if (exited) {
       await cleanUp();
       const { code, signal } = exited;
+      if (/EADDRINUSE/.test(stderr) && !env.PORT) {
+        throw new PortTaken(`Port ${port} was taken before the server could bind it.`);
+      }
       throw new Error(
         `The server exited before it was ready (code ${String(code)}, signal ${String(signal)}).\n` +
           `stderr:\n${stderr || '(empty)'}\nstdout:\n${output || '(empty)'}`,
