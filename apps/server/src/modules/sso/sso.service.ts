@@ -1,160 +1,50 @@
-// Over 400 lines: the connection settings and the sign-in round trip share one closure; the round trip moves to a file of its own with the structure issue (#30).
-import { timingSafeEqual } from 'node:crypto';
 import {
-  ASSIGNABLE_AUTHORITIES,
-  AUTHORITIES,
-  AUTHORITY_LABELS,
-  MAX_LENGTH,
   SSO_ADMINS_ONLY,
   can,
   escapeMarkdown,
   isOrganisationAdmin,
-  markdownCode,
   ssoRequiredMessage,
   type PublicSso,
   type SsoConnection,
   type SsoConnectionInput,
-  type SsoFailureReason,
   type SsoSettings,
 } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
-import { hashToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, PasswordSignInRule, Principal } from '../auth/auth.service';
-import type { MembersService, SsoRefusal } from '../team/members.service';
-import {
-  OidcError,
-  newSignInSecrets,
-  type OidcClient,
-  type OidcConnection,
-  type OidcIdentity,
-} from './oidc-client';
+import type { MembersService } from '../team/members.service';
+import { OidcError, type OidcClient } from './oidc-client';
+import { describeConnection, secretContext, toConnection } from './sso-connection';
+import { SSO_CALLBACK_PATH, createSsoSignIn, type SsoLogger } from './sso-sign-in';
 import * as repo from './sso.repository';
-import type { SsoConnectionRecord } from './sso.types';
+
+export {
+  SSO_ATTEMPT_MS,
+  SSO_CALLBACK_PATH,
+  SSO_START_PATH,
+  type SsoCallback,
+  type SsoLogger,
+  type SsoStart,
+} from './sso-sign-in';
 
 export const HTTPS_ISSUER_MESSAGE = 'The issuer URL must start with https://.';
 export const UNREADABLE_SECRET_MESSAGE =
   'The stored client secret can no longer be read (SECRETS_KEY has changed): enter it again.';
-/** Where the identity provider sends the browser back to: the one redirect URI of every organisation. */
-export const SSO_CALLBACK_PATH = '/api/v1/sso/callback';
-export const SSO_START_PATH = '/api/v1/sso/start';
-/** How long a sign-in may stay at the identity provider. */
-export const SSO_ATTEMPT_MS = 10 * 60 * 1000;
 
 /** The refusal of an issuer whose discovery document cannot be read (PUT /api/v1/sso). */
 export function unreadableIssuerMessage(detail: string): string {
   return `Could not read the OpenID Connect configuration of that issuer: ${detail}.`;
 }
 
-/** Where failures are reported: the reason, the organisation and a code, never a person, token or code. */
-export type SsoLogger = { warn: (details: Record<string, unknown>, message: string) => void };
-
-const ASSIGNABLE: ReadonlySet<string> = new Set(ASSIGNABLE_AUTHORITIES);
-type AssignableAuthority = (typeof ASSIGNABLE_AUTHORITIES)[number];
-
-function roleOf(stored: string): AssignableAuthority {
-  return ASSIGNABLE.has(stored)
-    ? (stored as AssignableAuthority)
-    : AUTHORITIES.ROLE_ORGANISATION_READONLY_USER;
-}
-
-function toConnection(row: SsoConnectionRecord): SsoConnection {
-  return {
-    displayName: row.displayName,
-    issuer: row.issuer,
-    clientId: row.clientId,
-    hasClientSecret: row.clientSecretEncrypted !== null,
-    allowedDomains: row.allowedDomains,
-    defaultRole: roleOf(row.defaultRole),
-    required: row.required,
-    lastModifiedDate: row.updatedAt.toISOString(),
-  };
-}
-
-/** Text from an identity provider as a name can hold it: no NUL or lone surrogate, within the length. */
-function cleanName(value: string | null): string {
-  if (!value) return '';
-  return value
-    .replaceAll('\u0000', '')
-    .trim()
-    .slice(0, MAX_LENGTH.name)
-    .replace(/\p{Surrogate}/gu, '');
-}
-
-function namesOf(identity: OidcIdentity): { firstName: string; lastName: string } {
-  const firstName = cleanName(identity.givenName);
-  const lastName = cleanName(identity.familyName);
-  if (firstName || lastName) return { firstName, lastName };
-  const full = cleanName(identity.name);
-  const space = full.indexOf(' ');
-  return space < 0
-    ? { firstName: full, lastName: '' }
-    : { firstName: full.slice(0, space), lastName: full.slice(space + 1).trim() };
-}
-
-/** A well-formed e-mail address, lowercase, or null. */
-function emailOf(identity: OidcIdentity): string | null {
-  const email = identity.email?.trim().toLowerCase() ?? '';
-  if (email.length > MAX_LENGTH.email || !/^[^\s@]+@[^\s@]+$/.test(email)) return null;
-  if (email.includes('\u0000') || /\p{Surrogate}/u.test(email)) return null;
-  return email;
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-/** What the log says of each refusal of the members service (no e-mail, no subject). */
-const REFUSAL_CODES = {
-  archived: 'MEMBER_ARCHIVED',
-  removed: 'MEMBER_REMOVED',
-  'no-seat': 'NO_SEAT',
-  unverified: 'EMAIL_NOT_VERIFIED',
-  'bound-elsewhere': 'MEMBER_HAS_OTHER_IDENTITY',
-} as const satisfies Record<SsoRefusal, string>;
-
-/** A failure on the way back from the identity provider, answered by a redirect to the sign-in page. */
-class SignInFailure extends Error {
-  constructor(
-    readonly reason: SsoFailureReason,
-    readonly code: string,
-  ) {
-    super(reason);
-  }
-}
-
-export type SsoStart = {
-  /** The organisation the address names (host or `/{organisation}` path), if any. */
-  hostOrganisation: string | null;
-  /** The organisation the sign-in page names, when the address does not. */
-  domain: string | undefined;
-  rememberMe: boolean;
-  /** The host name the request came to (without port). */
-  hostname: string;
-  /** `sub-domain` when the sign-in began on the organisation's sub-domain (set by this service's redirect). */
-  via: string | undefined;
-};
-
-export type SsoCallback = {
-  state: string | undefined;
-  error: string | undefined;
-  /** The whole query string of the provider's answer, as received. */
-  query: string;
-  /** The state cookie set when the sign-in started in this browser. */
-  stateCookie: string | undefined;
-};
-
 export type SsoService = ReturnType<typeof createSsoService>;
 
 /**
  * Single sign-on with OpenID Connect (docs/adr/0014-single-sign-on.md): an organisation's admins
  * configure one connection to their identity provider; people of the allowed e-mail domains then
- * sign in through it, joining the organisation on their first visit.
+ * sign in through it (the round trip is `sso-sign-in.ts`), joining the organisation on their first visit.
  */
 export function createSsoService(deps: {
   db: Database;
@@ -172,81 +62,14 @@ export function createSsoService(deps: {
   logger: SsoLogger;
   now?: () => Date;
 }) {
-  const { db, audit, auth, members, secrets, oidc, baseDomain, logger } = deps;
+  const { db, audit, secrets, oidc } = deps;
   const now = deps.now ?? (() => new Date());
   const publicUrl = deps.publicUrl.replace(/\/+$/, '');
   const redirectUri = `${publicUrl}${SSO_CALLBACK_PATH}`;
-
-  const secretContext = (organisationId: string) => `sso.client_secret:${organisationId}`;
+  const signIn = createSsoSignIn({ ...deps, publicUrl, now });
 
   function assertAdmin(principal: Principal) {
     if (!can(principal, 'manage', { type: 'organisation' })) throw new ForbiddenError(SSO_ADMINS_ONLY);
-  }
-
-  function oidcConnection(row: SsoConnectionRecord): OidcConnection {
-    return {
-      issuer: row.issuer,
-      clientId: row.clientId,
-      clientSecret: row.clientSecretEncrypted
-        ? secrets.decrypt(row.clientSecretEncrypted, secretContext(row.organisationId))
-        : null,
-      version: `${row.id}:${row.updatedAt.getTime()}`,
-    };
-  }
-
-  /** The connection with its secret decrypted; a secret stored under another SECRETS_KEY fails the sign-in. */
-  function readable(row: SsoConnectionRecord): OidcConnection {
-    try {
-      return oidcConnection(row);
-    } catch (error) {
-      if (error instanceof SecretBoxError) throw new SignInFailure('unavailable', 'SECRET_UNREADABLE');
-      throw error;
-    }
-  }
-
-  /** The organisation's own address on its sub-domain, with the public address's scheme and port. */
-  function subDomainOrigin(domain: string): string {
-    const base = new URL(publicUrl);
-    return `${base.protocol}//${domain}.${baseDomain}${base.port ? `:${base.port}` : ''}`;
-  }
-
-  /** The sign-in page of the organisation (of none, when unknown), where a failed attempt ends. */
-  function loginPage(domain: string | null, viaSubDomain: boolean, reason: SsoFailureReason): string {
-    const query = `?sso=${reason}`;
-    if (domain && viaSubDomain) return `${subDomainOrigin(domain)}/login${query}`;
-    if (domain) return `${publicUrl}/${encodeURIComponent(domain)}/login${query}`;
-    return `${publicUrl}/login${query}`;
-  }
-
-  /** The dashboard's one-time login page on the organisation's address, which exchanges the token. */
-  function tokenLoginPage(domain: string, token: string, rememberMe: boolean, viaSubDomain: boolean): string {
-    const query = new URLSearchParams({ domain, rememberMe: String(rememberMe) });
-    const origin = viaSubDomain ? subDomainOrigin(domain) : publicUrl;
-    return `${origin}/login/${encodeURIComponent(token)}?${query.toString()}`;
-  }
-
-  function failed(
-    organisation: { id: string; domain: string } | null,
-    viaSubDomain: boolean,
-    failure: SignInFailure,
-  ): { location: string } {
-    logger.warn(
-      { organisationId: organisation?.id ?? null, reason: failure.reason, code: failure.code },
-      'Single sign-on failed',
-    );
-    return { location: loginPage(organisation?.domain ?? null, viaSubDomain, failure.reason) };
-  }
-
-  function describe(row: SsoConnectionRecord): string {
-    const domains = row.allowedDomains.map((domain) => markdownCode(domain)).join(', ');
-    return [
-      `- Issuer: ${markdownCode(row.issuer)}`,
-      `- Client ID: ${markdownCode(row.clientId)}`,
-      `- Client secret: ${row.clientSecretEncrypted ? 'stored' : 'none (public client)'}`,
-      `- Allowed e-mail domains: ${domains}`,
-      `- Role of new members: **${AUTHORITY_LABELS[roleOf(row.defaultRole)]}**`,
-      `- Single sign-on required: ${row.required ? '**yes**' : 'no'}`,
-    ].join('\n');
   }
 
   return {
@@ -322,7 +145,7 @@ export function createSsoService(deps: {
           title: before
             ? `Single sign-on with ${row.displayName} changed`
             : `Single sign-on with ${row.displayName} set up`,
-          description: `${escapeMarkdown(principal.email)} ${before ? 'changed' : 'set up'} single sign-on with **${escapeMarkdown(row.displayName)}**.${secretChange}\n\n${describe(row)}`,
+          description: `${escapeMarkdown(principal.email)} ${before ? 'changed' : 'set up'} single sign-on with **${escapeMarkdown(row.displayName)}**.${secretChange}\n\n${describeConnection(row)}`,
         });
         return toConnection(row);
       });
@@ -382,122 +205,7 @@ export function createSsoService(deps: {
       return row?.required ? ssoRequiredMessage(row.displayName) : null;
     }) satisfies PasswordSignInRule,
 
-    /**
-     * GET /api/v1/sso/start: sends the browser to the organisation's identity provider, with a new
-     * state (kept as a hash, and in a cookie of this browser), nonce and PKCE verifier. A start on
-     * the organisation's sub-domain is first sent to the public address, where the provider comes back.
-     */
-    async start(input: SsoStart): Promise<{ location: string; state?: string }> {
-      const domain = (input.hostOrganisation ?? input.domain)?.toLowerCase() || null;
-      if (!domain) return failed(null, false, new SignInFailure('not-configured', 'NO_ORGANISATION'));
-      const onSubDomain = input.hostname.toLowerCase() === `${domain}.${baseDomain}`;
-      const viaSubDomain = onSubDomain || input.via === 'sub-domain';
-      // Started on the organisation's sub-domain: the attempt is made at the public address instead,
-      // where the provider comes back to and so where the state cookie must be. Once only.
-      if (onSubDomain && input.via !== 'sub-domain') {
-        const query = new URLSearchParams({
-          domain,
-          rememberMe: String(input.rememberMe),
-          via: 'sub-domain',
-        });
-        return { location: `${publicUrl}${SSO_START_PATH}?${query.toString()}` };
-      }
-      const organisation = await repo.findOrganisationByDomain(db, domain);
-      if (!organisation) return failed(null, false, new SignInFailure('not-configured', 'NO_ORGANISATION'));
-      const { connection } = organisation;
-      if (!connection)
-        return failed(organisation, viaSubDomain, new SignInFailure('not-configured', 'NO_CONNECTION'));
-      const { state, nonce, codeVerifier } = newSignInSecrets();
-      let location: URL;
-      try {
-        location = await oidc.authorizationUrl(organisation.id, readable(connection), {
-          redirectUri,
-          state,
-          nonce,
-          codeVerifier,
-        });
-      } catch (error) {
-        if (error instanceof SignInFailure) return failed(organisation, viaSubDomain, error);
-        if (!(error instanceof OidcError)) throw error;
-        return failed(organisation, viaSubDomain, new SignInFailure('unavailable', error.code));
-      }
-      const at = now();
-      await repo.deleteExpiredAttempts(db, organisation.id, at);
-      await repo.insertAttempt(db, {
-        organisationId: organisation.id,
-        stateHash: hashToken(state),
-        nonce,
-        codeVerifier,
-        rememberMe: input.rememberMe,
-        viaSubDomain,
-        createdAt: at,
-        expiresAt: new Date(at.getTime() + SSO_ATTEMPT_MS),
-      });
-      return { location: location.href, state };
-    },
-
-    /**
-     * GET /api/v1/sso/callback: the identity provider's answer. The state is taken once (a replay
-     * finds nothing) and must be this browser's; the code is exchanged and the ID token checked; the
-     * e-mail must be of an allowed domain. The member is found by the provider's issuer and subject
-     * (members service); an e-mail links or joins only when the provider verified it. Then the member
-     * signs in through a one-time login token handed to the organisation's address; any failure ends
-     * on its sign-in page.
-     */
-    async callback(input: SsoCallback): Promise<{ location: string }> {
-      if (!input.state) return failed(null, false, new SignInFailure('expired', 'NO_STATE'));
-      if (!input.stateCookie || !sameText(input.stateCookie, input.state))
-        return failed(null, false, new SignInFailure('expired', 'OTHER_BROWSER'));
-      const attempt = await repo.takeAttempt(db, hashToken(input.state));
-      if (!attempt) return failed(null, false, new SignInFailure('expired', 'UNKNOWN_STATE'));
-      const organisation = { id: attempt.organisationId, domain: attempt.organisationDomain };
-      const fail = (reason: SsoFailureReason, code: string) =>
-        failed(organisation, attempt.viaSubDomain, new SignInFailure(reason, code));
-      if (attempt.expiresAt.getTime() <= now().getTime()) return fail('expired', 'EXPIRED_STATE');
-      const connection = await repo.findConnection(db, organisation.id);
-      if (!connection) return fail('not-configured', 'NO_CONNECTION');
-      if (input.error) {
-        if (input.error === 'access_denied') return fail('cancelled', 'ACCESS_DENIED');
-        const busy = input.error === 'temporarily_unavailable' || input.error === 'server_error';
-        return fail(busy ? 'unavailable' : 'invalid', `PROVIDER_${input.error.slice(0, 40).toUpperCase()}`);
-      }
-      let identity: OidcIdentity;
-      try {
-        identity = await oidc.identify(
-          organisation.id,
-          readable(connection),
-          new URL(`${redirectUri}?${input.query}`),
-          { state: input.state, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier },
-        );
-      } catch (error) {
-        if (error instanceof SignInFailure) return fail(error.reason, error.code);
-        if (!(error instanceof OidcError)) throw error;
-        return fail(error.kind, error.code);
-      }
-      const email = emailOf(identity);
-      if (!email) return fail('not-allowed', 'NO_EMAIL');
-      const emailDomain = email.slice(email.lastIndexOf('@') + 1);
-      if (!connection.allowedDomains.includes(emailDomain)) return fail('not-allowed', 'DOMAIN_NOT_ALLOWED');
-      // Matched by (issuer, subject); the e-mail only links a first sign-in when the provider verified it.
-      const member = await members.memberForSingleSignOn(
-        organisation.id,
-        {
-          issuer: identity.issuer,
-          subject: identity.subject,
-          email,
-          emailVerified: identity.emailVerified,
-          ...namesOf(identity),
-          via: connection.displayName,
-        },
-        roleOf(connection.defaultRole),
-      );
-      if ('refused' in member) return fail('not-allowed', REFUSAL_CODES[member.refused]);
-      const token = await auth.createLoginToken(organisation.id, member.userId, {
-        via: connection.displayName,
-      });
-      return {
-        location: tokenLoginPage(organisation.domain, token, attempt.rememberMe, attempt.viaSubDomain),
-      };
-    },
+    /** GET /api/v1/sso/start and GET /api/v1/sso/callback: the sign-in round trip (sso-sign-in.ts). */
+    ...signIn,
   };
 }
