@@ -5,7 +5,6 @@ import {
   doublePrecision,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -57,13 +56,6 @@ export const featureGoals = pgTable(
   ],
 );
 
-/** Frozen outcome of a finished experiment; a running one is computed from the counters. */
-export interface ExperimentResults {
-  validResult: boolean;
-  winningVariation: string | null;
-  confidence?: number;
-}
-
 /**
  * A conversion (A/B) experiment of one feature in one environment: the control variant against
  * the variation, measured by one goal. Running while enabled with a start date and no end date.
@@ -91,7 +83,6 @@ export const experiments = pgTable(
     variationVariantKey: text('variation_variant_key').notNull(),
     startDate: timestamptz('start_date'),
     endDate: timestamptz('end_date'),
-    results: jsonb('results').$type<ExperimentResults>(),
     createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     ...archivable(),
     createdAt: createdAt(),

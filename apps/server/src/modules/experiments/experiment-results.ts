@@ -51,28 +51,18 @@ export async function analyseStored(
 }
 
 /**
- * The row with `results` as its analysis reads now, stored when they changed (without touching the
- * row's version, which only edits move). An experiment not started yet has none.
+ * What the experiments list shows of an experiment (`results`: whether its analysis is valid, and
+ * the variant winning at 95 %), read from its counts as they are now; none before it has started.
+ * Nothing is stored: every read counts again, so the list and the statistics page always agree.
  */
-export async function withCurrentResults(
+export async function currentResults(
   db: Executor,
   organisationId: string,
   row: ExperimentRecord,
-  analysis?: ExperimentAnalysis,
-): Promise<ExperimentRecord> {
-  if (!row.startDate) return row;
-  const read = analysis ?? (await analyseStored(db, organisationId, row)).analysis;
-  const results: ExperimentResults = {
-    validResult: read.validResult,
-    winningVariation: read.winningVariation,
-  };
-  if (
-    row.results?.validResult !== results.validResult ||
-    row.results?.winningVariation !== results.winningVariation
-  ) {
-    await repo.saveResults(db, organisationId, row.id, results);
-  }
-  return { ...row, results };
+): Promise<ExperimentResults | null> {
+  if (!row.startDate) return null;
+  const { analysis: read } = await analyseStored(db, organisationId, row);
+  return { validResult: read.validResult, winningVariation: read.winningVariation };
 }
 
 /**

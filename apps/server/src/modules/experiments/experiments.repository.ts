@@ -9,7 +9,6 @@ import {
   goals,
   variants,
   type ControlRule,
-  type ExperimentResults,
 } from '../../db/schema/index';
 import type { ExperimentRecord, ExperimentWrite, FeatureForExperiment } from './experiments.types';
 
@@ -29,7 +28,6 @@ const experimentColumns = {
   startDate: experiments.startDate,
   endDate: experiments.endDate,
   archived: experiments.archived,
-  results: experiments.results,
   updatedAt: experiments.updatedAt,
 };
 
@@ -106,22 +104,6 @@ export async function update(db: Executor, organisationId: string, id: string, r
   await db
     .update(experiments)
     .set(row)
-    .where(and(eq(experiments.organisationId, organisationId), eq(experiments.id, id)));
-}
-
-/**
- * Stores what the statistics read now (valid, and the winner); `updated_at` stays, as it is the version
- * edits are checked against, and this is no edit.
- */
-export async function saveResults(
-  db: Executor,
-  organisationId: string,
-  id: string,
-  results: ExperimentResults,
-) {
-  await db
-    .update(experiments)
-    .set({ results, updatedAt: sql`${experiments.updatedAt}` })
     .where(and(eq(experiments.organisationId, organisationId), eq(experiments.id, id)));
 }
 

@@ -18,7 +18,7 @@ import type { BillingService } from '../billing/billing.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './experiments.repository';
 import type { ExperimentRecord, ExperimentWrite } from './experiments.types';
-import { analyseStored, withCurrentResults } from './experiment-results';
+import { analyseStored, currentResults } from './experiment-results';
 
 /** The refusal on a plan without `variantTesting`; core's words are the dashboard's reason too. */
 export const EXPERIMENTS_NOT_ON_PLAN = `${EXPERIMENTS_NOT_IN_PLAN} Upgrade it to run experiments.`;
@@ -32,7 +32,12 @@ function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
 
-function toExperiment(row: ExperimentRecord, environment: EnvironmentRef): Experiment {
+/** The experiment as the API answers it; `results` from {@link currentResults}. */
+function toExperiment(
+  row: ExperimentRecord,
+  environment: EnvironmentRef,
+  results: Experiment['results'],
+): Experiment {
   return {
     id: row.id,
     name: row.name,
@@ -50,9 +55,7 @@ function toExperiment(row: ExperimentRecord, environment: EnvironmentRef): Exper
     endDate: iso(row.endDate),
     archived: row.archived,
     mode: row.mode,
-    results: row.results
-      ? { validResult: row.results.validResult, winningVariation: row.results.winningVariation }
-      : null,
+    results,
     feature: { id: row.featureId, key: row.featureKey, name: row.featureName },
   };
 }
@@ -218,7 +221,7 @@ export function createExperimentsService(deps: {
       const experiments: Experiment[] = [];
       for (const row of rows) {
         experiments.push(
-          toExperiment(await withCurrentResults(db, principal.organisationId, row), environment),
+          toExperiment(row, environment, await currentResults(db, principal.organisationId, row)),
         );
       }
       return experiments;
@@ -227,7 +230,7 @@ export function createExperimentsService(deps: {
     /** GET /api/v1/experiments/{id} */
     async get(principal: Principal, id: string): Promise<Experiment> {
       const { row, environment } = await find(db, principal, id);
-      return toExperiment(await withCurrentResults(db, principal.organisationId, row), environment);
+      return toExperiment(row, environment, await currentResults(db, principal.organisationId, row));
     },
 
     /** POST /api/v1/experiments/ */
@@ -261,8 +264,8 @@ export function createExperimentsService(deps: {
             title: `Experiment ${input.name} created in ${environment.name}`,
             description: `${escapeMarkdown(principal.email)} created the experiment **${escapeMarkdown(input.name)}** in **${escapeMarkdown(environment.name)}**: ${describe(input, feature.name)}${input.enabled ? ', and started it' : ''}.`,
           });
-          const row = await repo.findById(tx, principal.organisationId, id);
-          return toExperiment(row!, environment);
+          const row = (await repo.findById(tx, principal.organisationId, id))!;
+          return toExperiment(row, environment, await currentResults(tx, principal.organisationId, row));
         });
         changed(environment, principal, experiment.featureKey, {
           name: experiment.name,
@@ -309,14 +312,15 @@ export function createExperimentsService(deps: {
             title: `Experiment ${input.name} ${what} in ${environment.name}`,
             description: `${escapeMarkdown(principal.email)} ${what} the experiment **${escapeMarkdown(input.name)}** in **${escapeMarkdown(environment.name)}**: ${describe(input, feature.name)}.`,
           });
-          const updated = await repo.findById(tx, principal.organisationId, id);
+          const updated = (await repo.findById(tx, principal.organisationId, id))!;
           const transition =
             what === 'started' || what === 'restarted'
               ? ('started' as const)
               : what === 'finished'
                 ? ('finished' as const)
                 : undefined;
-          return { experiment: toExperiment(updated!, environment), environment, transition };
+          const results = await currentResults(tx, principal.organisationId, updated);
+          return { experiment: toExperiment(updated, environment, results), environment, transition };
         });
         changed(environment, principal, experiment.featureKey, {
           name: experiment.name,
@@ -367,7 +371,6 @@ export function createExperimentsService(deps: {
     async statistics(principal: Principal, id: string): Promise<ExperimentStatistics> {
       const { row } = await find(db, principal, id);
       const { analysis, days } = await analyseStored(db, principal.organisationId, row);
-      await withCurrentResults(db, principal.organisationId, row, analysis);
       return {
         confidence: analysis.confidence,
         pvalue: analysis.pvalue,

@@ -1,5 +1,4 @@
 import type { ExperimentMode } from '@vexil/core';
-import type { ExperimentResults } from '../../db/schema/index';
 
 /** An experiment row with its feature's key and name. */
 export type ExperimentRecord = {
@@ -18,7 +17,6 @@ export type ExperimentRecord = {
   startDate: Date | null;
   endDate: Date | null;
   archived: boolean;
-  results: ExperimentResults | null;
   updatedAt: Date;
 };
 
