@@ -9,9 +9,9 @@ import { hash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
-import { evaluate, useKeyDigest, usePureSha1, useSha1, type EvaluableControl } from '@vexil/core';
+import { createEvaluator, pureEvaluator, type EvaluableControl, type Evaluator } from '@vexil/core';
 import { PGLITE_V8_FLAGS } from '@vexil/server/src/db/client';
-import { useServerSha1 } from '@vexil/server/src/lib/sha1';
+import { serverEvaluator } from '@vexil/server/src/lib/sha1';
 
 const require = createRequire(import.meta.url);
 const { featureEvaluation } = require('featureflow-node-sdk/dist/EvaluateHelpers') as {
@@ -128,17 +128,18 @@ export async function engine(): Promise<void> {
   // As the server runs on its embedded database: these flags hold for WebAssembly compiled after them,
   // so the server compiles its SHA-1 first (apps/server/src/main.ts); so does this. They are undone
   // at the end, for the benchmarks that run next in this process.
-  const serverDigest = await useServerSha1();
+  const server = await serverEvaluator();
   v8.setFlagsFromString(PGLITE_V8_FLAGS.join(' '));
   const inputs = pool.map((u) => `1:${THREE_RULES.key}:${u.id}`);
-  const evaluateOne = (i: number) => evaluate(THREE_RULES, pool[i % pool.length]!, now);
+  const evaluating = (evaluator: Evaluator) => (i: number) =>
+    evaluator.evaluate(THREE_RULES, pool[i % pool.length]!, now);
   // The three figures of the targets, measured in alternating rounds.
   const ENGINE = 'Vexil core evaluate (three rules), server (WebAssembly SHA-1)';
   const FLOOR = 'floor: one crypto.hash(sha1) of the same input';
   const FEATUREFLOW = 'featureflow-node-sdk featureEvaluation';
   const medians = alternating(
     {
-      [ENGINE]: { before: () => useKeyDigest(serverDigest), run: evaluateOne },
+      [ENGINE]: { run: evaluating(server) },
       [FLOOR]: { run: (i) => hash('sha1', inputs[i % inputs.length]!, 'buffer') },
       [FEATUREFLOW]: { run: (i) => featureEvaluation(THREE_RULES, sdkUsers[i % sdkUsers.length]!) },
     },
@@ -147,16 +148,21 @@ export async function engine(): Promise<void> {
   );
   const [ours, floor, theirs] = [medians[ENGINE]!, medians[FLOOR]!, medians[FEATUREFLOW]!];
   console.log('');
-  useSha1((input) => hash('sha1', input, 'buffer'));
-  rate('Vexil core evaluate (three rules), node:crypto SHA-1', evaluateOne, 3000);
+  const nodeCrypto = createEvaluator({ sha1: (input) => hash('sha1', input, 'buffer') });
+  rate('Vexil core evaluate (three rules), node:crypto SHA-1', evaluating(nodeCrypto), 3000);
   // The engine's own work: the same evaluations with a hash that costs nothing.
   const noHash = new Uint8Array(20);
-  useSha1(() => noHash);
-  rate('Vexil core evaluate (three rules), no hashing (engine alone)', evaluateOne, 3000);
-  usePureSha1();
-  const browser = rate('Vexil core evaluate (three rules), pure JS SHA-1 (browser)', evaluateOne, 3000);
+  rate(
+    'Vexil core evaluate (three rules), no hashing (engine alone)',
+    evaluating(createEvaluator({ digest: () => noHash })),
+    3000,
+  );
+  const browser = rate(
+    'Vexil core evaluate (three rules), pure JS SHA-1 (browser)',
+    evaluating(pureEvaluator),
+    3000,
+  );
   v8.setFlagsFromString('--wasm-tier-up --wasm-dynamic-tiering');
-  useKeyDigest(serverDigest);
   console.log('');
   console.log('| figure | value | target |');
   console.log('|---|---|---|');

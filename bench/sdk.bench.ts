@@ -19,8 +19,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { evaluate, type EvaluableControl, type EvaluationUser } from '@vexil/core';
-import { useServerSha1 } from '@vexil/server/src/lib/sha1';
+import type { EvaluableControl, EvaluationUser } from '@vexil/core';
+import { serverEvaluator } from '@vexil/server/src/lib/sha1';
 import { ADMIN_PASSWORD, startServer } from '../e2e/support/server';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -306,7 +306,7 @@ async function streamsRow(
 }
 
 export async function sdk(): Promise<void> {
-  await useServerSha1();
+  const evaluator = await serverEvaluator();
   const server = await startServer({ LOG_LEVEL: 'error' });
   const base = server.url.replace('localhost', '127.0.0.1');
   const bench = await prepare(base);
@@ -346,7 +346,7 @@ export async function sdk(): Promise<void> {
     // the server now evaluates and looks up each outcome's bytes (apps/server/src/sdk/answer-items.ts).
     // The floor is measured before, between and after the loads, and each row is compared with the
     // median: on a shared machine a single 2 s measurement moved by a tenth between runs.
-    const evaluateAll = (at: Date) => bench.controls.map((control) => evaluate(control, user, at));
+    const evaluateAll = (at: Date) => bench.controls.map((control) => evaluator.evaluate(control, user, at));
     const floors = [engineRate(evaluateAll)];
     let next = 0;
     const jsPath = (id: string) =>

@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Evaluator } from '@vexil/core';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
@@ -81,7 +82,7 @@ import { createMailer } from './lib/mailer';
 import { createOutgoingFetch } from './lib/outgoing-url';
 import { createSecretBox } from './lib/secret-box';
 import { startPgChangeRelay } from './lib/pg-change-relay';
-import { useServerSha1 } from './lib/sha1';
+import { serverEvaluator } from './lib/sha1';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
 import { sdkFastPath } from './sdk/fast-path';
 import { createSdkStore } from './sdk/sdk-store';
@@ -371,7 +372,7 @@ export async function buildApp(
 > {
   const { config, database } = options;
   // Bucketing hashes with WebAssembly on the server (core's pure SHA-1 stays for the browser).
-  await useServerSha1();
+  const evaluator = await serverEvaluator();
   // The SDK poll's fast path, set once the SDK store exists (below); until then every request goes to Fastify.
   let fastPath: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
   const app = Fastify({
@@ -447,8 +448,9 @@ export async function buildApp(
     }
   });
 
-  const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
-  fastPath = sdkFastPath(sdk.store, sdk.now);
+  const now = options.now ?? (() => new Date());
+  const sdk = createSdk(app, services, database, evaluator, now, options.ingestion);
+  fastPath = sdkFastPath(sdk);
   // Two sibling contexts (docs/architecture.md "Scale"): the SDK surface first, with none of the
   // dashboard's hooks, then the dashboard with its headers, cookies, sessions, docs and pages.
   await app.register(sdkSurface({ sdk, register: services.sdkRegistration }));
@@ -532,6 +534,7 @@ function createSdk(
   app: FastifyInstance,
   services: AppServices,
   database: DatabaseHandle,
+  evaluator: Evaluator,
   now: () => Date,
   ingestionOptions: IngestionOptions = {},
 ) {
@@ -550,6 +553,7 @@ function createSdk(
   let relay: ReturnType<typeof startPgChangeRelay> | null = null;
   return {
     store,
+    evaluator,
     ingestion,
     now,
     async start() {

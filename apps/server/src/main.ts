@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createPgliteDataDir, openDatabase, PGLITE_V8_FLAGS } from './db/client';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock';
 import { compactingCollection, startIdleCollector } from './lib/idle-collector';
-import { useServerSha1 } from './lib/sha1';
+import { serverEvaluator } from './lib/sha1';
 import { seed } from './seed';
 
 function readConfig(): Config {
@@ -84,7 +84,7 @@ async function openConfiguredDatabase(config: Config) {
 async function main() {
   const config = readConfig();
   // Compiled before the embedded database's V8 flags are set, which would slow it (lib/sha1.ts).
-  await useServerSha1();
+  await serverEvaluator();
   const database = await openConfiguredDatabase(config);
   await database.migrate();
   const seeded = await seed(database.db, {

@@ -1,5 +1,5 @@
 import { createSHA1 } from 'hash-wasm';
-import { useKeyDigest, type KeyDigest } from '@vexil/core';
+import { createEvaluator, type Evaluator, type KeyDigest } from '@vexil/core';
 
 /** Inputs up to this many bytes are written into one reused buffer; longer ones go as text. */
 const SCRATCH_BYTES = 1024;
@@ -51,17 +51,15 @@ export async function createServerKeyDigest(): Promise<KeyDigest> {
   };
 }
 
-let serverDigest: Promise<KeyDigest> | undefined;
+let evaluator: Promise<Evaluator> | undefined;
 
 /**
- * The server evaluates with the WebAssembly SHA-1 (same digests as core's, tested in sha1.test.ts).
- * Its module is compiled by the first call, and only once: main.ts calls this before it sets the
- * embedded database's V8 flags (`PGLITE_V8_FLAGS`), under which WebAssembly compiled afterwards never
- * leaves V8's baseline compiler, and this hash would cost about four times as much.
+ * The server's evaluator, bucketing with the WebAssembly SHA-1 (same digests as core's, tested in
+ * sha1.test.ts). Its module is compiled by the first call, and only once: main.ts calls this before
+ * it sets the embedded database's V8 flags (`PGLITE_V8_FLAGS`), under which WebAssembly compiled
+ * afterwards never leaves V8's baseline compiler, and this hash would cost about four times as much.
  */
-export async function useServerSha1(): Promise<KeyDigest> {
-  serverDigest ??= createServerKeyDigest();
-  const digest = await serverDigest;
-  useKeyDigest(digest);
-  return digest;
+export function serverEvaluator(): Promise<Evaluator> {
+  evaluator ??= createServerKeyDigest().then((digest) => createEvaluator({ digest }));
+  return evaluator;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clientRules, evaluate, type EvaluationUser } from '@vexil/core';
+import { clientRules, evaluate, pureEvaluator, type EvaluationUser } from '@vexil/core';
 import type { ControlRule } from '../db/schema/index';
 import { isOfrepError, joinItems, jsItem, ofrepItem, ofrepValueOf } from './answer-items';
 import type { ControlRow, VariantRow } from './sdk.repository';
@@ -81,8 +81,8 @@ describe('answer items kept per outcome', () => {
           const entry = entryOf(row as ControlRow & { rules: ControlRule[] }, variants as VariantRow[]);
           // The same entry answers every ask, so later asks may be served what earlier ones made.
           for (const [user, at] of asks) {
-            expect(jsItem(entry, user, at).toString()).toBe(jsReference(entry, user, at));
-            const item = ofrepItem(entry, { user, hasTargetingKey: !!user.id, now: at });
+            expect(jsItem(pureEvaluator, entry, user, at).toString()).toBe(jsReference(entry, user, at));
+            const item = ofrepItem(pureEvaluator, entry, { user, hasTargetingKey: !!user.id, now: at });
             const parsed = JSON.parse(item.toString()) as Record<string, unknown>;
             const expected = ofrepReference(entry, user, at);
             if ('errorCode' in expected) {
@@ -123,8 +123,8 @@ describe('answer items kept per outcome', () => {
     );
     const at = new Date();
     for (let i = 0; i < 1_000; i++) {
-      jsItem(entry, { id: `user-${i}` }, at);
-      ofrepItem(entry, { user: { id: `user-${i}` }, hasTargetingKey: true, now: at });
+      jsItem(pureEvaluator, entry, { id: `user-${i}` }, at);
+      ofrepItem(pureEvaluator, entry, { user: { id: `user-${i}` }, hasTargetingKey: true, now: at });
     }
     // Two variants for the JS client, two (SPLIT on and off) for OFREP.
     expect(entry.items.get('js')?.size).toBe(2);

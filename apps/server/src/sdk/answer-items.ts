@@ -1,4 +1,4 @@
-import { clientRules, evaluate, type Evaluation, type EvaluationUser } from '@vexil/core';
+import type { Evaluation, EvaluationUser, Evaluator } from '@vexil/core';
 import type { ControlEntry } from './sdk-store';
 
 /**
@@ -69,8 +69,8 @@ export function joinItems(open: string, items: readonly Buffer[], close: string)
   return body;
 }
 
-function jsText(entry: ControlEntry, user: EvaluationUser, at: Date): string {
-  const rules = clientRules(entry.control, user, at, (variant) => entry.values.get(variant));
+function jsText(evaluator: Evaluator, entry: ControlEntry, user: EvaluationUser, at: Date): string {
+  const rules = evaluator.clientRules(entry.control, user, at, (variant) => entry.values.get(variant));
   return `${entry.keyJson}:${JSON.stringify(rules)}`;
 }
 
@@ -80,13 +80,13 @@ function jsText(entry: ControlEntry, user: EvaluationUser, at: Date): string {
  * outcomes as users' combinations of rules, so its part is made afresh each time; so is a control
  * the engine could not read (ERROR), whose off variant goes without its value.
  */
-export function jsItem(entry: ControlEntry, user: EvaluationUser, at: Date): Buffer {
+export function jsItem(evaluator: Evaluator, entry: ControlEntry, user: EvaluationUser, at: Date): Buffer {
   if (!entry.readsClock.device) {
-    const { variant, reason } = evaluate(entry.control, user, at);
+    const { variant, reason } = evaluator.evaluate(entry.control, user, at);
     if (reason !== 'ERROR')
-      return kept(entry, 'js', variant) ?? keep(entry, 'js', variant, jsText(entry, user, at));
+      return kept(entry, 'js', variant) ?? keep(entry, 'js', variant, jsText(evaluator, entry, user, at));
   }
-  return Buffer.from(jsText(entry, user, at));
+  return Buffer.from(jsText(evaluator, entry, user, at));
 }
 
 /**
@@ -107,8 +107,8 @@ const MISSING_KEY = 'missing key';
  * One flag's OFREP item (docs/sdk-protocol.md part B): `{key, value, reason, variant, metadata}`, or
  * `{key, errorCode, errorDetails}` when a split has no targeting key to split by.
  */
-export function ofrepItem(entry: ControlEntry, at: OfrepEvaluating): Buffer {
-  const { variant, reason } = evaluate(entry.control, at.user, at.now);
+export function ofrepItem(evaluator: Evaluator, entry: ControlEntry, at: OfrepEvaluating): Buffer {
+  const { variant, reason } = evaluator.evaluate(entry.control, at.user, at.now);
   if (reason === 'SPLIT' && !at.hasTargetingKey)
     return (
       kept(entry, MISSING_KEY, '') ??

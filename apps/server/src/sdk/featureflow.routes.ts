@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { FEATURE_KEY_PATTERN } from '@vexil/core';
 import type { SdkRegistrationCommand } from '../modules/features/sdk-registration';
+import { featuresAnswer, sendAnswer } from './answers';
 import { answerOf, parseJsonBody, readEvents, sendEventsAnswer } from './events';
 import { acceptAnyBody, bearerKey, checkKey, refuse } from './http';
 import type { Ingestion } from './ingestion';
@@ -184,20 +185,12 @@ export function featureflowRoutes(deps: {
       request.raw.on('close', end);
     }
 
+    // The answer is answers.ts's, which the fast path (fast-path.ts) writes too; the stream is here only.
     app.get('/api/sdk/v1/features', { schema: { hide: true } }, async (request, reply) => {
       const check = await checkKey(store, bearerKey(request), 'server');
-      if (!check.ok) return refuse(reply, check);
-      const { snapshot } = check;
-      if (String(request.headers.accept ?? '').includes('text/event-stream'))
-        return stream(request, reply, snapshot);
-      const ifNoneMatch = request.headers['if-none-match'];
-      const dotNet = String(request.headers['user-agent'] ?? '').startsWith('DotNetClient/');
-      reply.header('etag', snapshot.etag).header('cache-control', 'no-cache');
-      // 304 only for a non-empty match, and never to .NET, which clears its cache on one (docs/sdk-protocol.md §2).
-      if (!dotNet && typeof ifNoneMatch === 'string' && ifNoneMatch !== '' && ifNoneMatch === snapshot.etag) {
-        return reply.code(304).send();
-      }
-      return reply.type('application/json').send(snapshot.bytes);
+      if (check.ok && String(request.headers.accept ?? '').includes('text/event-stream'))
+        return stream(request, reply, check.snapshot);
+      return sendAnswer(reply, featuresAnswer(check, request.headers));
     });
 
     app.post('/api/sdk/v1/events', { schema: { hide: true } }, async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keyRefusal, sendAnswer } from './answers';
 import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
 
 /** Takes every body as raw text: SDKs send JSON with any Content-Type, or none (docs/sdk-protocol.md §1). */
@@ -60,7 +61,18 @@ export async function checkKey(
   return { ok: true, snapshot };
 }
 
+/**
+ * The check of a key already in memory, without a lookup (the fast path, fast-path.ts), when it is
+ * the right kind; null for anything else, which `checkKey` then answers.
+ */
+export function peekKey(store: SdkStore, key: string | null, kind: 'server' | 'js'): KeyCheck | null {
+  if (!key) return null;
+  const snapshot = store.peek(key);
+  if (!snapshot) return null;
+  const expected = kind === 'server' ? snapshot.keys.serverApiKey : snapshot.keys.jsApiKey;
+  return key === expected ? { ok: true, snapshot } : null;
+}
+
 export function refuse(reply: FastifyReply, check: Extract<KeyCheck, { ok: false }>) {
-  if (check.status === 503) reply.header('retry-after', '5');
-  return reply.code(check.status).type('application/json').send({ title: check.title });
+  return sendAnswer(reply, keyRefusal(check));
 }

@@ -13,7 +13,7 @@ import { createTeam, type Team } from '../../test/api';
 import { createFeature, otherwise } from '../../test/features';
 import { createHarness, type Harness } from '../../test/helpers';
 import { saveControl } from '../../test/sdk';
-import { OFREP_JS_KEY, OFREP_KEY_INVALID } from './ofrep.routes';
+import { OFREP_JS_KEY, OFREP_KEY_INVALID } from './ofrep-answer';
 
 type FeatureflowClient = {
   evaluate(key: string, user: unknown): { value(): string; is(variant: string): boolean };

@@ -9,7 +9,7 @@ import { createTeam, type Team } from '../../test/api';
 import { createHarness, type Harness } from '../../test/helpers';
 import { otherwise, rule } from '../../test/features';
 import { base64User, saveControl, sdkFixture } from '../../test/sdk';
-import { OFREP_JS_KEY, OFREP_KEY_REQUIRED } from './ofrep.routes';
+import { OFREP_JS_KEY, OFREP_KEY_REQUIRED } from './ofrep-answer';
 
 let h: Harness;
 let team: Team;

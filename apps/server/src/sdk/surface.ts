@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { Evaluator } from '@vexil/core';
 import type { SdkRegistrationCommand } from '../modules/features/sdk-registration';
 import { featureflowRoutes } from './featureflow.routes';
 import type { Ingestion } from './ingestion';
@@ -6,8 +7,8 @@ import { jsRoutes } from './js.routes';
 import { ofrepRoutes } from './ofrep.routes';
 import type { SdkStore } from './sdk-store';
 
-/** What the SDK routes share: the payloads in memory, the event ingestion and the clock. */
-export type SdkRuntime = { store: SdkStore; ingestion: Ingestion; now: () => Date };
+/** What the SDK routes share: the payloads in memory, the evaluator, the event ingestion and the clock. */
+export type SdkRuntime = { store: SdkStore; evaluator: Evaluator; ingestion: Ingestion; now: () => Date };
 
 /**
  * The SDK surface (`/api/sdk`, `/api/js`, `/ofrep`) as its own encapsulated context, registered beside
@@ -28,7 +29,7 @@ export function sdkSurface(deps: { sdk: SdkRuntime; register: SdkRegistrationCom
     await app.register(
       featureflowRoutes({ store: sdk.store, ingestion: sdk.ingestion, register, now: sdk.now }),
     );
-    await app.register(jsRoutes({ store: sdk.store, ingestion: sdk.ingestion, now: sdk.now }));
-    await app.register(ofrepRoutes({ store: sdk.store, now: sdk.now }));
+    await app.register(jsRoutes(sdk));
+    await app.register(ofrepRoutes(sdk));
   };
 }

@@ -17,39 +17,24 @@ export type Sha1 = (input: string) => Uint8Array;
  */
 export type KeyDigest = (salt: string, featureKey: string, userId: string) => ArrayLike<number>;
 
-const joined =
+/** A `KeyDigest` from a hash of the joined text `salt:featureKey:userId`. */
+export const keyDigestOf =
   (hash: Sha1): KeyDigest =>
   (salt, featureKey, userId) =>
     hash(`${salt}:${featureKey}:${userId}`);
 
-const pureDigest: KeyDigest = joined((input) => sha1(utf8ToBytes(input)));
-let digestOf: KeyDigest = pureDigest;
-
 /**
- * Puts a faster SHA-1 in place of the pure JavaScript one, which the browser uses: the server gives
- * node:crypto's one-shot hash (about a third of the cost; docs/adr/0004-core-dependencies-for-evaluation.md).
- * It must compute the same digest: `bucketOf` answers exactly what every SDK does.
+ * Core's pure JavaScript SHA-1, which the browser uses; the server gives its evaluator a faster one
+ * (`createEvaluator` in evaluator.ts; docs/adr/0004-core-dependencies-for-evaluation.md).
  */
-export function useSha1(hash: Sha1): void {
-  digestOf = joined(hash);
-}
-
-/** As `useSha1`, with a hash that reads the three parts of the input itself. */
-export function useKeyDigest(digest: KeyDigest): void {
-  digestOf = digest;
-}
-
-/** Back to the pure JavaScript SHA-1 (tests). */
-export function usePureSha1(): void {
-  digestOf = pureDigest;
-}
+export const pureKeyDigest: KeyDigest = keyDigestOf((input) => sha1(utf8ToBytes(input)));
 
 /**
  * The bucket 1..100 of a user for a feature (docs/sdk-protocol.md §9.1): sha1 of `salt:featureKey:userId`,
  * the first 15 hex digits (60 bits) as an integer, mod 100, plus 1. Computed on the digest's
  * bytes: 60 bits do not fit a double, so the value is reduced mod 100 as it is read.
  */
-export function bucketOf(salt: string, featureKey: string, userId: string): number {
+export function bucketWith(digestOf: KeyDigest, salt: string, featureKey: string, userId: string): number {
   const digest = digestOf(salt, featureKey, userId);
   let remainder = 0;
   // 15 hex digits = 7 whole bytes and the high nibble of the 8th.
@@ -59,7 +44,12 @@ export function bucketOf(salt: string, featureKey: string, userId: string): numb
 }
 
 /** The 15-hex-digit prefix the bucket is read from (for test vectors and debugging). */
-export function bucketPrefix(salt: string, featureKey: string, userId: string): string {
+export function bucketPrefixWith(
+  digestOf: KeyDigest,
+  salt: string,
+  featureKey: string,
+  userId: string,
+): string {
   const digest = digestOf(salt, featureKey, userId);
   let hex = '';
   for (let i = 0; i < 8; i++) hex += HEX[digest[i]! >> 4]! + HEX[digest[i]! & 15]!;

@@ -1,3 +1,4 @@
+import type { KeyDigest } from './bucket';
 import {
   conditionHolds,
   ruleVariant,
@@ -24,9 +25,11 @@ export type ClientRule = {
  * What the JS client endpoint sends for one feature and user (docs/sdk-protocol.md §6.1, the object form):
  * the server tests every condition it can, and leaves only date and hour conditions for the device,
  * which knows its own clock. Disabled: the off variant. A rule with no time conditions ends the
- * list; otherwise the walk continues and the off variant closes it.
+ * list; otherwise the walk continues and the off variant closes it. Buckets are hashed with `digest`
+ * (callers go through an evaluator, evaluator.ts).
  */
-export function clientRules(
+export function clientRulesWith(
+  digest: KeyDigest,
   control: EvaluableControl,
   user: EvaluationUser,
   now: Date,
@@ -45,7 +48,7 @@ export function clientRules(
       const timeConditions = conditions.filter((c) => CLIENT_TIME_TARGETS.has(c.target));
       const others = conditions.filter((c) => !CLIENT_TIME_TARGETS.has(c.target));
       if (!others.every((condition) => conditionHolds(condition, user, now, userId))) continue;
-      const { variant } = ruleVariant(control, rule, userId);
+      const { variant } = ruleVariant(digest, control, rule, userId);
       if (timeConditions.length === 0) {
         rules.push(withValue({ variant }));
         return { rules };

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import cases from './cases.json';
-import { bucketOf, bucketPrefix } from './bucket';
-import { clientRules } from './client-rules';
-import { evaluate, variantForBucket, type EvaluableControl, type EvaluationUser } from './engine';
+import { variantForBucket, type EvaluableControl, type EvaluationUser } from './engine';
+import { bucketOf, bucketPrefix, clientRules, createEvaluator, evaluate } from './evaluator';
 import { satisfies } from './operators';
 
 describe('cases.json (docs/sdk-protocol.md §10)', () => {
@@ -203,5 +202,63 @@ describe('clientRules (docs/sdk-protocol.md §6.1)', () => {
     expect(clientRules({ ...banner, enabled: false }, { id: 'user-1' }, now)).toEqual({
       rules: [{ variant: 'off' }],
     });
+  });
+});
+
+describe('createEvaluator', () => {
+  const split: EvaluableControl = {
+    key: 'split',
+    enabled: true,
+    offVariantKey: 'off',
+    rules: [
+      {
+        defaultRule: true,
+        audience: null,
+        variantSplits: [
+          { variantKey: 'a', split: 50 },
+          { variantKey: 'b', split: 50 },
+        ],
+      },
+    ],
+  };
+
+  it('gives two evaluators with different digests their own buckets, in any order of use', () => {
+    // Made after the pure one and used between its calls: a digest whose every byte is zero puts
+    // every user in bucket 1, the first split's.
+    const zeros = new Uint8Array(20);
+    const pure = createEvaluator();
+    const constant = createEvaluator({ digest: () => zeros });
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (featureKey, userId) => {
+        const expected = bucketOf('1', featureKey, userId);
+        expect(constant.bucketOf('1', featureKey, userId)).toBe(1);
+        expect(pure.bucketOf('1', featureKey, userId)).toBe(expected);
+        expect(constant.bucketPrefix('1', featureKey, userId)).toBe('0'.repeat(15));
+        expect(pure.bucketPrefix('1', featureKey, userId)).toBe(bucketPrefix('1', featureKey, userId));
+      }),
+      { numRuns: 500 },
+    );
+    const variants = { pure: new Set<string>(), constant: new Set<string>() };
+    for (let i = 0; i < 200; i++) {
+      variants.constant.add(constant.evaluate(split, { id: `user-${i}` }, now).variant);
+      variants.pure.add(pure.evaluate(split, { id: `user-${i}` }, now).variant);
+      variants.constant.add(constant.clientRules(split, { id: `user-${i}` }, now).rules[0]!.variant);
+    }
+    expect(variants).toEqual({ pure: new Set(['a', 'b']), constant: new Set(['a']) });
+    for (const row of cases.bucketing)
+      expect(pure.bucketOf(row.salt, row.feature, row.userId)).toBe(row.bucket);
+  });
+
+  it('hashes the joined text when given a SHA-1 of text', () => {
+    const joined: string[] = [];
+    const evaluator = createEvaluator({
+      sha1: (input) => {
+        joined.push(input);
+        return new Uint8Array(20).fill(0xff);
+      },
+    });
+    // 0xfffffffffffffff mod 100 is 75.
+    expect(evaluator.bucketOf('1', 'banner', 'user-4')).toBe(76);
+    expect(joined).toEqual(['1:banner:user-4']);
   });
 });

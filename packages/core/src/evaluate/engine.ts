@@ -1,4 +1,4 @@
-import { ANONYMOUS_USER_ID, DEFAULT_SALT, bucketOf } from './bucket';
+import { ANONYMOUS_USER_ID, DEFAULT_SALT, bucketWith, type KeyDigest } from './bucket';
 import { satisfies, type Value } from './operators';
 
 /** A user as SDKs and OFREP describe one: an id and attributes (scalars or lists of them). */
@@ -106,9 +106,10 @@ export function userIdOf(user: EvaluationUser): string {
 
 /**
  * The variant a matched rule gives: its only variant when one split has everything, else the
- * user's bucket among its splits.
+ * user's bucket among its splits, hashed with `digest`.
  */
 export function ruleVariant(
+  digest: KeyDigest,
   control: Pick<EvaluableControl, 'key' | 'salt'>,
   rule: EvaluableRule,
   userId: string,
@@ -125,7 +126,7 @@ export function ruleVariant(
     }
   }
   if (given === 1 && total >= 100) return { variant: only!, split: false };
-  const bucket = bucketOf(control.salt || DEFAULT_SALT, control.key, userId);
+  const bucket = bucketWith(digest, control.salt || DEFAULT_SALT, control.key, userId);
   return { variant: variantForBucket(splits, bucket), split: true };
 }
 
@@ -145,10 +146,16 @@ export function variantForBucket(splits: EvaluableRule['variantSplits'], bucket:
 /**
  * Evaluates one control for one user at `now` (docs/sdk-protocol.md §9): off when disabled; otherwise the
  * first rule in order whose conditions all hold (the default rule always does), then the variant
- * whose cumulative split first reaches the user's bucket. Pure, and never throws: a control it
- * cannot read gives its off variant with reason ERROR.
+ * whose cumulative split first reaches the user's bucket (hashed with `digest`). Pure, and never
+ * throws: a control it cannot read gives its off variant with reason ERROR. Callers go through an
+ * evaluator (evaluator.ts), which holds the digest.
  */
-export function evaluate(control: EvaluableControl, user: EvaluationUser, now: Date): Evaluation {
+export function evaluateWith(
+  digest: KeyDigest,
+  control: EvaluableControl,
+  user: EvaluationUser,
+  now: Date,
+): Evaluation {
   try {
     if (!control.enabled) return { variant: control.offVariantKey, reason: 'DISABLED', ruleIndex: null };
     const userId = userIdOf(user);
@@ -156,7 +163,7 @@ export function evaluate(control: EvaluableControl, user: EvaluationUser, now: D
     for (let index = 0; index < rules.length; index++) {
       const rule = rules[index]!;
       if (!matches(rule, user, now, userId)) continue;
-      const { variant, split } = ruleVariant(control, rule, userId);
+      const { variant, split } = ruleVariant(digest, control, rule, userId);
       const reason = split ? 'SPLIT' : isDefault(rule) ? 'DEFAULT' : 'TARGETING_MATCH';
       return { variant, reason, ruleIndex: index };
     }

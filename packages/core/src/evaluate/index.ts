@@ -2,4 +2,5 @@
 export * from './bucket';
 export * from './client-rules';
 export * from './engine';
+export * from './evaluator';
 export * from './operators';

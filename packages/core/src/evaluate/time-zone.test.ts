@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import cases from './cases.json';
-import { evaluate, type EvaluableControl, type EvaluationUser } from './engine';
+import type { EvaluableControl, EvaluationUser } from './engine';
+import { evaluate } from './evaluator';
 import { satisfies } from './operators';
 import { rulesWithUtcDates } from '../rules';
 import type { Rule } from '../schemas/targeting';
