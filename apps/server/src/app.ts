@@ -3,7 +3,6 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { Evaluator } from '@vexil/core';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
@@ -34,6 +33,7 @@ import { createBillingPlanService } from './modules/billing/billing-plan.service
 import { billingRoutes } from './modules/billing/billing.routes';
 import { createBillingService } from './modules/billing/billing.service';
 import { createBillingProvider } from './modules/billing/providers/index';
+import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service';
 import { environmentsRoutes } from './modules/environments/environments.routes';
 import { createEnvironmentsService } from './modules/environments/environments.service';
 import { controlsRoutes } from './modules/controls/controls.routes';
@@ -82,7 +82,7 @@ import { createMailer } from './lib/mailer';
 import { createOutgoingFetch } from './lib/outgoing-url';
 import { createSecretBox } from './lib/secret-box';
 import { startPgChangeRelay } from './lib/pg-change-relay';
-import { serverEvaluator } from './lib/sha1';
+import { useServerSha1 } from './lib/sha1';
 import { createIngestion, type IngestionOptions } from './sdk/ingestion';
 import { sdkFastPath } from './sdk/fast-path';
 import { createSdkStore } from './sdk/sdk-store';
@@ -137,8 +137,10 @@ function createServices(
     check: (ids) => auth.liveSessions(ids),
     onCheckError: (error) => logger.warn({ err: error }, 'Open dashboards could not be checked again'),
   });
+  const subscriptions = createSubscriptionsService({ db });
   const billing = createBillingService({
     db,
+    subscriptions,
     uiFlags,
     catalogue: config.billing.catalogue,
     trialDays: config.billing.trialDays,
@@ -154,6 +156,7 @@ function createServices(
     db,
     audit,
     billing,
+    subscriptions,
     provider: billingProvider,
     catalogue: config.billing.catalogue,
     uiFlags,
@@ -372,7 +375,7 @@ export async function buildApp(
 > {
   const { config, database } = options;
   // Bucketing hashes with WebAssembly on the server (core's pure SHA-1 stays for the browser).
-  const evaluator = await serverEvaluator();
+  await useServerSha1();
   // The SDK poll's fast path, set once the SDK store exists (below); until then every request goes to Fastify.
   let fastPath: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
   const app = Fastify({
@@ -448,9 +451,8 @@ export async function buildApp(
     }
   });
 
-  const now = options.now ?? (() => new Date());
-  const sdk = createSdk(app, services, database, evaluator, now, options.ingestion);
-  fastPath = sdkFastPath(sdk);
+  const sdk = createSdk(app, services, database, options.now ?? (() => new Date()), options.ingestion);
+  fastPath = sdkFastPath(sdk.store, sdk.now);
   // Two sibling contexts (docs/architecture.md "Scale"): the SDK surface first, with none of the
   // dashboard's hooks, then the dashboard with its headers, cookies, sessions, docs and pages.
   await app.register(sdkSurface({ sdk, register: services.sdkRegistration }));
@@ -534,7 +536,6 @@ function createSdk(
   app: FastifyInstance,
   services: AppServices,
   database: DatabaseHandle,
-  evaluator: Evaluator,
   now: () => Date,
   ingestionOptions: IngestionOptions = {},
 ) {
@@ -553,7 +554,6 @@ function createSdk(
   let relay: ReturnType<typeof startPgChangeRelay> | null = null;
   return {
     store,
-    evaluator,
     ingestion,
     now,
     async start() {

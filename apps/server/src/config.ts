@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UI_FLAGS, type UiFlag } from '@vexil/core';
 import { parseAllowedHosts, type AllowedHosts } from './lib/outgoing-url';
-import { DEFAULT_CATALOGUE, readCatalogueFile, type BillingCatalogue } from './modules/billing/catalogue';
+import { DEFAULT_CATALOGUE, readCatalogueFile, type BillingCatalogue } from './plans/catalogue';
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0'], { message: 'must be on or off' })

@@ -20,9 +20,10 @@ import { AppError } from '../errors';
 import { createAuditService } from '../modules/audit/audit.service';
 import { createBillingAccountService } from '../modules/billing/billing-account.service';
 import { createBillingService } from '../modules/billing/billing.service';
-import { FREE_PLAN_ID } from '../modules/billing/catalogue';
 import { createBillingProvider } from '../modules/billing/providers/index';
+import { createSubscriptionsService } from '../modules/subscriptions/subscriptions.service';
 import { createTeamService } from '../modules/team/team.service';
+import { FREE_PLAN_ID } from '../plans/catalogue';
 
 export const USAGE = `Usage:
   npm run billing -- set-plan --organisation <domain> --plan <productId|free> [--trial-days <n>] [--status active|inactive] [--seats <n>]
@@ -82,8 +83,10 @@ export async function runBillingCli(
     });
     const db = database.db;
     const clock = deps.now ? { now: deps.now } : {};
+    const subscriptions = createSubscriptionsService({ db });
     const billing = createBillingService({
       db,
+      subscriptions,
       // The command works whatever the dashboard's billing flag.
       uiFlags: { ...config.uiFlags, billing: true },
       catalogue: config.billing.catalogue,
@@ -95,6 +98,7 @@ export async function runBillingCli(
       db,
       audit,
       billing,
+      subscriptions,
       provider: createBillingProvider(config.billing),
       catalogue: config.billing.catalogue,
       uiFlags: { ...config.uiFlags, billing: true },

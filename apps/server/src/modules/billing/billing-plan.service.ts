@@ -12,10 +12,12 @@ import {
 import { readTogether, type Database } from '../../db/client';
 import { AppError, ForbiddenError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
-import * as repo from './billing.repository';
-import { BILLING_TURNED_OFF } from './billing-account.service';
-import { completeLimits, type BillingService } from './billing.service';
-import { findCataloguePrice, type BillingCatalogue } from './catalogue';
+import { findCataloguePrice, type BillingCatalogue } from '../../plans/catalogue';
+import { completeLimits } from '../subscriptions/subscription-state';
+import * as catalogueRepo from './billing-catalogue.repository';
+import * as usageRepo from './billing-usage.repository';
+import { BILLING_TURNED_OFF } from './billing-words';
+import type { BillingService } from './billing.service';
 
 export type BillingPlanService = ReturnType<typeof createBillingPlanService>;
 
@@ -49,10 +51,10 @@ export function createBillingPlanService(deps: {
     const [seats, projectsUsed, environmentsUsed, featuresUsed] = await readTogether<
       [number, number, number, number]
     >(db, [
-      () => repo.countSeats(db, organisationId),
-      () => repo.countProjects(db, organisationId),
-      () => repo.countEnvironments(db, organisationId),
-      () => repo.countFeatures(db, organisationId),
+      () => usageRepo.countSeats(db, organisationId),
+      () => usageRepo.countProjects(db, organisationId),
+      () => usageRepo.countEnvironments(db, organisationId),
+      () => usageRepo.countFeatures(db, organisationId),
     ]);
     return { seats, projectsUsed, environmentsUsed, featuresUsed };
   }
@@ -62,7 +64,7 @@ export function createBillingPlanService(deps: {
     if (priceId === FREE_PRICE_ID) return { name: catalogue.free.name, limits: catalogue.free.limits };
     const local = findCataloguePrice(catalogue, priceId);
     if (local) return { name: local.plan.name, limits: local.plan.limits };
-    const synced = await repo.findCataloguePrice(db, priceId);
+    const synced = await catalogueRepo.findCataloguePrice(db, priceId);
     return synced ? { name: synced.productName, limits: completeLimits(synced.limits) } : null;
   }
 

@@ -1,13 +1,13 @@
 import type { Limits, Product } from '@vexil/core';
-import type { ProviderSubscriptionStatus } from './billing.types';
+import type { SubscriptionChange } from '../subscriptions/subscriptions.types';
 
 /*
  * Where plans are sold and paid (docs/adr/0016-billing-providers.md). Two implementations:
  * `local`, the self-hosting default (plans from configuration, subscriptions only in the database,
  * in-app pages for "Manage Billing Details" and "Update Subscription"), and `stripe` (Checkout and
  * the Billing Portal through the official `stripe` package; the subscription follows its webhooks).
- * The billing service owns the subscription rows; a provider only answers where to send the user
- * and, for webhooks, what changed.
+ * The subscriptions module owns the subscription rows; a provider only answers where to send the
+ * user and, for webhooks, what changed.
  */
 
 /**
@@ -42,30 +42,8 @@ export type ReturnUrls = { returnUrl: string; successUrl: string; cancelUrl: str
  */
 export type ProviderRedirect = { url: string; externalCustomerId: string | null };
 
-/**
- * A change of a subscription the provider reports (Stripe: `customer.subscription.*`,
- * `checkout.session.completed`, `customer.updated`, `payment_method.attached`). Fields left undefined
- * are unchanged; null clears.
- */
-export type SubscriptionChange = {
-  /** The organisation it belongs to, when the provider carries it (Stripe: metadata.organisationId). */
-  organisationId?: string | null;
-  externalCustomerId: string;
-  externalSubscriptionId?: string | null;
-  status?: ProviderSubscriptionStatus;
-  /** The provider's price id, which the catalogue maps to a product, its price and limits. */
-  externalPriceId?: string | null;
-  quantity?: number;
-  trialEnd?: Date | null;
-  currentPeriodStart?: Date | null;
-  currentPeriodEnd?: Date | null;
-  cancelAt?: Date | null;
-  total?: number | null;
-  percentOff?: number | null;
-  amountOff?: number | null;
-  card?: { brand: string | null; lastFour: string | null } | null;
-  billingContact?: { email: string | null; name: string | null; phone: string | null } | null;
-};
+/** A change of a subscription the provider reports: the subscriptions module applies it. */
+export type { SubscriptionChange };
 
 /** A verified webhook: its id (processed at most once) and what it changes, if anything. */
 export type ProviderEvent = { id: string; type: string; change: SubscriptionChange | null };

@@ -21,7 +21,8 @@ import { FAKE_PRODUCTS, fakeProvider } from '../../../test/billing';
 import { createFeature } from '../../../test/features';
 import { bearer, createHarness, type Harness } from '../../../test/helpers';
 import { BillingProviderUnavailable, SubscriptionChangeRefused } from './billing-provider';
-import { BILLING_PORTAL_UNAVAILABLE, CHANGE_REFUSED_TITLE, monthOf } from './billing-account.service';
+import { monthOf } from './billing-usage';
+import { BILLING_PORTAL_UNAVAILABLE, CHANGE_REFUSED_TITLE } from './billing-words';
 
 let h: Harness;
 let team: Team;

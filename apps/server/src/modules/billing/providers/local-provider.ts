@@ -1,6 +1,6 @@
 import { FREE_PRICE_ID } from '@vexil/core';
 import { SubscriptionChangeRefused, type BillingProvider } from '../billing-provider';
-import { catalogueProducts, findCataloguePrice, type BillingCatalogue } from '../catalogue';
+import { catalogueProducts, findCataloguePrice, type BillingCatalogue } from '../../../plans/catalogue';
 
 /** The dashboard's page for "Manage Billing Details" with the local provider: the billing contact kept here. */
 export const LOCAL_MANAGE_PATH = '/admin/billing/manage';

@@ -20,7 +20,7 @@ import {
   type ReturnUrls,
   type SubscriptionChange,
 } from '../billing-provider';
-import type { ProviderSubscriptionStatus } from '../billing.types';
+import type { ProviderSubscriptionStatus } from '../../subscriptions/subscriptions.types';
 
 /*
  * The `stripe` billing provider (docs/adr/0016-billing-providers.md), through the official `stripe`

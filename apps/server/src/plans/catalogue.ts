@@ -5,6 +5,8 @@ import { FREE_PLAN_LIMITS, LIMIT_KEYS, type Limits, type Product } from '@vexil/
 /*
  * The plans of the `local` billing provider, and the Free plan and the trial's plan whichever the
  * provider (docs/adr/0016-billing-providers.md): built in, or read from BILLING_PLANS_FILE at start-up.
+ * Outside `modules/`: the configuration (`config.ts`) reads it, and billing's services and the local
+ * provider are given what it read.
  */
 
 /** The id of the Free plan, for `npm run billing -- set-plan --plan free` and the local checkout. */
