@@ -1,6 +1,9 @@
 /** The options of the SDK event ingestion (ingestion.ts), all with defaults. */
 export type IngestionOptions = {
-  /** Longest a request waits for the flush that stores it to start (it starts at once when one ends). */
+  /**
+   * Longest a request waits for the flush that stores it to start when its lane is idle: 0 starts it
+   * on the event loop's next turn (it starts at once when the lane's previous write ends).
+   */
   flushIntervalMs?: number;
   /** Events waiting for storage across all environments, shared fairly between them. */
   maxPendingEvents?: number;
@@ -36,7 +39,7 @@ export type IngestionOptions = {
 
 /** The options' values when not given (docs/adr/0008-event-ingestion-group-commit.md). */
 export const INGESTION_DEFAULTS: Required<IngestionOptions> = {
-  flushIntervalMs: 10,
+  flushIntervalMs: 0,
   maxPendingEvents: 200_000,
   maxGroupEvents: 2_000,
   maxUsersPerDay: 100_000,
