@@ -1,13 +1,12 @@
 import {
   EXPERIMENTS_NOT_IN_PLAN,
-  escapeMarkdown,
-  markdownCode,
   type EnvironmentRef,
   type Experiment,
   type ExperimentInput,
   type ExperimentStatistics,
   type Goal,
 } from '@vexil/core';
+import type { AuditExperimentDesign } from '@vexil/core/audit-entries';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
@@ -18,6 +17,7 @@ import type { BillingService } from '../billing/billing.service';
 import type { Scope } from '../scope/scope.service';
 import * as repo from './experiments.repository';
 import type { ExperimentRecord, ExperimentWrite } from './experiments.types';
+import { experimentAudit } from './experiment-audit';
 import { analyseStored, currentResults } from './experiment-results';
 
 /** The refusal on a plan without `variantTesting`; core's words are the dashboard's reason too. */
@@ -209,8 +209,16 @@ export function createExperimentsService(deps: {
     });
   }
 
-  function describe(row: Pick<ExperimentInput, 'control' | 'variation' | 'goalKey'>, featureName: string) {
-    return `**${escapeMarkdown(featureName)}**: ${markdownCode(row.control)} against ${markdownCode(row.variation)}, goal ${markdownCode(row.goalKey)}`;
+  /** What the audit log says an experiment measures. */
+  function design(
+    row: Pick<ExperimentInput, 'control' | 'variation' | 'goalKey'>,
+    featureName: string,
+  ): AuditExperimentDesign {
+    return { featureName, control: row.control, variation: row.variation, goalKey: row.goalKey };
+  }
+
+  function auditedEnvironment(environment: EnvironmentRef) {
+    return { key: environment.key, name: environment.name, projectKey: environment.project.key };
   }
 
   return {
@@ -255,15 +263,18 @@ export function createExperimentsService(deps: {
             createdById: principal.userId,
           });
           await repo.ensureGoal(tx, principal.organisationId, environment.project.id, input.goalKey);
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'experiment',
-            resourceId: id,
-            projectKey: environment.project.key,
-            environmentKey: environment.key,
-            title: `Experiment ${input.name} created in ${environment.name}`,
-            description: `${escapeMarkdown(principal.email)} created the experiment **${escapeMarkdown(input.name)}** in **${escapeMarkdown(environment.name)}**: ${describe(input, feature.name)}${input.enabled ? ', and started it' : ''}.`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            experimentAudit({
+              kind: 'experiment.created',
+              by: principal.email,
+              experiment: { id, name: input.name },
+              environment: auditedEnvironment(environment),
+              design: design(input, feature.name),
+              started: input.enabled,
+            }),
+          );
           const row = (await repo.findById(tx, principal.organisationId, id))!;
           return toExperiment(row, environment, await currentResults(tx, principal.organisationId, row));
         });
@@ -303,15 +314,18 @@ export function createExperimentsService(deps: {
                   ? 'restarted'
                   : 'started'
                 : 'finished';
-          await audit.record(tx, principal, {
-            action: 'update',
-            resourceType: 'experiment',
-            resourceId: id,
-            projectKey: environment.project.key,
-            environmentKey: environment.key,
-            title: `Experiment ${input.name} ${what} in ${environment.name}`,
-            description: `${escapeMarkdown(principal.email)} ${what} the experiment **${escapeMarkdown(input.name)}** in **${escapeMarkdown(environment.name)}**: ${describe(input, feature.name)}.`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            experimentAudit({
+              kind: 'experiment.updated',
+              by: principal.email,
+              experiment: { id, name: input.name },
+              environment: auditedEnvironment(environment),
+              design: design(input, feature.name),
+              change: what,
+            }),
+          );
           const updated = (await repo.findById(tx, principal.organisationId, id))!;
           const transition =
             what === 'started' || what === 'restarted'
@@ -340,15 +354,16 @@ export function createExperimentsService(deps: {
         assertCan(principal, 'delete', environment);
         await billing.assertActive(principal.organisationId, tx);
         await repo.archive(tx, principal.organisationId, id, now());
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'experiment',
-          resourceId: id,
-          projectKey: environment.project.key,
-          environmentKey: environment.key,
-          title: `Experiment ${row.name} archived in ${environment.name}`,
-          description: `${escapeMarkdown(principal.email)} archived the experiment **${escapeMarkdown(row.name)}** in **${escapeMarkdown(environment.name)}**.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          experimentAudit({
+            kind: 'experiment.archived',
+            by: principal.email,
+            experiment: { id, name: row.name },
+            environment: auditedEnvironment(environment),
+          }),
+        );
         return { environment, featureKey: row.featureKey };
       });
       changed(archived.environment, principal, archived.featureKey);

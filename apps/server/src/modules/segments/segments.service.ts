@@ -1,10 +1,4 @@
-import {
-  escapeMarkdown,
-  markdownCode,
-  type EnvironmentConstraint,
-  type Segment,
-  type SegmentInput,
-} from '@vexil/core';
+import { type EnvironmentConstraint, type Segment, type SegmentInput } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
@@ -14,6 +8,7 @@ import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import { changedSince } from '../../lib/versions';
+import { segmentAudit } from './segment-audit';
 import * as repo from './segments.repository';
 import type { SegmentRecord } from './segments.types';
 
@@ -101,15 +96,16 @@ export function createSegmentsService(deps: {
             createdAt: at,
             updatedAt: at,
           });
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'segment',
-            resourceId: row.id,
-            projectKey: input.projectKey,
-            environmentKey: environment.key,
-            title: `Segment ${row.name} created in ${environment.name}`,
-            description: `${escapeMarkdown(principal.email)} created the segment **${escapeMarkdown(row.name)}** (${markdownCode(row.key)}) in **${escapeMarkdown(environment.name)}**.`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            segmentAudit({
+              kind: 'segment.created',
+              by: principal.email,
+              segment: { id: row.id, key: row.key, name: row.name },
+              environment: { key: environment.key, name: environment.name, projectKey: input.projectKey },
+            }),
+          );
           return toSegment(row, input.projectKey, environment.key);
         });
       } catch (error) {
@@ -142,15 +138,22 @@ export function createSegmentsService(deps: {
           description: input.description,
           updatedAt: now(),
         });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'segment',
-          resourceId: id,
-          projectKey: found.project.key,
-          environmentKey: found.environment.key,
-          title: `Segment ${row.name} updated in ${found.environment.name}`,
-          description: `${escapeMarkdown(principal.email)} updated the segment ${markdownCode(row.key)}: name **${escapeMarkdown(found.segment.name)}** → **${escapeMarkdown(row.name)}**${found.segment.description !== row.description ? ', description changed' : ''}.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          segmentAudit({
+            kind: 'segment.updated',
+            by: principal.email,
+            segment: { id, key: row.key },
+            environment: {
+              key: found.environment.key,
+              name: found.environment.name,
+              projectKey: found.project.key,
+            },
+            name: { from: found.segment.name, to: row.name },
+            descriptionChanged: found.segment.description !== row.description,
+          }),
+        );
         return toSegment(row, found.project.key, found.environment.key);
       });
     },
@@ -174,15 +177,20 @@ export function createSegmentsService(deps: {
           );
         }
         await repo.remove(tx, principal.organisationId, id);
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'segment',
-          resourceId: id,
-          projectKey: found.project.key,
-          environmentKey: found.environment.key,
-          title: `Segment ${found.segment.name} deleted from ${found.environment.name}`,
-          description: `${escapeMarkdown(principal.email)} deleted the segment **${escapeMarkdown(found.segment.name)}** (${markdownCode(found.segment.key)}) from **${escapeMarkdown(found.environment.name)}**.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          segmentAudit({
+            kind: 'segment.deleted',
+            by: principal.email,
+            segment: { id, key: found.segment.key, name: found.segment.name },
+            environment: {
+              key: found.environment.key,
+              name: found.environment.name,
+              projectKey: found.project.key,
+            },
+          }),
+        );
       });
     },
   };

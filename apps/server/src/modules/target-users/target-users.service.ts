@@ -1,9 +1,10 @@
-import { escapeMarkdown, markdownCode, type PageQuery } from '@vexil/core';
+import type { PageQuery } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { NotFoundError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { Scope } from '../scope/scope.service';
+import { targetUserAudit } from './target-user-audit';
 import * as repo from './target-users.repository';
 
 export type TargetUsersService = ReturnType<typeof createTargetUsersService>;
@@ -61,14 +62,16 @@ export function createTargetUsersService(deps: { db: Database; audit: AuditServi
       await db.transaction(async (tx) => {
         if (!(await repo.remove(tx, principal.organisationId, environment.id, userKey)))
           throw new NotFoundError('user', userKey);
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'target_user',
-          projectKey,
-          environmentKey: environment.key,
-          title: `User ${userKey} removed from ${environment.name}`,
-          description: `${escapeMarkdown(principal.email)} removed the SDK user ${markdownCode(userKey)} and their attributes from **${escapeMarkdown(environment.name)}**.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          targetUserAudit({
+            kind: 'target_user.removed',
+            by: principal.email,
+            userKey,
+            environment: { key: environment.key, name: environment.name, projectKey },
+          }),
+        );
       });
     },
   };

@@ -1,4 +1,4 @@
-import { escapeMarkdown, markdownCode, type Target, type TargetInput, type TargetType } from '@vexil/core';
+import { type Target, type TargetInput, type TargetType } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { ValidationError, assertAllowed } from '../../errors';
@@ -6,6 +6,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { Scope } from '../scope/scope.service';
+import { targetAudit } from './target-audit';
 import * as repo from './targets.repository';
 
 /** Most suggestions the values endpoint returns. */
@@ -70,14 +71,16 @@ export function createTargetsService(deps: {
             createdAt: at,
             updatedAt: at,
           });
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'target',
-            resourceId: row.id,
-            projectKey: project.key,
-            title: `Target ${row.name} created in ${project.name}`,
-            description: `${escapeMarkdown(principal.email)} created the ${row.type} target **${escapeMarkdown(row.name)}** (${markdownCode(row.key)}) in **${escapeMarkdown(project.name)}**.`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            targetAudit({
+              kind: 'target.created',
+              by: principal.email,
+              target: { id: row.id, key: row.key, name: row.name, type: row.type },
+              project: { key: project.key, name: project.name },
+            }),
+          );
           return { key: row.key, name: row.name, type: row.type };
         });
       } catch (error) {

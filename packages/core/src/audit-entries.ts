@@ -1,0 +1,101 @@
+import type { AuditAction } from './schemas/audit';
+
+/*
+ * What an audited write did, as data (docs/adr/0011-audit-entries.md): one kind per write, with the
+ * facts its entry names. A module builds the value where the write happens and renders its title and
+ * markdown description in one place of its own (`<module>-audit.ts`), so the wording of a domain
+ * lives together and a payload cannot be missing a fact its text needs. The action an entry is
+ * filed under follows from its kind ({@link AUDIT_ENTRY_ACTIONS}).
+ */
+
+/** A resource as the log names it, as it was at the time: its key and name. */
+export type AuditNamed = { key: string; name: string };
+
+/** The member who made a change, named by e-mail. */
+type ByMember = { by: string };
+
+/** An experiment's design as its entries describe it. */
+export type AuditExperimentDesign = {
+  featureName: string;
+  control: string;
+  variation: string;
+  goalKey: string;
+};
+
+/** What an experiment's update did: the state it moved to, or only its settings. */
+export type AuditExperimentChange = 'updated' | 'started' | 'restarted' | 'finished';
+
+/** Experiments of an environment. */
+export type ExperimentAuditEntry =
+  | (ByMember & {
+      kind: 'experiment.created';
+      experiment: { id: string; name: string };
+      environment: AuditNamed & { projectKey: string };
+      design: AuditExperimentDesign;
+      started: boolean;
+    })
+  | (ByMember & {
+      kind: 'experiment.updated';
+      experiment: { id: string; name: string };
+      environment: AuditNamed & { projectKey: string };
+      design: AuditExperimentDesign;
+      change: AuditExperimentChange;
+    })
+  | (ByMember & {
+      kind: 'experiment.archived';
+      experiment: { id: string; name: string };
+      environment: AuditNamed & { projectKey: string };
+    });
+
+/** Segments of an environment. */
+export type SegmentAuditEntry =
+  | (ByMember & {
+      kind: 'segment.created';
+      segment: AuditNamed & { id: string };
+      environment: AuditNamed & { projectKey: string };
+    })
+  | (ByMember & {
+      kind: 'segment.updated';
+      segment: { id: string; key: string };
+      environment: AuditNamed & { projectKey: string };
+      name: { from: string; to: string };
+      descriptionChanged: boolean;
+    })
+  | (ByMember & {
+      kind: 'segment.deleted';
+      segment: AuditNamed & { id: string };
+      environment: AuditNamed & { projectKey: string };
+    });
+
+/** Targets (user attributes) of a project. */
+export type TargetAuditEntry = ByMember & {
+  kind: 'target.created';
+  target: AuditNamed & { id: string; type: string };
+  project: AuditNamed;
+};
+
+/** Users an SDK reported, forgotten from the Users page. */
+export type TargetUserAuditEntry = ByMember & {
+  kind: 'target_user.removed';
+  userKey: string;
+  environment: AuditNamed & { projectKey: string };
+};
+
+/** Every kind of audit entry described as data so far; the other writes still build their text inline. */
+export type AuditEntryKind =
+  ExperimentAuditEntry | SegmentAuditEntry | TargetAuditEntry | TargetUserAuditEntry;
+
+/** The action each kind of entry is filed under (the audit log's Action filter). */
+export const AUDIT_ENTRY_ACTIONS = {
+  'experiment.created': 'create',
+  'experiment.updated': 'update',
+  'experiment.archived': 'delete',
+  'segment.created': 'create',
+  'segment.updated': 'update',
+  'segment.deleted': 'delete',
+  'target.created': 'create',
+  'target_user.removed': 'delete',
+} as const satisfies Record<AuditEntryKind['kind'], AuditAction>;
+
+/** The entry of one kind: `AuditEntryOf<'segment.created'>`. */
+export type AuditEntryOf<K extends AuditEntryKind['kind']> = Extract<AuditEntryKind, { kind: K }>;
