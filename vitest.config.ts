@@ -52,7 +52,7 @@ const projects = [
       name: 'web',
       include: ['apps/web/src/**/*.test.{ts,tsx}'],
       environment: 'jsdom' as const,
-      setupFiles: ['apps/web/src/test-setup.ts'],
+      setupFiles: ['apps/web/src/testing/test-setup.ts'],
       isolate,
     },
   },

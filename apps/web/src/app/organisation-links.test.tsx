@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiClient } from '../lib/api-client';
-import { allFlagsOn, initialPayload, jsonResponse, renderRoutes, stubApi } from '../test-utils';
+import { allFlagsOn, initialPayload, jsonResponse, renderRoutes, stubApi } from '../testing/test-utils';
 import { routes } from './routes';
 
 /*

@@ -3,7 +3,13 @@ import { screen } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { Outlet, type RouteObject } from 'react-router';
 import type { InitialPayload } from '@vexil/core';
-import { initialPayload, jsonResponse, renderRoutes, stubApi, trialSubscription } from '../test-utils';
+import {
+  initialPayload,
+  jsonResponse,
+  renderRoutes,
+  stubApi,
+  trialSubscription,
+} from '../testing/test-utils';
 import { INACTIVE_ACCOUNT_MESSAGE, INACTIVE_TOAST_DELAY_MS } from './inactive-subscription';
 import { RequireSession } from './require-session';
 import { RootLayout } from './root-layout';

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiClient } from '../lib/api-client';
 import { rememberOrganisation } from '../lib/remembered-organisation';
-import { allFlagsOn, initialPayload, jsonResponse, renderRoutes, stubApi } from '../test-utils';
+import { allFlagsOn, initialPayload, jsonResponse, renderRoutes, stubApi } from '../testing/test-utils';
 import { routes } from './routes';
 
 const demoContext = { organisation: { id: 'o1', name: 'Demo', domain: 'demo' }, flags: allFlagsOn };

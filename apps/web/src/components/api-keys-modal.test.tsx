@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MASKED_SERVER_SDK_KEY } from '@vexil/core';
 import { ApiError } from '../lib/api-client';
 import { closeAllModals } from '../lib/modals';
-import { renderWithModals } from '../test-utils';
+import { renderWithModals } from '../testing/test-utils';
 import { HIDDEN_SERVER_KEY_MESSAGE, openApiKeysModal, type ApiKeysModalProps } from './api-keys-modal';
 import { COPY_TOOLTIP_CLOSE_DELAY_MS, COPY_TOOLTIP_OPEN_DELAY_MS } from './copy-tooltip';
 

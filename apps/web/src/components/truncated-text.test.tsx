@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderWithModals } from '../test-utils';
+import { renderWithModals } from '../testing/test-utils';
 import { TruncatedText } from './truncated-text';
 
 const LONG = 'Supercalifragilistic'.repeat(12);

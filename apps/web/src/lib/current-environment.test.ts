@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { projectFixture } from '../test-utils';
+import { projectFixture } from '../testing/test-utils';
 import {
   NOTHING_REMEMBERED,
   chooseCurrentEnvironment,

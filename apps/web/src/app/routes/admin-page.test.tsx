@@ -10,7 +10,7 @@ import {
   renderRoute,
   stubApi,
   withSdkKeys,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { AdminIndexRedirect, AdminPage } from './admin-page';
 
 /** The admin entries of the route table. */

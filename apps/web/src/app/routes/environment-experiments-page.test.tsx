@@ -8,7 +8,7 @@ import {
   jsonResponse,
   renderRoute,
   stubApi,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { EnvironmentExperimentStatsPage } from './environment-experiment-stats-page';
 import { EnvironmentExperimentsPage } from './environment-experiments-page';
 

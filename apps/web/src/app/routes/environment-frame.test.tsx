@@ -8,7 +8,7 @@ import {
   projectFixture,
   renderRoute,
   stubApi,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { EnvironmentFeaturesPage } from './environment-features-page';
 import { ProjectFeatureRedirect } from './project-feature-redirect';
 

@@ -10,8 +10,14 @@ import {
   impressionsFixture,
   payloadFor,
   resetOverlays,
-} from '../../test-fixtures';
-import { environmentRoute, initialPayload, jsonResponse, renderRoute, stubApi } from '../../test-utils';
+} from '../../testing/test-fixtures';
+import {
+  environmentRoute,
+  initialPayload,
+  jsonResponse,
+  renderRoute,
+  stubApi,
+} from '../../testing/test-utils';
 import { FeatureDetailRoute } from './feature-detail-route';
 
 type Handlers = Parameters<typeof stubApi>[0];

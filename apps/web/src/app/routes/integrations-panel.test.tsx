@@ -9,7 +9,7 @@ import {
   renderRoute,
   stubApi,
   withSdkKeys,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { AdminPage } from './admin-page';
 
 /** The admin entries of the route table that reach the Integrations tab and the project page. */

@@ -13,7 +13,7 @@ import {
   stubApi,
   trialSubscription,
   findOpenMenu,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { EnvironmentFeaturesPage } from '../routes/environment-features-page';
 import { HomePage } from '../routes/home-page';
 

@@ -9,7 +9,7 @@ import {
   environmentRoute,
   renderRoute,
   stubApi,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { EnvironmentFeaturesPage } from '../routes/environment-features-page';
 import { HomePage } from '../routes/home-page';
 

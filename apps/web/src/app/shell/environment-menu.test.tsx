@@ -11,7 +11,7 @@ import {
   renderRoute,
   stubApi,
   findOpenMenu,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { rememberEnvironment } from '../../lib/current-environment';
 import { EnvironmentFeaturesPage } from '../routes/environment-features-page';
 import { HomePage } from '../routes/home-page';

@@ -6,7 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { accountKeys } from '../../entities/account/api/query-keys';
 import { colorSchemeProps } from '../../lib/color-scheme';
-import { createTestQueryClient, findOpenMenu, initialPayload } from '../../test-utils';
+import { createTestQueryClient, findOpenMenu, initialPayload } from '../../testing/test-utils';
 import { RequireSession } from '../require-session';
 import { theme } from '../theme';
 import { ProfileMenu } from './profile-menu';

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import type { InitialPayload } from '@vexil/core';
-import { createTestQueryClient, initialPayload, Providers, trialSubscription } from '../../test-utils';
+import {
+  createTestQueryClient,
+  initialPayload,
+  Providers,
+  trialSubscription,
+} from '../../testing/test-utils';
 import { SessionProvider } from '../../lib/session';
 import { TrialBanner } from './trial-banner';
 

@@ -9,7 +9,7 @@ import {
   jsonResponse,
   renderRoute,
   stubApi,
-} from '../../test-utils';
+} from '../../testing/test-utils';
 import { HomePage } from '../routes/home-page';
 
 /*

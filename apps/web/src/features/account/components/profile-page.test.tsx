@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { closeAllModals } from '../../../lib/modals';
-import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../../test-utils';
+import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../../testing/test-utils';
 import { ProfilePage } from './profile-page';
 
 function renderProfile() {

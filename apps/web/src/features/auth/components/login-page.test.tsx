@@ -11,7 +11,7 @@ import {
   jsonResponse,
   renderRoutes,
   stubApi,
-} from '../../../test-utils';
+} from '../../../testing/test-utils';
 import { LoginPage } from './login-page';
 
 const organisation = { id: 'o1', name: 'Demo', domain: 'demo' };

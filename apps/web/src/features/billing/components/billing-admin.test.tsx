@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { allFlagsOn, initialPayload, jsonResponse } from '../../../test-utils';
+import { allFlagsOn, initialPayload, jsonResponse } from '../../../testing/test-utils';
 import {
   billingPayload,
   cardInfo,
@@ -12,7 +12,7 @@ import {
   subscriptionFixture,
   team,
   usageFixture,
-} from './billing-test-server';
+} from '../../../testing/billing-test-server';
 
 const plan = (name: string) => screen.getByRole('article', { name: `${name} plan` });
 const usageRow = (label: string) =>

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PlanChangePreview } from '@vexil/core';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import {
   SALES_CONTACT,
   billingPayload,
@@ -11,7 +11,7 @@ import {
   serveBilling,
   subscriptionFixture,
   usageFixture,
-} from './billing-test-server';
+} from '../../../testing/billing-test-server';
 import { OVER_LIMITS_NOTE } from './plan-consequences';
 
 const plan = (name: string) => screen.getByRole('article', { name: `${name} plan` });

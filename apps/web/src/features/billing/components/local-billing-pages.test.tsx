@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import {
   billingPayload,
   cardInfo,
@@ -10,7 +10,7 @@ import {
   serveBilling,
   team,
   usageFixture,
-} from './billing-test-server';
+} from '../../../testing/billing-test-server';
 
 describe('Billing details page (local provider)', () => {
   afterEach(() => {

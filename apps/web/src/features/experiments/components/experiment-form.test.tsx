@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { Button } from '@mantine/core';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import type { Experiment } from '@vexil/core';
 import { defaultVariants, DESIGN_LOCKED_MESSAGE, openExperimentForm } from './experiment-form';
 import {
@@ -14,7 +14,7 @@ import {
   resetOverlays,
   runningFixture,
   serveExperiments,
-} from './experiments-test-server';
+} from '../../../testing/experiments-test-server';
 
 function renderForm(options: { experiment?: Experiment; environment?: typeof DEVELOPMENT } = {}) {
   const environment = options.environment ?? DEVELOPMENT;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { Experiment, ExperimentStatistics } from '@vexil/core';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import { ExperimentStatsPage } from './experiment-stats-page';
 import { conversionRows } from './conversion-chart';
 import {
@@ -20,7 +20,7 @@ import {
   serveExperiments,
   statisticsFixture,
   type ApiHandler,
-} from './experiments-test-server';
+} from '../../../testing/experiments-test-server';
 
 function renderStats(
   experiment: Experiment,

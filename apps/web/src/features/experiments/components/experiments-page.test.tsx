@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AUTHORITIES } from '@vexil/core';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import { ExperimentsPage, type ExperimentsPageProps } from './experiments-page';
 import {
   ADMIN,
@@ -14,7 +14,7 @@ import {
   runningFixture,
   serveExperiments,
   userWith,
-} from './experiments-test-server';
+} from '../../../testing/experiments-test-server';
 
 function renderPage(props: Partial<ExperimentsPageProps> = {}) {
   const environment = props.environment ?? DEVELOPMENT;

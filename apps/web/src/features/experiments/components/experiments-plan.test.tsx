@@ -8,7 +8,7 @@ import {
 } from '@vexil/core';
 import { FlagsProvider } from '../../../lib/flags';
 import { SessionProvider } from '../../../lib/session';
-import { allFlagsOn, initialPayload, trialSubscription } from '../../../test-utils';
+import { allFlagsOn, initialPayload, trialSubscription } from '../../../testing/test-utils';
 import { ExperimentsPage } from './experiments-page';
 import {
   ADMIN,
@@ -19,7 +19,7 @@ import {
   resetOverlays,
   serveExperiments,
   userWith,
-} from './experiments-test-server';
+} from '../../../testing/experiments-test-server';
 
 /** The Experiments page of an organisation whose plan has (or lacks) experiments, as `authority`. */
 function renderOnPlan(variantTesting: boolean, options: { authority?: Authority; billing?: boolean } = {}) {

@@ -11,7 +11,7 @@ import {
   renderRoute,
   stubApi,
   withSdkKeys,
-} from '../../../test-utils';
+} from '../../../testing/test-utils';
 import { LinkFeaturePage } from './link-feature-page';
 
 type Handlers = Parameters<typeof stubApi>[0];

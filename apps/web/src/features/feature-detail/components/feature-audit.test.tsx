@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse } from '../../../test-utils';
-import { auditPageFixture, DETAIL, resetOverlays } from '../../../test-fixtures';
-import { renderFeatureDetail } from './feature-detail-test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
+import { auditPageFixture, DETAIL, resetOverlays } from '../../../testing/test-fixtures';
+import { renderFeatureDetail } from '../../../testing/feature-detail-test-utils';
 
 const AUDIT = `${DETAIL}/audit`;
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse } from '../../../test-utils';
-import { controlFixture, DETAIL, featureFixture, resetOverlays } from '../../../test-fixtures';
-import { renderFeatureDetail } from './feature-detail-test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
+import { controlFixture, DETAIL, featureFixture, resetOverlays } from '../../../testing/test-fixtures';
+import { renderFeatureDetail } from '../../../testing/feature-detail-test-utils';
 
 describe('Feature detail page', () => {
   afterEach(() => {
@@ -100,7 +100,7 @@ describe('Feature detail page', () => {
   });
 
   it('hides tags, maintainer and the bookmark when their flags are off', async () => {
-    const { initialPayload, allFlagsOn } = await import('../../../test-utils');
+    const { initialPayload, allFlagsOn } = await import('../../../testing/test-utils');
     const payload = initialPayload({
       flags: { ...allFlagsOn, tags: false, maintainer: false, bookmarked: false },
     });

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import type { Experiment } from '@vexil/core';
-import { allFlagsOn, initialPayload, jsonResponse } from '../../../test-utils';
-import { DETAIL, FEATURE_ID, resetOverlays } from '../../../test-fixtures';
-import { renderFeatureDetail } from './feature-detail-test-utils';
+import { allFlagsOn, initialPayload, jsonResponse } from '../../../testing/test-utils';
+import { DETAIL, FEATURE_ID, resetOverlays } from '../../../testing/test-fixtures';
+import { renderFeatureDetail } from '../../../testing/feature-detail-test-utils';
 
 let ids = 0;
 

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import {
   controlFixture,
   DETAIL,
   featureFixture,
   impressionsFixture,
   resetOverlays,
-} from '../../../test-fixtures';
-import { renderFeatureDetail } from './feature-detail-test-utils';
+} from '../../../testing/test-fixtures';
+import { renderFeatureDetail } from '../../../testing/feature-detail-test-utils';
 import { chartRows, tickStep } from './impressions-chart';
 
 describe('Overview tab', () => {

@@ -4,9 +4,15 @@ import userEvent from '@testing-library/user-event';
 import { DENIAL_MESSAGES } from '@vexil/core';
 
 const FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR = DENIAL_MESSAGES.featureVariantsProduction;
-import { jsonResponse } from '../../../test-utils';
-import { DETAIL, FEATURE_ID, featureFixture, payloadFor, resetOverlays } from '../../../test-fixtures';
-import { renderFeatureDetail, STALE_FEATURE_TITLE } from './feature-detail-test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
+import {
+  DETAIL,
+  FEATURE_ID,
+  featureFixture,
+  payloadFor,
+  resetOverlays,
+} from '../../../testing/test-fixtures';
+import { renderFeatureDetail, STALE_FEATURE_TITLE } from '../../../testing/feature-detail-test-utils';
 
 const SETTINGS = `${DETAIL}/settings`;
 

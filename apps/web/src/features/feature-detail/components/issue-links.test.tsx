@@ -10,8 +10,8 @@ import {
   jsonResponse,
   Providers,
   stubApi,
-} from '../../../test-utils';
-import { featureFixture } from '../../../test-fixtures';
+} from '../../../testing/test-utils';
+import { featureFixture } from '../../../testing/test-fixtures';
 import { IssueLinks } from './issue-links';
 
 const ISSUES = '/api/v1/integrations/jira/issues';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { LiveProvider, type LiveChange, type LiveChannel } from '../../../lib/live';
 import { SessionProvider } from '../../../lib/session';
-import { Providers, createTestQueryClient, initialPayload } from '../../../test-utils';
+import { Providers, createTestQueryClient, initialPayload } from '../../../testing/test-utils';
 import { LiveChangeNotice } from './live-change-notice';
 import { UNSAVED_EDITS_ATTRIBUTE } from './unsaved-edits';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { DETAIL, FEATURE_ID, resetOverlays } from '../../../test-fixtures';
-import { renderFeatureDetail } from './feature-detail-test-utils';
+import { DETAIL, FEATURE_ID, resetOverlays } from '../../../testing/test-fixtures';
+import { renderFeatureDetail } from '../../../testing/feature-detail-test-utils';
 
 const SETTINGS = `${DETAIL}/settings`;
 const FEATURE_LIST = '/projects/web/environments/production/features';

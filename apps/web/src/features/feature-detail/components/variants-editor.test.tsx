@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MISSING_VARIANT_VALUES_MESSAGE, MIXED_VARIANT_VALUES_MESSAGE } from '@vexil/core';
-import { DETAIL, featureFixture, resetOverlays } from '../../../test-fixtures';
-import { renderFeatureDetail } from './feature-detail-test-utils';
+import { DETAIL, featureFixture, resetOverlays } from '../../../testing/test-fixtures';
+import { renderFeatureDetail } from '../../../testing/feature-detail-test-utils';
 
 /** A feature saved before the warning existed: an object for Blue only, none for On and Off. */
 const mixed = featureFixture({

@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { ENTERPRISE_PLAN_LIMITS, type Authority, type Subscription } from '@vexil/core';
-import { allFlagsOn, initialPayload, jsonResponse, trialSubscription } from '../../../test-utils';
-import { featureFixture, renderFeatureList, resetOverlays, serveFeatures } from './feature-list-test-server';
+import { allFlagsOn, initialPayload, jsonResponse, trialSubscription } from '../../../testing/test-utils';
+import {
+  featureFixture,
+  renderFeatureList,
+  resetOverlays,
+  serveFeatures,
+} from '../../../testing/feature-list-test-server';
 
 const LIST = '/projects/web/environments/dev/features';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { formatDate } from '../../../lib/format';
-import { initialPayload, jsonResponse } from '../../../test-utils';
+import { initialPayload, jsonResponse } from '../../../testing/test-utils';
 import {
   featureFixture,
   listRequests,
@@ -10,7 +10,7 @@ import {
   resetOverlays,
   serveFeatures,
   type ApiHandler,
-} from './feature-list-test-server';
+} from '../../../testing/feature-list-test-server';
 
 /*
  * The feature list's filters, sort and the columns they work on (docs/product.md §2 "Feature list"):

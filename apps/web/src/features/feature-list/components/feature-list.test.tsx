@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { initialPayload, jsonResponse } from '../../../test-utils';
+import { initialPayload, jsonResponse } from '../../../testing/test-utils';
 import type { HomeFeature } from '@vexil/core';
 import {
   featureFixture,
@@ -10,7 +10,7 @@ import {
   renderFeatureList,
   resetOverlays,
   serveFeatures,
-} from './feature-list-test-server';
+} from '../../../testing/feature-list-test-server';
 
 const LIST = '/projects/web/environments/dev/features';
 /** For pages of 50 and 100 rows, which take a while to render in jsdom. */

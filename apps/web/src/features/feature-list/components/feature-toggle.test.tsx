@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { initialPayload, jsonResponse } from '../../../test-utils';
+import { initialPayload, jsonResponse } from '../../../testing/test-utils';
 import {
   featureFixture,
   renderFeatureList,
   resetOverlays,
   SAVED_DATE,
   serveFeatures,
-} from './feature-list-test-server';
+} from '../../../testing/feature-list-test-server';
 
 const checkout = () =>
   featureFixture(1, { name: 'Checkout', key: 'checkout' }, { production: { enabled: false } });

@@ -10,7 +10,7 @@ import {
   renderRoute,
   stubApi,
   withSdkKeys,
-} from '../../../test-utils';
+} from '../../../testing/test-utils';
 import { SERVER_KEY_PLACEHOLDER } from '../snippets';
 import { HelpPage } from './help-page';
 

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications, notificationsStore } from '@mantine/notifications';
 import type { HomeFeature, HomeFeatureFilter, InitialPayload } from '@vexil/core';
-import { allFlagsOn, initialPayload, jsonResponse, renderRoute, stubApi } from '../../../test-utils';
+import { allFlagsOn, initialPayload, jsonResponse, renderRoute, stubApi } from '../../../testing/test-utils';
 import { Home } from './home';
 
 /** The home page at `path`, as the app mounts it on / and /home. */

@@ -11,7 +11,7 @@ import {
   projectFixture,
   renderRoute,
   stubApi,
-} from '../../../test-utils';
+} from '../../../testing/test-utils';
 import { Home } from './home';
 
 /**

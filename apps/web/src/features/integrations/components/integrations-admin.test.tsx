@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { allFlagsOn, initialPayload, jsonResponse, projectFixture } from '../../../test-utils';
+import { allFlagsOn, initialPayload, jsonResponse, projectFixture } from '../../../testing/test-utils';
 import { IntegrationsAdmin } from './integrations-admin';
 import {
   INTEGRATIONS_PATH,
@@ -11,7 +11,7 @@ import {
   resetOverlays,
   serveIntegrations,
   slackFixture,
-} from './integrations-test-server';
+} from '../../../testing/integrations-test-server';
 
 const route = { path: 'admin/integrations', element: <IntegrationsAdmin /> };
 

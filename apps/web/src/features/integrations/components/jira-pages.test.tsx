@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { useParams } from 'react-router';
-import { initialPayload, jsonResponse, renderRoute } from '../../../test-utils';
+import { initialPayload, jsonResponse, renderRoute } from '../../../testing/test-utils';
 import { IntegrationsAdmin } from './integrations-admin';
 import {
   INTEGRATIONS_PATH,
@@ -12,7 +12,7 @@ import {
   jiraFixture,
   resetOverlays,
   serveIntegrations,
-} from './integrations-test-server';
+} from '../../../testing/integrations-test-server';
 import { JiraConnectPage } from './jira-connect-page';
 import { JiraIntegrationPage } from './jira-integration-page';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MAX_WEBHOOKS_PER_PROJECT } from '@vexil/core';
-import { initialPayload, jsonResponse, withSdkKeys } from '../../../test-utils';
+import { initialPayload, jsonResponse, withSdkKeys } from '../../../testing/test-utils';
 import {
   deliveryFixture,
   renderScreen,
@@ -10,7 +10,7 @@ import {
   serveWebhooks,
   webhookFixture,
   webhooksPath,
-} from './integrations-test-server';
+} from '../../../testing/integrations-test-server';
 import { ProjectWebhooks } from './project-webhooks';
 
 const project = withSdkKeys(initialPayload().projects[0]!);

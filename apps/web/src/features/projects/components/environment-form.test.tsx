@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import { COLOR_MESSAGE, type Environment } from '@vexil/core';
 import {
   networkFailure,
@@ -9,7 +9,7 @@ import {
   serveProjects,
   type ServeOptions,
   renderProjectAdmin,
-} from '../projects-test-server';
+} from '../../../testing/projects-test-server';
 
 type Server = ReturnType<typeof serveProjects>;
 

@@ -7,9 +7,9 @@ import {
   projectFixture,
   trialSubscription,
   withSdkKeys,
-} from '../../../test-utils';
+} from '../../../testing/test-utils';
 import { FREE_PLAN_LIMITS, LAST_ENVIRONMENT_MESSAGE, LAST_PROJECT_MESSAGE } from '@vexil/core';
-import { resetOverlays, serveProjects, renderProjectAdmin } from '../projects-test-server';
+import { resetOverlays, serveProjects, renderProjectAdmin } from '../../../testing/projects-test-server';
 
 const web = projectFixture('web', 'Web shop', [
   { key: 'production', name: 'Production', production: true, url: 'https://shop.example.com' },

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse, withSdkKeys } from '../../../test-utils';
+import { jsonResponse, withSdkKeys } from '../../../testing/test-utils';
 import type { Project } from '@vexil/core';
-import { networkFailure, resetOverlays, serveProjects, renderProjectAdmin } from '../projects-test-server';
+import {
+  networkFailure,
+  resetOverlays,
+  serveProjects,
+  renderProjectAdmin,
+} from '../../../testing/projects-test-server';
 
 const pathOf = (router: ReturnType<typeof renderProjectAdmin>['router']) => router.state.location.pathname;
 

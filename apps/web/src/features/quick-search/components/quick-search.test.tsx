@@ -11,7 +11,7 @@ import {
   projectFixture,
   renderRoute,
   stubApi,
-} from '../../../test-utils';
+} from '../../../testing/test-utils';
 
 /*
  * The quick search inside the app's shell, over stand-ins for the pages it leads to: each says where the

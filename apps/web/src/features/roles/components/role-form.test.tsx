@@ -9,7 +9,7 @@ import {
   resetOverlays,
   roleFixture,
   serveRoles,
-} from '../roles-test-server';
+} from '../../../testing/roles-test-server';
 
 const SLOW = { timeout: 5000 };
 

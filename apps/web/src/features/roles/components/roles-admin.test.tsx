@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse } from '../../../test-utils';
-import { payloadFor } from '../../../test-fixtures';
+import { jsonResponse } from '../../../testing/test-utils';
+import { payloadFor } from '../../../testing/test-fixtures';
 import {
   ALAN,
   GRACE,
@@ -12,7 +12,7 @@ import {
   resetOverlays,
   roleFixture,
   serveRoles,
-} from '../roles-test-server';
+} from '../../../testing/roles-test-server';
 
 const SLOW = { timeout: 5000 };
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AUTHORITIES } from '@vexil/core';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import {
   LIST_PATH,
   PRODUCTION,
@@ -10,7 +10,7 @@ import {
   segmentFixture,
   serveSegments,
   userWith,
-} from './segments-test-server';
+} from '../../../testing/segments-test-server';
 
 const betaTesters = segmentFixture('Beta testers', { description: 'People who opted in to previews' });
 const staff = segmentFixture('Staff', { key: 'staff' });

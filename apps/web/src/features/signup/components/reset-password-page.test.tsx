@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse, renderRoutes, stubApi } from '../../../test-utils';
+import { jsonResponse, renderRoutes, stubApi } from '../../../testing/test-utils';
 import { ResetPasswordPage } from './reset-password-page';
 
 function renderPage(path = '/resetpassword?key=vxr_abc') {

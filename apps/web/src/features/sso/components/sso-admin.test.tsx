@@ -5,7 +5,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
 import type { SsoConnection, SsoConnectionInput } from '@vexil/core';
 import { closeAllModals } from '../../../lib/modals';
-import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../test-utils';
+import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../testing/test-utils';
 import { SsoAdmin } from './sso-admin';
 
 const PATH = '/api/v1/sso';

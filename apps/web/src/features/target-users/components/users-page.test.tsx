@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AUTHORITIES } from '@vexil/core';
 import { formatDate } from '../../../lib/format';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import {
   LIST_PATH,
   PRODUCTION,
@@ -12,7 +12,7 @@ import {
   resetOverlays,
   serveUsers,
   userWith,
-} from './users-test-server';
+} from '../../../testing/target-users-test-server';
 
 const ada = reportedUser('ada', { tier: 'gold', age: 31, beta: true, roles: ['admin', 'billing'] }, 3);
 const grace = reportedUser('grace@example.com', { tier: 'silver' }, 90);

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import { controlFixture, featureFixture, resetOverlays } from '../../../test-fixtures';
-import { addRuleButton, conditionRow, renderTargeting, ruleCard, valueInput } from './targeting-test-utils';
+import { controlFixture, featureFixture, resetOverlays } from '../../../testing/test-fixtures';
+import {
+  addRuleButton,
+  conditionRow,
+  renderTargeting,
+  ruleCard,
+  valueInput,
+} from '../../../testing/targeting-test-utils';
 
 /** Dev: on, "email ends with @example.com" gets Off, everyone else On. */
 function targetedFeature(enabled = true) {

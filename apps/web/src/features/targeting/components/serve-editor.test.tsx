@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderWithModals } from '../../../test-utils';
+import { renderWithModals } from '../../../testing/test-utils';
 import { ServeEditor } from './serve-editor';
 import type { ServeDraft } from './targeting-draft';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import type { FeatureControl, Rule } from '@vexil/core';
-import { resetOverlays } from '../../../test-fixtures';
+import { resetOverlays } from '../../../testing/test-fixtures';
 import {
   addRuleButton,
   conditionRow,
@@ -14,7 +14,7 @@ import {
   STALE_BY,
   valueInput,
   type TargetingServer,
-} from './targeting-test-utils';
+} from '../../../testing/targeting-test-utils';
 
 /*
  * Targeting saved elsewhere while the form holds an edit (docs/adr/0013-concurrent-edits.md): the form

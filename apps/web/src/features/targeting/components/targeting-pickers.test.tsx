@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { jsonResponse } from '../../../test-utils';
-import { resetOverlays } from '../../../test-fixtures';
+import { jsonResponse } from '../../../testing/test-utils';
+import { resetOverlays } from '../../../testing/test-fixtures';
 import {
   addRuleButton,
   choose,
@@ -11,7 +11,7 @@ import {
   renderTargeting,
   ruleCard,
   valueInput,
-} from './targeting-test-utils';
+} from '../../../testing/targeting-test-utils';
 
 describe('Target and segment pickers', { timeout: 20_000 }, () => {
   afterEach(() => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { controlFixture, featureFixture, resetOverlays } from '../../../test-fixtures';
+import { controlFixture, featureFixture, resetOverlays } from '../../../testing/test-fixtures';
 import {
   addRuleButton,
   choose,
@@ -10,7 +10,7 @@ import {
   renderTargeting,
   ruleCard,
   valueInput,
-} from './targeting-test-utils';
+} from '../../../testing/targeting-test-utils';
 
 const DEFAULT_RULE = { defaultRule: true, audience: null, variantSplits: [{ variantKey: 'on', split: 100 }] };
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { jsonResponse } from '../../../test-utils';
-import { controlFixture, featureFixture, payloadFor, resetOverlays } from '../../../test-fixtures';
+import { jsonResponse } from '../../../testing/test-utils';
+import { controlFixture, featureFixture, payloadFor, resetOverlays } from '../../../testing/test-fixtures';
 import { NO_EFFECT_WARNING } from './rule-card';
 import {
   addRuleButton,
@@ -15,7 +15,7 @@ import {
   ruleCard,
   STALE_TITLE,
   valueInput,
-} from './targeting-test-utils';
+} from '../../../testing/targeting-test-utils';
 
 const saveButton = () => screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
 const puts = (calls: { method: string }[]) => calls.filter((call) => call.method === 'PUT');

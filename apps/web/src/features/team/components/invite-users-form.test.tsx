@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FREE_PLAN_LIMITS } from '@vexil/core';
-import { initialPayload, jsonResponse, trialSubscription } from '../../../test-utils';
-import { invitesResult, renderTeamAdmin, resetOverlays, serveTeam } from '../team-test-server';
+import { initialPayload, jsonResponse, trialSubscription } from '../../../testing/test-utils';
+import { invitesResult, renderTeamAdmin, resetOverlays, serveTeam } from '../../../testing/team-test-server';
 
 async function openInvite() {
   const user = userEvent.setup();

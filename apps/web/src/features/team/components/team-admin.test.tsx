@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FREE_PLAN_LIMITS } from '@vexil/core';
-import { allFlagsOn, initialPayload, jsonResponse, trialSubscription } from '../../../test-utils';
-import { renderTeamAdmin, resetOverlays, sampleTeam, serveTeam } from '../team-test-server';
+import { allFlagsOn, initialPayload, jsonResponse, trialSubscription } from '../../../testing/test-utils';
+import { renderTeamAdmin, resetOverlays, sampleTeam, serveTeam } from '../../../testing/team-test-server';
 
 function rowOf(email: string): HTMLElement {
   const row = screen.getByText(email).closest('tr');

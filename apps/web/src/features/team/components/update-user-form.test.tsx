@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TeamMember } from '@vexil/core';
-import { jsonResponse } from '../../../test-utils';
-import { renderTeamAdmin, resetOverlays, sampleTeam, serveTeam } from '../team-test-server';
+import { jsonResponse } from '../../../testing/test-utils';
+import { renderTeamAdmin, resetOverlays, sampleTeam, serveTeam } from '../../../testing/team-test-server';
 
 const grace = sampleTeam()[1]!;
 

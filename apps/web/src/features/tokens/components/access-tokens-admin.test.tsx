@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import {
   LIST_PATH,
   renderAccessTokens,
   resetOverlays,
   serveTokens,
   tokenFixture,
-} from './tokens-test-server';
+} from '../../../testing/tokens-test-server';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

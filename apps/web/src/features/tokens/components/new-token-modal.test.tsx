@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { jsonResponse } from '../../../test-utils';
+import { jsonResponse } from '../../../testing/test-utils';
 import {
   LIST_PATH,
   masked,
@@ -8,7 +8,7 @@ import {
   resetOverlays,
   serveTokens,
   tokenFixture,
-} from './tokens-test-server';
+} from '../../../testing/tokens-test-server';
 
 async function openNewToken() {
   const rendered = renderAccessTokens();

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { AUTHORITIES, MASKED_SERVER_SDK_KEY, type Feature, type InitialPayload } from '@vexil/core';
-import { controlFixture, featureFixture } from '../../../test-fixtures';
+import { controlFixture, featureFixture } from '../../../testing/test-fixtures';
 import {
   environmentRoute,
   initialPayload,
@@ -12,7 +12,7 @@ import {
   renderRoute,
   stubApi,
   withSdkKeys,
-} from '../../../test-utils';
+} from '../../../testing/test-utils';
 import { progressKey } from '../progress';
 import { TutorialPage } from './tutorial-page';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../test-utils';
+import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../testing/test-utils';
 import { WALKTHROUGH_STEPS } from '../steps';
 import { WelcomeWalkthrough } from './welcome-walkthrough';
 

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { notifications } from '@mantine/notifications';
-import { closeAllModals } from './lib/modals';
+import { closeAllModals } from '../lib/modals';
 import { initialPayload } from './test-utils';
 import type {
   AuditPage,

@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { closeAllModals } from '../../../lib/modals';
-import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../test-utils';
+import { closeAllModals } from '../lib/modals';
+import { createTestQueryClient, jsonResponse, Providers, stubApi } from './test-utils';
 import { AUTHORITIES, normaliseSegmentKey, type Authority, type Segment } from '@vexil/core';
-import { SegmentsPage, type SegmentsPageProps } from './segments-page';
+import { SegmentsPage, type SegmentsPageProps } from '../features/segments/components/segments-page';
 
 /*
  * Stands in for the segments API in the Segments page's tests: one in-memory list of segments of the

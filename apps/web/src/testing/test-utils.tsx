@@ -5,16 +5,16 @@ import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
-import { useEnvironmentScope, type EnvironmentScope } from './app/environment-scope';
-import { RequireSession } from './app/require-session';
-import { RootLayout } from './app/root-layout';
-import { RouteError } from './app/route-error';
-import { EnvironmentFrame } from './app/routes/environment-frame';
-import { NotFoundPage } from './app/routes/not-found-page';
-import { ProjectFeatureRedirect } from './app/routes/project-feature-redirect';
-import { AppLayout } from './app/shell/app-layout';
-import { theme } from './app/theme';
-import { accountKeys } from './entities/account/api/query-keys';
+import { useEnvironmentScope, type EnvironmentScope } from '../app/environment-scope';
+import { RequireSession } from '../app/require-session';
+import { RootLayout } from '../app/root-layout';
+import { RouteError } from '../app/route-error';
+import { EnvironmentFrame } from '../app/routes/environment-frame';
+import { NotFoundPage } from '../app/routes/not-found-page';
+import { ProjectFeatureRedirect } from '../app/routes/project-feature-redirect';
+import { AppLayout } from '../app/shell/app-layout';
+import { theme } from '../app/theme';
+import { accountKeys } from '../entities/account/api/query-keys';
 import {
   ENTERPRISE_PLAN_LIMITS,
   UI_FLAGS,

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { closeAllModals } from '../../../lib/modals';
+import { closeAllModals } from '../lib/modals';
 import {
   environmentRoute,
   InEnvironment,
@@ -8,8 +8,8 @@ import {
   renderRoute,
   stubApi,
   withSdkKeys,
-} from '../../../test-utils';
-import { FeatureList } from './feature-list';
+} from './test-utils';
+import { FeatureList } from '../features/feature-list/components/feature-list';
 import {
   defaultVariants,
   describeRules,

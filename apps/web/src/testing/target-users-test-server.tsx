@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { closeAllModals } from '../../../lib/modals';
-import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../test-utils';
+import { closeAllModals } from '../lib/modals';
+import { createTestQueryClient, jsonResponse, Providers, stubApi } from './test-utils';
 import { AUTHORITIES, type Authority } from '@vexil/core';
-import type { ReportedUser } from '../../../entities/target-users/api/get-target-users';
-import { UsersPage, type UsersPageProps } from './users-page';
+import type { ReportedUser } from '../entities/target-users/api/get-target-users';
+import { UsersPage, type UsersPageProps } from '../features/target-users/components/users-page';
 
 /*
  * Stands in for the users API in the Users page's tests: one in-memory list of the users of the

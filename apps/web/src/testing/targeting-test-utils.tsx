@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { useParams } from 'react-router';
-import { useFeature } from '../../../entities/features/api/get-feature';
-import { DETAIL, featureFixture } from '../../../test-fixtures';
+import { useFeature } from '../entities/features/api/get-feature';
+import { DETAIL, featureFixture } from './test-fixtures';
 import {
   environmentRoute,
   InEnvironment,
@@ -10,7 +10,7 @@ import {
   jsonResponse,
   renderRoute,
   stubApi,
-} from '../../../test-utils';
+} from './test-utils';
 import {
   describeRules,
   targetingStatusOf,
@@ -20,7 +20,7 @@ import {
   type Segment,
   type Target,
 } from '@vexil/core';
-import { FeatureTargeting } from './feature-targeting';
+import { FeatureTargeting } from '../features/targeting/components/feature-targeting';
 
 export const DEV_TARGETING = '/projects/web/environments/dev/features/checkout/targeting';
 export const PRODUCTION_TARGETING = `${DETAIL}/targeting`;

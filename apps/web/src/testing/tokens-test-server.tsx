@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
 import type { Token, TokenInput } from '@vexil/core';
-import { closeAllModals } from '../../../lib/modals';
-import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../test-utils';
-import { AccessTokensAdmin } from './access-tokens-admin';
+import { closeAllModals } from '../lib/modals';
+import { createTestQueryClient, jsonResponse, Providers, stubApi } from './test-utils';
+import { AccessTokensAdmin } from '../features/tokens/components/access-tokens-admin';
 
 /*
  * Stands in for the access tokens API in the Access Tokens tab's tests: one member's tokens in memory,

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { closeAllModals } from '../../../lib/modals';
-import { createTestQueryClient, jsonResponse, Providers, stubApi } from '../../../test-utils';
+import { closeAllModals } from '../lib/modals';
+import { createTestQueryClient, jsonResponse, Providers, stubApi } from './test-utils';
 import {
   AUTHORITIES,
   type Authority,

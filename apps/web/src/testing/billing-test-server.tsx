@@ -8,11 +8,11 @@ import type {
   Subscription,
   Usage,
 } from '@vexil/core';
-import { closeAllModals } from '../../../lib/modals';
-import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../../test-utils';
-import { BillingAdmin } from './billing-admin';
-import { LocalCheckoutPage } from './local-checkout-page';
-import { LocalManagePage } from './local-manage-page';
+import { closeAllModals } from '../lib/modals';
+import { initialPayload, jsonResponse, renderRoute, stubApi } from './test-utils';
+import { BillingAdmin } from '../features/billing/components/billing-admin';
+import { LocalCheckoutPage } from '../features/billing/components/local-checkout-page';
+import { LocalManagePage } from '../features/billing/components/local-manage-page';
 
 /*
  * Stands in for the billing API in the Billing pages' tests: the plans on sale, the billing information,

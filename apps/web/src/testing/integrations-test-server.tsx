@@ -9,8 +9,8 @@ import type {
   WebhookDelivery,
   WebhookInput,
 } from '@vexil/core';
-import { closeAllModals } from '../../../lib/modals';
-import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../../test-utils';
+import { closeAllModals } from '../lib/modals';
+import { initialPayload, jsonResponse, renderRoute, stubApi } from './test-utils';
 
 /*
  * Stands in for the integrations and webhooks API in the Integrations tab's, the Jira pages' and the

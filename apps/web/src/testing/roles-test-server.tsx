@@ -7,9 +7,9 @@ import {
   type RoleInput,
   type TeamMember,
 } from '@vexil/core';
-import { closeAllModals } from '../../lib/modals';
-import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../test-utils';
-import { RolesAdmin } from './components/roles-admin';
+import { closeAllModals } from '../lib/modals';
+import { initialPayload, jsonResponse, renderRoute, stubApi } from './test-utils';
+import { RolesAdmin } from '../features/roles/components/roles-admin';
 
 /*
  * Stands in for the roles API in Role Management's tests: the built-in authorities, custom roles in

@@ -7,10 +7,10 @@ import {
   jsonResponse,
   renderRoute,
   stubApi,
-} from '../../../test-utils';
-import { auditPageFixture, featureFixture, impressionsFixture } from '../../../test-fixtures';
+} from './test-utils';
+import { auditPageFixture, featureFixture, impressionsFixture } from './test-fixtures';
 import type { Feature, InitialPayload } from '@vexil/core';
-import { FeatureDetailPage } from './feature-detail-page';
+import { FeatureDetailPage } from '../features/feature-detail/components/feature-detail-page';
 
 type Handlers = Parameters<typeof stubApi>[0];
 

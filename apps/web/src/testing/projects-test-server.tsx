@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
-import { closeAllModals } from '../../lib/modals';
+import { closeAllModals } from '../lib/modals';
 import { useParams } from 'react-router';
-import { initialPayload, jsonResponse, renderRoute, stubApi, withSdkKeys } from '../../test-utils';
+import { initialPayload, jsonResponse, renderRoute, stubApi, withSdkKeys } from './test-utils';
 import type { InitialPayload, Project } from '@vexil/core';
-import { ProjectAdmin } from './components/project-admin';
+import { ProjectAdmin } from '../features/projects/components/project-admin';
 
 export type ApiHandler = Parameters<typeof stubApi>[0][string];
 

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import type { InitialPayload, InvitesResult, TeamMember } from '@vexil/core';
-import { closeAllModals } from '../../lib/modals';
-import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../test-utils';
-import { TeamAdmin } from './components/team-admin';
+import { closeAllModals } from '../lib/modals';
+import { initialPayload, jsonResponse, renderRoute, stubApi } from './test-utils';
+import { TeamAdmin } from '../features/team/components/team-admin';
 
 export type ApiHandler = Parameters<typeof stubApi>[0][string];
 

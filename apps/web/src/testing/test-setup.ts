@@ -1,5 +1,7 @@
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
+// The DOM matchers (toBeVisible, toHaveTextContent, toBeDisabled…) on Vitest's expect.
+import '@testing-library/jest-dom/vitest';
 
 // Mantine reads media queries and observes sizes; jsdom has neither.
 Object.defineProperty(window, 'matchMedia', {
