@@ -93,7 +93,7 @@ export async function runBillingCli(
       trialDays: config.billing.trialDays,
       ...clock,
     });
-    const audit = createAuditService({ db, billing, team: createTeamService({ db }), ...clock });
+    const audit = createAuditService({ db, plan: billing, members: createTeamService({ db }), ...clock });
     const account = createBillingAccountService({
       db,
       audit,

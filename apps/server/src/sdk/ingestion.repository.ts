@@ -1,38 +1,26 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
+import { byText, chunked } from '../db/batches';
 import {
   environments,
   experimentExposures,
   experiments,
   featureControls,
-  goals,
   impressionCounters,
   projects,
-  targetUsers,
   targetValues,
 } from '../db/schema/index';
-import type {
-  ControlRow,
-  ConversionRow,
-  ExposureRow,
-  GoalRow,
-  ImpressionRow,
-  Live,
-  UserRow,
-  ValueRow,
-} from './ingestion-rows';
-
-const CHUNK = 500;
-
-async function chunked<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>) {
-  for (let start = 0; start < rows.length; start += CHUNK) await write(rows.slice(start, start + CHUNK));
-}
+import type { ConversionRow, ExposureRow, ImpressionRow, Live, ValueRow } from './ingestion-rows';
 
 /*
- * Every write takes its rows in key order: two server instances upserting the same counters then
- * lock them in the same order and cannot deadlock each other.
+ * The tables the dashboard's modules own are written through the writers those modules export for
+ * the ingestion's transaction (docs/adr/0019-modules-own-their-tables.md); the ingestion owns the
+ * counters, exposures and target values it alone writes. Every batch takes its rows in key order
+ * (db/batches.ts).
  */
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export { touchControls } from '../modules/controls/control-availability';
+export { upsertGoals } from '../modules/experiments/goals';
+export { upsertUsers } from '../modules/target-users/seen-users';
 
 export async function addImpressions(db: Executor, rows: ImpressionRow[]) {
   rows.sort(
@@ -52,55 +40,6 @@ export async function addImpressions(db: Executor, rows: ImpressionRow[]) {
   );
 }
 
-/**
- * Marks controls available and moves their last impression forward (never back), in one statement.
- * Answers the ids of the controls that became available now: evaluated by an SDK for the first time.
- */
-export async function touchControls(db: Executor, rows: ControlRow[]): Promise<string[]> {
-  rows.sort((a, b) => byText(a.controlId, b.controlId));
-  const firstSeen: string[] = [];
-  await chunked(rows, async (chunk) => {
-    const values = sql.join(
-      chunk.map(
-        (row) =>
-          sql`(${row.controlId}::uuid, ${row.seenAt.toISOString()}::timestamptz, ${row.lastImpressionAt?.toISOString() ?? null}::timestamptz)`,
-      ),
-      sql`, `,
-    );
-    // Rows already available with a later impression are left alone: no new row version, no lock.
-    // `available_at` is set only when it was empty, so it equals this request's time exactly when
-    // the control became available now.
-    const result = (await db.execute(sql`
-      update ${featureControls} as fc
-      set available = true,
-          available_at = coalesce(fc.available_at, v.seen_at),
-          last_impression_at = greatest(fc.last_impression_at, v.last_impression_at)
-      from (values ${values}) as v(id, seen_at, last_impression_at)
-      where fc.id = v.id
-        and (not fc.available or fc.available_at is null
-             or v.last_impression_at > coalesce(fc.last_impression_at, '-infinity'::timestamptz))
-      returning fc.id, (fc.available_at = v.seen_at) as first`)) as unknown as {
-      // Both drivers (node-postgres and PGlite) answer their rows in `rows`.
-      rows: { id: string; first: boolean }[];
-    };
-    for (const row of result.rows) if (row.first) firstSeen.push(row.id);
-  });
-  return firstSeen;
-}
-
-export async function upsertUsers(db: Executor, rows: UserRow[]) {
-  rows.sort((a, b) => byText(a.environmentId, b.environmentId) || byText(a.userKey, b.userKey));
-  await chunked(rows, (chunk) =>
-    db
-      .insert(targetUsers)
-      .values(chunk)
-      .onConflictDoUpdate({
-        target: [targetUsers.environmentId, targetUsers.userKey],
-        set: { attributes: sql`excluded.attributes`, lastSeenAt: sql`excluded.last_seen_at` },
-      }),
-  );
-}
-
 export async function upsertValues(db: Executor, rows: ValueRow[]) {
   rows.sort(
     (a, b) =>
@@ -113,19 +52,6 @@ export async function upsertValues(db: Executor, rows: ValueRow[]) {
       .onConflictDoUpdate({
         target: [targetValues.projectId, targetValues.targetKey, targetValues.value],
         set: { lastSeenAt: sql`greatest(${targetValues.lastSeenAt}, excluded.last_seen_at)` },
-      }),
-  );
-}
-
-export async function upsertGoals(db: Executor, rows: GoalRow[]) {
-  rows.sort((a, b) => byText(a.projectId, b.projectId) || byText(a.key, b.key));
-  await chunked(rows, (chunk) =>
-    db
-      .insert(goals)
-      .values(chunk)
-      .onConflictDoUpdate({
-        target: [goals.projectId, goals.key],
-        set: { lastSeenAt: sql`greatest(${goals.lastSeenAt}, excluded.last_seen_at)` },
       }),
   );
 }

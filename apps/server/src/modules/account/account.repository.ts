@@ -44,19 +44,3 @@ export async function findOrganisation(
     .limit(1);
   return row ?? null;
 }
-
-export async function markIntroRead(
-  db: Executor,
-  organisationId: string,
-  userId: string,
-  at: Date,
-): Promise<UserRecord['settings'] | null> {
-  const user = await findUser(db, organisationId, userId);
-  if (!user) return null;
-  const settings = { ...user.settings, introReadDate: at.toISOString() };
-  await db
-    .update(users)
-    .set({ settings, updatedAt: at })
-    .where(and(eq(users.organisationId, organisationId), eq(users.id, userId)));
-  return settings;
-}

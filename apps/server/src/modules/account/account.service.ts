@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { MembersService } from '../members/members.service';
 import type { ProjectsService } from '../projects/projects.service';
 import type { SsoService } from '../sso/sso.service';
 import * as repo from './account.repository';
@@ -19,14 +20,14 @@ export function createAccountService(deps: {
   uiFlags: Record<UiFlag, boolean>;
   billing: BillingService;
   projects: ProjectsService;
+  /** The member's own settings are the members module's to write. */
+  members: Pick<MembersService, 'markIntroRead'>;
   /** The organisation's single sign-on, shown on its sign-in page. */
   sso: Pick<SsoService, 'publicSso'>;
   /** BASE_DOMAIN: the bare sign-in page sends people to `{domain}.{baseDomain}` when served from it. */
   baseDomain: string;
-  now?: () => Date;
 }) {
-  const { db, auth, uiFlags, billing, projects, sso, baseDomain } = deps;
-  const now = deps.now ?? (() => new Date());
+  const { db, auth, uiFlags, billing, projects, members, sso, baseDomain } = deps;
 
   return {
     /**
@@ -83,7 +84,7 @@ export function createAccountService(deps: {
 
     async markIntroRead(principal: Principal, userId: string) {
       if (userId !== principal.userId) throw new ForbiddenError('You can only change your own settings');
-      const settings = await repo.markIntroRead(db, principal.organisationId, userId, now());
+      const settings = await members.markIntroRead(db, principal.organisationId, userId);
       if (!settings) throw new NotFoundError('user', userId);
       return { introReadDate: settings.introReadDate ?? null };
     },

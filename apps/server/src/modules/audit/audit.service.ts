@@ -8,9 +8,6 @@ import {
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { ForbiddenError, StaleWriteError } from '../../errors';
-import type { Principal } from '../auth/auth.service';
-import type { BillingService } from '../billing/billing.service';
-import type { TeamService } from '../team/team.service';
 import * as repo from './audit.repository';
 
 /** What one write tells the audit log. The description is markdown; escape user text with core's escapeMarkdown. */
@@ -33,13 +30,29 @@ export const AUDIT_NOT_ON_PLAN = 'Audit logs are not available on your current p
 
 export type AuditService = ReturnType<typeof createAuditService>;
 
-export function createAuditService(deps: {
-  db: Database;
-  billing: BillingService;
-  team: TeamService;
-  now?: () => Date;
-}) {
-  const { db, billing, team } = deps;
+/** Who reads the audit log: a signed-in member of the organisation (a Principal fits). */
+export type AuditReader = Parameters<typeof denialOf>[0] & { organisationId: string };
+
+/**
+ * The audit module's ports (docs/adr/0019-modules-own-their-tables.md): audit sits at the bottom of
+ * the modules, which all record through it, so what it asks of others is declared here and the
+ * composition root supplies it.
+ */
+export type AuditPorts = {
+  /** Whether the organisation's plan includes the audit log (the billing module). */
+  plan: { allows(organisationId: string, feature: 'auditLog'): Promise<boolean> };
+  /** Members' names by id, for who changed a record (the team module). */
+  members: {
+    summariesOf(
+      executor: Executor,
+      organisationId: string,
+      ids: readonly string[],
+    ): Promise<Map<string, { name: string }>>;
+  };
+};
+
+export function createAuditService(deps: AuditPorts & { db: Database; now?: () => Date }) {
+  const { db, plan, members } = deps;
   const now = deps.now ?? (() => new Date());
 
   return {
@@ -85,7 +98,7 @@ export function createAuditService(deps: {
       let who = 'Someone';
       if (last?.actorId === principal.userId && !options.changedAt) who = 'You';
       else if (last?.actorId) {
-        const names = await team.summariesOf(executor, principal.organisationId, [last.actorId]);
+        const names = await members.summariesOf(executor, principal.organisationId, [last.actorId]);
         who = names.get(last.actorId)?.name ?? who;
       } else if (actor?.type === 'sdk') who = 'An SDK';
       if (options.changedAt) {
@@ -102,10 +115,10 @@ export function createAuditService(deps: {
     },
 
     /** GET /api/v1/audit-items: newest first, 50 a page; the plan must include the audit log. */
-    async list(principal: Principal, query: AuditQuery): Promise<AuditPage> {
+    async list(principal: AuditReader, query: AuditQuery): Promise<AuditPage> {
       const denial = denialOf(principal, 'read', { type: 'audit' });
       if (denial) throw ForbiddenError.of(denial);
-      if (!(await billing.allows(principal.organisationId, 'auditLog')))
+      if (!(await plan.allows(principal.organisationId, 'auditLog')))
         throw new ForbiddenError(AUDIT_NOT_ON_PLAN, 'plan_required');
       const pageSize = Math.min(query.pageSize, AUDIT_PAGE_SIZE);
       const rows = await repo.listAuditItems(

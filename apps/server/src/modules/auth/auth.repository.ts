@@ -190,6 +190,26 @@ export async function consumeOneTimeToken(
   return row ?? null;
 }
 
+/** Every live token of `purpose` of the member stops working. */
+export async function retireOneTimeTokens(
+  db: Executor,
+  owner: { organisationId: string; userId: string },
+  purpose: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(oneTimeTokens)
+    .set({ usedAt: at })
+    .where(
+      and(
+        eq(oneTimeTokens.organisationId, owner.organisationId),
+        eq(oneTimeTokens.userId, owner.userId),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+      ),
+    );
+}
+
 export async function findUserForSession(
   db: Executor,
   userId: string,

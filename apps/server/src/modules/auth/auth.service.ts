@@ -5,10 +5,9 @@ import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedErro
 import type { ChangeEvents } from '../../lib/change-events';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
-import type { OneTimeTokenPurpose } from '../../db/schema/index';
 import type { AuditService } from '../audit/audit.service';
 import * as repo from './auth.repository';
-import type { TokenOwner } from './auth.types';
+import type { OneTimeTokenPurpose, TokenOwner } from './auth.types';
 import { createLoginThrottle, loginThrottleKey } from './login-throttle';
 import { failedSignIns, linkSignIn, passwordSignIn, recordsFailures } from './sign-in-audit';
 
@@ -250,10 +249,10 @@ export function createAuthService(deps: {
     /**
      * Ends every session of a member at once ("Sign out everywhere", removal from the organisation):
      * the next request with any of them is refused with 401. Pass the caller's transaction to end
-     * them together with its change. Answers how many sessions were live. Once it has committed,
+     * them together with its change (or `db`). Answers how many sessions were live. Once it has committed,
      * call {@link accessChanged} so that the member's open dashboards close.
      */
-    revokeAllSessions(organisationId: string, userId: string, executor: Executor = db): Promise<number> {
+    revokeAllSessions(executor: Executor, organisationId: string, userId: string): Promise<number> {
       return repo.revokeAllSessions(executor, organisationId, userId, now());
     },
 
@@ -287,6 +286,16 @@ export function createAuthService(deps: {
       at: Date,
     ): Promise<TokenOwner | null> {
       return repo.consumeOneTimeToken(executor, hashToken(token), purpose, at);
+    },
+
+    /** Every live token of `purpose` of the member stops working (a password reset retires the others). */
+    retireOneTimeTokens(
+      executor: Executor,
+      owner: { organisationId: string; userId: string },
+      purpose: OneTimeTokenPurpose,
+      at: Date,
+    ): Promise<void> {
+      return repo.retireOneTimeTokens(executor, owner, purpose, at);
     },
 
     resolveSession,

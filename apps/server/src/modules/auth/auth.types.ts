@@ -1,5 +1,7 @@
 import type { Organisation } from '@vexil/core';
 
+export type { OneTimeTokenPurpose } from '../../db/schema/index';
+
 /** An organisation as the sign-in page may show it, before anyone has signed in. */
 export type PublicOrganisation = Pick<Organisation, 'id' | 'name' | 'domain'>;
 

@@ -12,10 +12,11 @@ import { NotFoundError } from '../../errors';
 import { groupBy } from '../../lib/collections';
 import type { Principal } from '../auth/auth.service';
 import type { ControlsService } from '../controls/controls.service';
-import type { JiraService } from '../integrations/jira.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
+import * as linkRepo from './feature-links.repository';
 import * as repo from './features.repository';
+import type { IssueTracker } from './ports';
 import type { FeatureWithProject, ListedFeature } from './features.types';
 
 /** How many features a search returns at most. */
@@ -44,7 +45,7 @@ export function createFeatureReadModel(deps: {
   controls: ControlsService;
   team: TeamService;
   /** The issue tracker's titles and links of issue keys, when one is connected (integrations module). */
-  issues?: Pick<JiraService, 'describeIssues'>;
+  issues?: Pick<IssueTracker, 'describeIssues'>;
 }) {
   const { db, scope, controls, team } = deps;
 
@@ -59,15 +60,15 @@ export function createFeatureReadModel(deps: {
     const ids = rows.map((r) => r.feature.id);
     const [variantRows, links, goalRows, maintainers, bookmarked] = await readTogether(executor, [
       () => repo.variantsOf(executor, organisationId, ids),
-      () => repo.issueLinksOf(executor, organisationId, ids),
-      () => repo.goalKeysOf(executor, organisationId, ids),
+      () => linkRepo.issueLinksOf(executor, organisationId, ids),
+      () => linkRepo.goalKeysOf(executor, organisationId, ids),
       () =>
         team.summariesOf(
           executor,
           organisationId,
           rows.flatMap((r) => (r.feature.maintainerId ? [r.feature.maintainerId] : [])),
         ),
-      () => repo.bookmarkedIds(executor, principal.userId, ids),
+      () => linkRepo.bookmarkedIds(executor, principal.userId, ids),
     ]);
     const variantsByFeature = groupBy(variantRows, (v) => v.featureId);
     const controlViews = await controls.viewsOf(

@@ -5,24 +5,14 @@ import { containsPattern } from '../../db/text-search';
 import {
   bookmarks,
   featureControls,
-  featureGoals,
-  featureIssueLinks,
   features,
-  goals,
   projects,
   users,
   variants,
   type NewFeatureRow,
   type NewVariantRow,
 } from '../../db/schema/index';
-import type {
-  FeatureGoal,
-  FeatureRecord,
-  FeatureWithProject,
-  IssueLinkRecord,
-  ListedFeature,
-  VariantRecord,
-} from './features.types';
+import type { FeatureRecord, FeatureWithProject, ListedFeature, VariantRecord } from './features.types';
 
 /** The columns of a {@link FeatureRecord}. */
 const featureColumns = {
@@ -344,107 +334,6 @@ export async function updateVariant(
     .where(and(eq(variants.featureId, featureId), eq(variants.key, key)));
 }
 
-/** The issue links of the features, oldest first. */
-export async function issueLinksOf(
-  db: Executor,
-  organisationId: string,
-  featureIds: string[],
-): Promise<IssueLinkRecord[]> {
-  if (featureIds.length === 0) return [];
-  return db
-    .select({
-      featureId: featureIssueLinks.featureId,
-      key: featureIssueLinks.issueKey,
-      title: featureIssueLinks.title,
-      url: featureIssueLinks.url,
-    })
-    .from(featureIssueLinks)
-    .where(
-      and(
-        eq(featureIssueLinks.organisationId, organisationId),
-        inArray(featureIssueLinks.featureId, featureIds),
-      ),
-    )
-    .orderBy(asc(featureIssueLinks.createdAt), asc(featureIssueLinks.issueKey));
-}
-
-export async function addIssueLinks(db: Executor, organisationId: string, featureId: string, keys: string[]) {
-  if (keys.length === 0) return;
-  await db
-    .insert(featureIssueLinks)
-    .values(keys.map((issueKey) => ({ organisationId, featureId, issueKey })))
-    .onConflictDoNothing();
-}
-
-export async function removeIssueLinks(db: Executor, featureId: string, keys: string[]) {
-  if (keys.length === 0) return;
-  await db
-    .delete(featureIssueLinks)
-    .where(and(eq(featureIssueLinks.featureId, featureId), inArray(featureIssueLinks.issueKey, keys)));
-}
-
-export async function goalKeysOf(
-  db: Executor,
-  organisationId: string,
-  featureIds: string[],
-): Promise<FeatureGoal[]> {
-  if (featureIds.length === 0) return [];
-  return db
-    .select({ featureId: featureGoals.featureId, key: goals.key })
-    .from(featureGoals)
-    .innerJoin(goals, eq(goals.id, featureGoals.goalId))
-    .where(and(eq(featureGoals.organisationId, organisationId), inArray(featureGoals.featureId, featureIds)))
-    .orderBy(asc(goals.key));
-}
-
-/** Makes the feature's goals exactly `keys`, creating goals the project does not have yet. */
-export async function setGoals(
-  db: Executor,
-  organisationId: string,
-  projectId: string,
-  featureId: string,
-  keys: string[],
-): Promise<void> {
-  await db.delete(featureGoals).where(eq(featureGoals.featureId, featureId));
-  if (keys.length === 0) return;
-  await db
-    .insert(goals)
-    .values(keys.map((key) => ({ organisationId, projectId, key })))
-    .onConflictDoNothing();
-  const rows = await db
-    .select({ id: goals.id })
-    .from(goals)
-    .where(and(eq(goals.projectId, projectId), inArray(goals.key, keys)));
-  await db.insert(featureGoals).values(rows.map((goal) => ({ organisationId, featureId, goalId: goal.id })));
-}
-
-export async function bookmarkedIds(
-  db: Executor,
-  userId: string,
-  featureIds: string[],
-): Promise<Set<string>> {
-  if (featureIds.length === 0) return new Set();
-  const rows = await db
-    .select({ featureId: bookmarks.featureId })
-    .from(bookmarks)
-    .where(and(eq(bookmarks.userId, userId), inArray(bookmarks.featureId, featureIds)));
-  return new Set(rows.map((r) => r.featureId));
-}
-
-export async function setBookmark(
-  db: Executor,
-  organisationId: string,
-  userId: string,
-  featureId: string,
-  bookmarked: boolean,
-): Promise<void> {
-  if (bookmarked) {
-    await db.insert(bookmarks).values({ organisationId, userId, featureId }).onConflictDoNothing();
-  } else {
-    await db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.featureId, featureId)));
-  }
-}
-
 /** Distinct tags of the project's live features containing `text`, alphabetically. */
 export async function tagsOf(
   db: Executor,
@@ -481,4 +370,25 @@ export async function liveByKeys(
     .select({ id: features.id, key: features.key })
     .from(features)
     .where(and(eq(features.projectId, projectId), eq(features.archived, false), inArray(features.key, keys)));
+}
+
+/** Archives the live features of a project being removed; returns how many. */
+export async function archiveAllOfProject(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+  at: Date,
+): Promise<number> {
+  const rows = await db
+    .update(features)
+    .set({ archived: true, archivedAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(features.organisationId, organisationId),
+        eq(features.projectId, projectId),
+        eq(features.archived, false),
+      ),
+    )
+    .returning({ id: features.id });
+  return rows.length;
 }

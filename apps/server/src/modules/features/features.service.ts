@@ -13,8 +13,9 @@ import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
 import { featureCreated, featureDeleted, featureLinked, featureUpdated } from './feature-audit';
-import type { JiraService } from '../integrations/jira.service';
 import type { FeatureReadModel } from './feature-read-model';
+import * as linkRepo from './feature-links.repository';
+import { issuesLinked, type GoalIds, type IssueTracker, type IssuesLinked } from './ports';
 import * as repo from './features.repository';
 import type { FeatureKeyCheck } from './features.types';
 
@@ -53,10 +54,12 @@ export function createFeaturesService(deps: {
   events: ChangeEvents;
   read: FeatureReadModel;
   /** Comments on the issues a feature is created from or linked to (integrations module). */
-  issues?: Pick<JiraService, 'issuesLinked'>;
+  issues?: Pick<IssueTracker, 'issuesLinked'>;
+  /** A project's goals (experiments module). */
+  goals: GoalIds;
   now?: () => Date;
 }) {
-  const { db, audit, billing, controls, scope, team, events, read } = deps;
+  const { db, audit, billing, controls, scope, team, events, read, goals } = deps;
   const now = deps.now ?? (() => new Date());
 
   function publishProject(
@@ -77,21 +80,24 @@ export function createFeaturesService(deps: {
   }
 
   /** Tells the issue tracker, after the commit, which issues now link to the feature. */
-  function announceLinks(
-    principal: Principal,
-    feature: Feature,
-    how: 'created' | 'linked',
-    issueKeys: string[],
+  function announceLinks(principal: Principal, feature: Feature, how: IssuesLinked['how'], keys: string[]) {
+    if (keys.length > 0) deps.issues?.issuesLinked(issuesLinked(principal, feature, how, keys));
+  }
+
+  /** Makes the feature's goals exactly `keys`, creating goals the project does not have yet. */
+  async function setGoals(
+    tx: Executor,
+    organisationId: string,
+    projectId: string,
+    featureId: string,
+    keys: string[],
   ) {
-    if (issueKeys.length === 0) return;
-    deps.issues?.issuesLinked({
-      organisationId: principal.organisationId,
-      actorEmail: principal.email,
-      how,
-      feature: { key: feature.key, name: feature.name },
-      project: { key: feature.project.key, name: feature.project.name },
-      issueKeys,
-    });
+    await linkRepo.setGoals(
+      tx,
+      organisationId,
+      featureId,
+      await goals.ensureGoals(tx, organisationId, projectId, keys),
+    );
   }
 
   async function environmentIdsOf(tx: Executor, organisationId: string, projectId: string) {
@@ -152,8 +158,8 @@ export function createFeaturesService(deps: {
               position,
             })),
           );
-          await repo.addIssueLinks(tx, organisationId, row.id, input.jiraIssueKeys);
-          await repo.setGoals(tx, organisationId, project.id, row.id, input.goals);
+          await linkRepo.addIssueLinks(tx, organisationId, row.id, input.jiraIssueKeys);
+          await setGoals(tx, organisationId, project.id, row.id, input.goals);
           const environmentIds = await controls.createForFeature(tx, {
             organisationId,
             projectId: project.id,
@@ -258,20 +264,20 @@ export function createFeaturesService(deps: {
             position: incoming.get(variant.key)!.position,
           })),
         );
-        const links = await repo.issueLinksOf(tx, organisationId, [id]);
+        const links = await linkRepo.issueLinksOf(tx, organisationId, [id]);
         const linkedKeys = links.map((l) => l.key);
-        await repo.removeIssueLinks(
+        await linkRepo.removeIssueLinks(
           tx,
           id,
           linkedKeys.filter((k) => !input.jiraIssueKeys.includes(k)),
         );
-        await repo.addIssueLinks(
+        await linkRepo.addIssueLinks(
           tx,
           organisationId,
           id,
           input.jiraIssueKeys.filter((k) => !linkedKeys.includes(k)),
         );
-        await repo.setGoals(tx, organisationId, project.id, id, input.goals);
+        await setGoals(tx, organisationId, project.id, id, input.goals);
         const after = await repo.update(tx, organisationId, id, {
           name: input.name,
           description: input.description,
@@ -349,10 +355,10 @@ export function createFeaturesService(deps: {
         if (!found) throw new NotFoundError('feature', featureId);
         assertAllowed(principal, 'create', { type: 'feature', projectId: found.project.id });
         await billing.assertActive(organisationId, tx);
-        const links = await repo.issueLinksOf(tx, organisationId, [featureId]);
+        const links = await linkRepo.issueLinksOf(tx, organisationId, [featureId]);
         const linked = !links.some((l) => l.key === issueKey);
         if (linked) {
-          await repo.addIssueLinks(tx, organisationId, featureId, [issueKey]);
+          await linkRepo.addIssueLinks(tx, organisationId, featureId, [issueKey]);
           await repo.update(tx, organisationId, featureId, { updatedAt: now() });
           await audit.record(tx, principal, {
             action: 'update',
@@ -369,11 +375,16 @@ export function createFeaturesService(deps: {
       return feature;
     },
 
+    /** A project being removed archives its live features with it, in its transaction; how many. */
+    archiveAllOf(tx: Executor, organisationId: string, projectId: string, at: Date): Promise<number> {
+      return repo.archiveAllOfProject(tx, organisationId, projectId, at);
+    },
+
     /** PUT /api/v1/features/{featureId}/bookmark/{bookmarked}: per user. */
     async bookmark(principal: Principal, featureId: string, bookmarked: boolean) {
       const found = await repo.findById(db, principal.organisationId, featureId);
       if (!found) throw new NotFoundError('feature', featureId);
-      await repo.setBookmark(db, principal.organisationId, principal.userId, featureId, bookmarked);
+      await linkRepo.setBookmark(db, principal.organisationId, principal.userId, featureId, bookmarked);
       return { featureId, bookmarked };
     },
   };

@@ -4,6 +4,8 @@ import type { ChangeEvents } from '../../lib/change-events';
 import type { OutgoingFetch, OutgoingPolicy } from '../../lib/outgoing-url';
 import type { SecretBox } from '../../lib/secret-box';
 import type { AuditService } from '../audit/audit.service';
+import type { IssueLinkWriter } from '../features/ports';
+import type { OrganisationsService } from '../organisations/organisations.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
 import type { IntegrationsLogger } from './access';
@@ -27,13 +29,17 @@ export type IntegrationsModule = ReturnType<typeof createIntegrationsModule>;
 /**
  * The integrations module (docs/adr/0017-integrations-and-outgoing-requests.md): the chat service, the
  * issue tracker and outgoing webhooks, with their adapters and the work they do in the background.
- * It sits above `audit`, `scope` and `team`; `features` uses its issue tracker.
+ * It sits above `audit`, `scope`, `team` and `organisations`, and writes the features' issue links
+ * through the writer the features module gives it; `features` asks its issue tracker through a port.
  */
 export function createIntegrationsModule(deps: {
   db: Database;
   audit: AuditService;
   scope: Scope;
   team: TeamService;
+  /** The owners of what the issue tracker writes beyond its own tables (docs/adr/0019-modules-own-their-tables.md). */
+  organisations: Pick<OrganisationsService, 'setJiraEnabled'>;
+  issueLinks: IssueLinkWriter;
   events: ChangeEvents;
   secrets: SecretBox;
   fetch: OutgoingFetch;
@@ -70,6 +76,8 @@ export function createIntegrationsModule(deps: {
     db,
     audit,
     team,
+    organisations: deps.organisations,
+    issueLinks: deps.issueLinks,
     secrets,
     adapter: createJiraAdapter({ fetch }),
     background,

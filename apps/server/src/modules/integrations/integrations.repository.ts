@@ -1,8 +1,7 @@
-import { and, asc, count, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import {
   environments,
-  featureIssueLinks,
   features,
   integrationStates,
   integrations,
@@ -122,16 +121,6 @@ export async function allIntegrationSecrets(
 
 export async function setIntegrationSecrets(db: Executor, id: string, secrets: IntegrationSecrets) {
   await db.update(integrations).set({ secrets }).where(eq(integrations.id, id));
-}
-
-/** The initial payload's `organisation.settings.jiraEnabled` (docs/product.md §3). */
-export async function setJiraEnabled(db: Executor, organisationId: string, enabled: boolean): Promise<void> {
-  await db
-    .update(organisations)
-    .set({
-      settings: sql`${organisations.settings} || ${JSON.stringify({ jiraEnabled: enabled })}::jsonb`,
-    })
-    .where(eq(organisations.id, organisationId));
 }
 
 export async function organisationDomain(db: Executor, organisationId: string): Promise<string | null> {
@@ -291,31 +280,6 @@ export async function describeChange(
     feature,
     firstEnvironmentKey: environmentRows[0]?.key ?? null,
   };
-}
-
-// Issue links (the features' `jiraIssues`): titles and links remembered from the issue tracker.
-
-/** Remembers an issue's title and link on every link of the organisation to it. */
-export async function storeIssue(
-  db: Executor,
-  organisationId: string,
-  integrationId: string,
-  issue: { key: string; title: string; url: string },
-): Promise<void> {
-  await db
-    .update(featureIssueLinks)
-    .set({ title: issue.title, url: issue.url, integrationId })
-    .where(
-      and(eq(featureIssueLinks.organisationId, organisationId), eq(featureIssueLinks.issueKey, issue.key)),
-    );
-}
-
-/** Forgets the titles and links of the organisation's issue links (the connection was removed). */
-export async function forgetIssues(db: Executor, organisationId: string): Promise<void> {
-  await db
-    .update(featureIssueLinks)
-    .set({ title: '', url: null, integrationId: null })
-    .where(eq(featureIssueLinks.organisationId, organisationId));
 }
 
 // Outgoing webhooks.

@@ -12,7 +12,6 @@ import {
   type SlackInstallError,
 } from '@vexil/core';
 import type { Database } from '../../db/client';
-import type { IntegrationSecrets, SlackConfiguration, StoredIntegrationFilters } from '../../db/schema/index';
 import { lockOrganisation } from '../../db/locks';
 import { BadRequestError, NotFoundError } from '../../errors';
 import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
@@ -26,7 +25,14 @@ import type { Background } from './background';
 import { eventKindOf, integrationEvent, passes, slackMessage } from './change-messages';
 import { signState, verifyState } from './install-state';
 import * as repo from './integrations.repository';
-import type { IntegrationEvent, IntegrationRecord, SlackIntegrationRecord } from './integrations.types';
+import type {
+  IntegrationEvent,
+  IntegrationRecord,
+  IntegrationSecrets,
+  SlackConfiguration,
+  SlackIntegrationRecord,
+  StoredIntegrationFilters,
+} from './integrations.types';
 import type { JiraService } from './jira.service';
 import { SlackError, type SlackAdapter } from './slack-adapter';
 import type { WebhooksService } from './webhooks.service';

@@ -7,6 +7,14 @@ import type {
   SlackConfiguration,
 } from '../../db/schema/index';
 
+/** The stored shapes the services read and write, named here so that services need not import the schema. */
+export type {
+  IntegrationSecrets,
+  JiraConfiguration,
+  SlackConfiguration,
+  StoredIntegrationFilters,
+} from '../../db/schema/index';
+
 /** An installed integration as stored; `secrets` still encrypted. */
 export type IntegrationRecord = {
   id: string;

@@ -9,7 +9,6 @@ import {
   type JiraIssue,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
-import type { JiraConfiguration } from '../../db/schema/index';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors';
@@ -18,12 +17,14 @@ import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
 import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
+import type { IssueLinkWriter } from '../features/ports';
+import type { OrganisationsService } from '../organisations/organisations.service';
 import type { TeamService } from '../team/team.service';
 import { JIRA_TURNED_OFF, assertIntegrationsAdmin, secretContext, type IntegrationsLogger } from './access';
 import type { Background } from './background';
 import { organisationDashboard } from './change-messages';
 import * as repo from './integrations.repository';
-import type { IntegrationRecord, JiraIntegrationRecord } from './integrations.types';
+import type { IntegrationRecord, JiraConfiguration, JiraIntegrationRecord } from './integrations.types';
 import {
   JiraError,
   browseUrl,
@@ -84,6 +85,9 @@ export function createJiraService(deps: {
   db: Database;
   audit: AuditService;
   team: TeamService;
+  /** The organisation's `jiraEnabled` setting and the features' issue links are their owners' to write. */
+  organisations: Pick<OrganisationsService, 'setJiraEnabled'>;
+  issueLinks: IssueLinkWriter;
   secrets: SecretBox;
   adapter: JiraAdapter;
   background: Background;
@@ -179,7 +183,7 @@ export function createJiraService(deps: {
     try {
       const issue = await adapter.issue(credentialsOf(connection), key);
       remember(organisationId, key, { issue, fetchedAt: now().getTime(), failedAt: 0 });
-      await repo.storeIssue(db, organisationId, connection.id, { ...issue, key });
+      await deps.issueLinks.remember(db, organisationId, connection.id, { ...issue, key });
       return issue;
     } catch (error) {
       const previous = cache.get(organisationId)?.get(key);
@@ -266,7 +270,7 @@ export function createJiraService(deps: {
             externalId: null,
             createdAt: now(),
           });
-          await repo.setJiraEnabled(tx, organisationId, true);
+          await deps.organisations.setJiraEnabled(tx, organisationId, true);
           await audit.record(tx, principal, {
             action: 'create',
             resourceType: 'integration',
@@ -325,7 +329,7 @@ export function createJiraService(deps: {
           },
           updatedAt: now(),
         });
-        if (previous.baseUrl !== baseUrl) await repo.forgetIssues(tx, organisationId);
+        if (previous.baseUrl !== baseUrl) await deps.issueLinks.forget(tx, organisationId);
         await audit.record(tx, principal, {
           action: 'update',
           resourceType: 'integration',
@@ -341,8 +345,8 @@ export function createJiraService(deps: {
 
     /** The connection is removed (integrations service): titles and links of its issues are forgotten. */
     async removed(executor: Executor, organisationId: string): Promise<void> {
-      await repo.setJiraEnabled(executor, organisationId, false);
-      await repo.forgetIssues(executor, organisationId);
+      await deps.organisations.setJiraEnabled(executor, organisationId, false);
+      await deps.issueLinks.forget(executor, organisationId);
       forget(organisationId);
     },
 

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { containsPattern } from '../../db/text-search';
-import { features, projects, targets, type NewProjectRow } from '../../db/schema/index';
+import { projects, targets, type NewProjectRow } from '../../db/schema/index';
 import type { ProjectRecord } from './projects.types';
 
 /** The columns of a {@link ProjectRecord}. */
@@ -78,27 +78,6 @@ export async function update(
     .where(and(eq(projects.organisationId, organisationId), eq(projects.id, id)))
     .returning(projectColumns);
   return updated!;
-}
-
-/** Archives the live features of a project being removed; returns how many. */
-export async function archiveFeaturesOfProject(
-  db: Executor,
-  organisationId: string,
-  projectId: string,
-  at: Date,
-) {
-  const rows = await db
-    .update(features)
-    .set({ archived: true, archivedAt: at, updatedAt: at })
-    .where(
-      and(
-        eq(features.organisationId, organisationId),
-        eq(features.projectId, projectId),
-        eq(features.archived, false),
-      ),
-    )
-    .returning({ id: features.id });
-  return rows.length;
 }
 
 export async function listTargets(db: Executor, organisationId: string, projectIds: string[]) {

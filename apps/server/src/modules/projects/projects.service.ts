@@ -18,6 +18,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { EnvironmentsService } from '../environments/environments.service';
+import type { FeaturesService } from '../features/features.service';
 import * as repo from './projects.repository';
 import type { ProjectRecord } from './projects.types';
 
@@ -58,10 +59,12 @@ export function createProjectsService(deps: {
   audit: AuditService;
   billing: BillingService;
   environments: EnvironmentsService;
+  /** A removed project's features are archived with it (the features module writes them). */
+  features: Pick<FeaturesService, 'archiveAllOf'>;
   events: ChangeEvents;
   now?: () => Date;
 }) {
-  const { db, audit, billing, environments, events } = deps;
+  const { db, audit, billing, environments, features, events } = deps;
   const now = deps.now ?? (() => new Date());
 
   function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
@@ -229,7 +232,7 @@ export function createProjectsService(deps: {
         await billing.assertActive(organisationId, tx);
         if ((await repo.countLive(tx, organisationId)) <= 1) throw new BadRequestError(LAST_PROJECT_MESSAGE);
         const at = now();
-        const featureCount = await repo.archiveFeaturesOfProject(tx, organisationId, row.id, at);
+        const featureCount = await features.archiveAllOf(tx, organisationId, row.id, at);
         const removed = await environments.archiveAllOfProject(tx, organisationId, row.id);
         await repo.update(tx, organisationId, row.id, { archived: true, archivedAt: at, updatedAt: at });
         await audit.record(tx, principal, {

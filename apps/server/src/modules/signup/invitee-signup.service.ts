@@ -15,6 +15,7 @@ import { hashToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, ClientInfo, NewSession } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { MembersService } from '../members/members.service';
 import * as repo from './signup.repository';
 
 /** Unknown, expired or cancelled: 404 with the page's words (docs/product.md §8). */
@@ -41,10 +42,11 @@ export function createInviteeSignupService(deps: {
   audit: AuditService;
   auth: AuthService;
   billing: Pick<BillingService, 'hasSeatForNewMember'>;
+  members: Pick<MembersService, 'activateInvited'>;
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, billing, hashCost } = deps;
+  const { db, audit, auth, billing, members, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Whether the invitation can be seen from this address: any, or its own organisation's. */
@@ -99,13 +101,13 @@ export function createInviteeSignupService(deps: {
             'limit_reached',
           );
         const owner = { organisationId: found.organisationId, userId: found.userId };
-        await repo.activateMember(tx, owner, {
-          firstName: input.firstName,
-          lastName: input.lastName,
-          passwordHash,
+        await members.activateInvited(
+          tx,
+          owner,
+          found.id,
+          { firstName: input.firstName, lastName: input.lastName, passwordHash },
           at,
-        });
-        await repo.acceptInvitation(tx, found.id, at);
+        );
         const name = `${input.firstName} ${input.lastName}`.trim();
         await audit.record(tx, owner, {
           action: 'update',

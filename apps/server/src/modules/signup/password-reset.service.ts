@@ -12,6 +12,7 @@ import { hashPassword, type HashCost } from '../../lib/passwords';
 import { newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
+import type { MembersService } from '../members/members.service';
 import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
 import { resetPasswordMail } from './signup-mails';
 import * as repo from './signup.repository';
@@ -35,12 +36,13 @@ export function createPasswordResetService(deps: {
   db: Database;
   audit: AuditService;
   auth: AuthService;
+  members: Pick<MembersService, 'setPassword'>;
   outbox: Outbox;
   publicUrl: string;
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, outbox, publicUrl, hashCost } = deps;
+  const { db, audit, auth, members, outbox, publicUrl, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
     db,
@@ -117,9 +119,9 @@ export function createPasswordResetService(deps: {
           ? await repo.findActiveAccountById(tx, owner.organisationId, owner.userId)
           : null;
         if (!owner || !account) return null;
-        await repo.setPassword(tx, owner, passwordHash, at);
-        await repo.retireResetTokens(tx, owner, at);
-        const ended = await auth.revokeAllSessions(owner.organisationId, owner.userId, tx);
+        await members.setPassword(tx, owner, passwordHash, at);
+        await auth.retireOneTimeTokens(tx, owner, repo.RESET_PURPOSE, at);
+        const ended = await auth.revokeAllSessions(tx, owner.organisationId, owner.userId);
         await audit.record(tx, owner, {
           action: 'update',
           resourceType: 'user',

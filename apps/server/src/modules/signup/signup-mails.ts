@@ -1,6 +1,6 @@
 import { RESET_PASSWORD_LIFETIME_MINUTES, SIGNUP_PIN_LIFETIME_MINUTES } from '@vexil/core';
 import type { MailMessage } from '../../lib/mailer';
-import { escapeHtml as e } from '../team/invitation-mail';
+import { escapeHtml as e } from '../members/invitation-mail';
 
 /** A header line stays one line whatever a name holds. */
 function oneLine(text: string): string {

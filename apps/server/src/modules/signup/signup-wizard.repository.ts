@@ -1,7 +1,6 @@
-import { AUTHORITIES } from '@vexil/core';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { organisations, signups, users } from '../../db/schema/index';
+import { organisations, signups } from '../../db/schema/index';
 
 /** A sign-up wizard in progress, found by the SHA-256 of its `once`. */
 export type SignupRecord = {
@@ -82,47 +81,4 @@ export async function takenDomains(db: Executor, domains: string[]): Promise<Set
     .from(organisations)
     .where(inArray(organisations.domain, domains));
   return new Set(rows.map((r) => r.domain));
-}
-
-/** The new organisation; null when its domain was taken meanwhile. */
-export async function insertOrganisation(
-  db: Executor,
-  values: { name: string; domain: string; at: Date },
-): Promise<{ id: string; name: string; domain: string } | null> {
-  const [row] = await db
-    .insert(organisations)
-    .values({ name: values.name, domain: values.domain, createdAt: values.at, updatedAt: values.at })
-    .onConflictDoNothing()
-    .returning({ id: organisations.id, name: organisations.name, domain: organisations.domain });
-  return row ?? null;
-}
-
-/** The organisation's first member: an activated organisation admin. */
-export async function insertAdmin(
-  db: Executor,
-  values: {
-    organisationId: string;
-    email: string;
-    firstName: string;
-    lastName: string;
-    passwordHash: string;
-    at: Date;
-  },
-): Promise<{ id: string }> {
-  const [row] = await db
-    .insert(users)
-    .values({
-      organisationId: values.organisationId,
-      email: values.email,
-      firstName: values.firstName,
-      lastName: values.lastName,
-      passwordHash: values.passwordHash,
-      authorities: [AUTHORITIES.ROLE_ORGANISATION_ADMIN],
-      activated: true,
-      activatedDate: values.at,
-      createdAt: values.at,
-      updatedAt: values.at,
-    })
-    .returning({ id: users.id });
-  return row!;
 }

@@ -26,6 +26,8 @@ import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { MembersService } from '../members/members.service';
+import type { OrganisationsService } from '../organisations/organisations.service';
 import type { ProjectsService } from '../projects/projects.service';
 import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
 import { signupPinMail, welcomeMail } from './signup-mails';
@@ -82,12 +84,14 @@ export function createSignupWizardService(deps: {
   /** The new organisation's trial (docs/adr/0016-billing-providers.md). */
   billing: Pick<BillingService, 'startTrial'>;
   projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
+  organisations: Pick<OrganisationsService, 'create'>;
+  members: Pick<MembersService, 'createAdmin'>;
   outbox: Outbox;
   publicUrl: string;
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, billing, projects, outbox, publicUrl, hashCost } = deps;
+  const { db, audit, auth, billing, projects, organisations, members, outbox, publicUrl, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
     db,
@@ -189,17 +193,12 @@ export function createSignupWizardService(deps: {
           signup.expiresAt > at &&
           pinMatches(signup, input.once, input.pin);
         if (!live) return null;
-        const organisation = await repo.insertOrganisation(tx, { name: input.organisationName, domain, at });
+        const organisation = await organisations.create(tx, { name: input.organisationName, domain, at });
         if (!organisation) throw unavailable();
         // The trial first: the first project is created within its plan's limits.
         await billing.startTrial(tx, organisation.id);
         const account = { email, firstName: input.firstName, lastName: input.lastName };
-        const admin = await repo.insertAdmin(tx, {
-          organisationId: organisation.id,
-          ...account,
-          passwordHash,
-          at,
-        });
+        const admin = await members.createAdmin(tx, organisation.id, { ...account, passwordHash }, at);
         const principal: Principal = {
           kind: 'session',
           // No session exists yet: the projects service reads the organisation and the admin from it.

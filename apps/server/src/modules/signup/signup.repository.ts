@@ -1,12 +1,6 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import {
-  invites,
-  oneTimeTokens,
-  organisations,
-  users,
-  type OneTimeTokenPurpose,
-} from '../../db/schema/index';
+import { invites, organisations, users, type OneTimeTokenPurpose } from '../../db/schema/index';
 
 export type OrganisationRecord = { id: string; name: string; domain: string };
 export type AccountRecord = { id: string; email: string; firstName: string; lastName: string };
@@ -79,28 +73,6 @@ export async function findActiveAccountById(
   return row ?? null;
 }
 
-/** Every other reset key of the member stops working. */
-export async function retireResetTokens(db: Executor, owner: TokenOwner, at: Date): Promise<void> {
-  await db
-    .update(oneTimeTokens)
-    .set({ usedAt: at })
-    .where(
-      and(
-        eq(oneTimeTokens.organisationId, owner.organisationId),
-        eq(oneTimeTokens.userId, owner.userId),
-        eq(oneTimeTokens.purpose, RESET_PURPOSE),
-        isNull(oneTimeTokens.usedAt),
-      ),
-    );
-}
-
-export async function setPassword(db: Executor, owner: TokenOwner, passwordHash: string, at: Date) {
-  await db
-    .update(users)
-    .set({ passwordHash, updatedAt: at })
-    .where(and(eq(users.organisationId, owner.organisationId), eq(users.id, owner.userId)));
-}
-
 export async function findInvitation(
   db: Executor,
   activationTokenHash: string,
@@ -128,29 +100,6 @@ export async function findInvitation(
     .limit(1);
   const [row] = options.forUpdate ? await query.for('update', { of: invites }) : await query;
   return row ?? null;
-}
-
-/** The invited member becomes active with the names and password they chose. */
-export async function activateMember(
-  db: Executor,
-  owner: TokenOwner,
-  values: { firstName: string; lastName: string; passwordHash: string; at: Date },
-): Promise<void> {
-  await db
-    .update(users)
-    .set({
-      firstName: values.firstName,
-      lastName: values.lastName,
-      passwordHash: values.passwordHash,
-      activated: true,
-      activatedDate: values.at,
-      updatedAt: values.at,
-    })
-    .where(and(eq(users.organisationId, owner.organisationId), eq(users.id, owner.userId)));
-}
-
-export async function acceptInvitation(db: Executor, inviteId: string, at: Date): Promise<void> {
-  await db.update(invites).set({ acceptedAt: at }).where(eq(invites.id, inviteId));
 }
 
 /** The organisations where `email` (lowercase) is an activated, live member, by name. */

@@ -4,6 +4,8 @@ import type { HashCost } from '../../lib/passwords';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { MembersService } from '../members/members.service';
+import type { OrganisationsService } from '../organisations/organisations.service';
 import type { ProjectsService } from '../projects/projects.service';
 import { createFindOrganisationsService } from './find-organisations.service';
 import { createInviteeSignupService } from './invitee-signup.service';
@@ -23,13 +25,16 @@ export function createSignupService(deps: {
   auth: AuthService;
   billing: Pick<BillingService, 'startTrial' | 'hasSeatForNewMember'>;
   projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
+  organisations: Pick<OrganisationsService, 'create'>;
+  members: Pick<MembersService, 'createAdmin' | 'activateInvited' | 'setPassword'>;
   mailer: Mailer;
   publicUrl: string;
   hashCost: HashCost;
   logger: OutboxLogger;
   now?: () => Date;
 }) {
-  const { db, audit, auth, billing, projects, mailer, publicUrl, hashCost, logger } = deps;
+  const { db, audit, auth, billing, projects, organisations, members, mailer, publicUrl, hashCost, logger } =
+    deps;
   const clock = deps.now ? { now: deps.now } : {};
   const outbox = createOutbox({ mailer, logger });
   return {
@@ -39,13 +44,24 @@ export function createSignupService(deps: {
       auth,
       billing,
       projects,
+      organisations,
+      members,
       outbox,
       publicUrl,
       hashCost,
       ...clock,
     }),
-    passwordReset: createPasswordResetService({ db, audit, auth, outbox, publicUrl, hashCost, ...clock }),
-    invitee: createInviteeSignupService({ db, audit, auth, billing, hashCost, ...clock }),
+    passwordReset: createPasswordResetService({
+      db,
+      audit,
+      auth,
+      members,
+      outbox,
+      publicUrl,
+      hashCost,
+      ...clock,
+    }),
+    invitee: createInviteeSignupService({ db, audit, auth, billing, members, hashCost, ...clock }),
     findOrganisations: createFindOrganisationsService({ db, outbox, publicUrl }),
     /** Resolves once the e-mails posted so far were handed to the mail server or given up. */
     mailsSettled: () => outbox.settled(),

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
 import { hashToken } from '../../lib/tokens';
 import type { AuthService } from '../auth/auth.service';
-import type { MembersService, SsoRefusal } from '../team/members.service';
+import type { MembersService, SsoRefusal } from '../members/members.service';
 import {
   OidcError,
   newSignInSecrets,

@@ -15,7 +15,7 @@ import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from 
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, PasswordSignInRule, Principal } from '../auth/auth.service';
-import type { MembersService } from '../team/members.service';
+import type { MembersService } from '../members/members.service';
 import { OidcError, type OidcClient } from './oidc-client';
 import { describeConnection, secretContext, toConnection } from './sso-connection';
 import { SSO_CALLBACK_PATH, createSsoSignIn, type SsoLogger } from './sso-sign-in';

@@ -2,60 +2,32 @@ import {
   ASSIGNABLE_AUTHORITIES,
   AUTHORITY_LABELS,
   AUTHORITY_NAMES,
-  INVITATIONS_SENT_MESSAGE,
-  INVITATION_LIFETIME_DAYS,
-  INVITED_AUTHORITY,
   LAST_ADMIN_MESSAGE,
   OWN_ROLE_MESSAGE,
   PENDING_EDIT_MESSAGE,
   REMOVE_SELF_MESSAGE,
-  TEAM_ADMIN_ONLY,
-  can,
   displayName,
   escapeMarkdown,
-  invitationLink,
   isOrganisationAdmin,
   primaryAuthority,
   type Authority,
-  type Invitation,
-  type InvitesInput,
-  type InvitesResult,
   type TeamMember,
   type UserUpdateInput,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
-import { createAddressLimit } from '../../lib/mail-limits';
-import { MailDeliveryError, type Mailer } from '../../lib/mailer';
-import { hashToken, newSecretToken } from '../../lib/tokens';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors';
+import type { Mailer } from '../../lib/mailer';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import * as identities from './identities.repository';
-import { invitationMail } from './invitation-mail';
+import { assertTeamAdmin, stillAdmin } from './member-access';
+import { createMemberInvitations, type MembersLogger } from './member-invitations';
 import { describeMember } from './member-text';
 import * as repo from './members.repository';
 import { createSsoMembers } from './sso-members';
-import type { MemberRecord } from './team.types';
-
-/** Activation keys: 256 random bits after a prefix that says what they are. */
-const INVITATION_KEY_PREFIX = 'vxi_';
-const DAY_MS = 24 * 60 * 60 * 1000;
-/**
- * Invitation e-mails one organisation may send one address in an hour: an admin resending a few
- * times passes, an organisation made to flood someone's inbox does not (docs/product.md §8). Making
- * organisations to go on is itself limited per client address.
- */
-const INVITATIONS_PER_ADDRESS_PER_HOUR = 5;
-
-/** The refusal of an invitation to an address that was sent too many lately. */
-export function tooManyInvitationsMessage(email: string): string {
-  return `Too many invitations were sent to ${email} lately. Please wait and try again later.`;
-}
-
-/** Where the service reports what an operator should know (a mail server failing); never addresses or keys. */
-export type MembersLogger = { warn: (details: Record<string, unknown>, message: string) => void };
+import type { MemberRecord } from './members.types';
 
 function isAuthority(name: string): name is Authority {
   return (AUTHORITY_NAMES as readonly string[]).includes(name);
@@ -89,26 +61,9 @@ function toTeamMember(record: MemberRecord, invitationExpires: Date | null): Tea
   };
 }
 
-/** One invitation made in the transaction, to be e-mailed once it has committed. */
-type Prepared = {
-  userId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  key: string;
-  resent: boolean;
-};
-
-function mailMessage(result: { sent: number; failed: number; reason: string | null; configured: boolean }) {
-  if (!result.configured)
-    return 'Mail is not configured on this server (SMTP_URL), so no invitation was e-mailed. Copy each link below and send it to the person it is for.';
-  if (result.failed === 0) return INVITATIONS_SENT_MESSAGE;
-  const total = result.sent + result.failed;
-  return `${result.failed} of ${total} invitation e-mail(s) could not be sent: ${result.reason ?? 'the mail server failed'}. The invitations are saved: invite the same address again to resend, or copy the links below.`;
-}
-
 export type MembersService = ReturnType<typeof createMembersService>;
 export type { SsoPerson, SsoRefusal } from './sso-members';
+export { tooManyInvitationsMessage, type MembersLogger } from './member-invitations';
 
 /**
  * Team Management (docs/product.md §2): the members and pending invitations of an organisation, the
@@ -128,88 +83,13 @@ export function createMembersService(deps: {
 }) {
   const { db, audit, auth, billing, mailer, publicUrl, logger } = deps;
   const now = deps.now ?? (() => new Date());
-  const perAddress = createAddressLimit({
-    db,
-    now,
-    keyPrefix: 'invitation-mails',
-    points: INVITATIONS_PER_ADDRESS_PER_HOUR,
-    durationSeconds: 60 * 60,
-  });
-
   const ssoMembers = createSsoMembers({ db, audit, billing, now });
-
-  function assertTeamAdmin(principal: Principal): void {
-    if (!can(principal, 'manage', { type: 'organisation' })) throw new ForbiddenError(TEAM_ADMIN_ONLY);
-  }
-
-  /**
-   * Inside a write, after the organisation is locked: the caller is still an active organisation
-   * admin, which a change committed since the request began (their own demotion) may have ended.
-   */
-  async function stillAdmin(tx: Executor, principal: Principal): Promise<MemberRecord> {
-    const me = await repo.findMember(tx, principal.organisationId, principal.userId);
-    if (!me || !me.activated || me.archived || !isOrganisationAdmin(me))
-      throw new ForbiddenError(TEAM_ADMIN_ONLY);
-    return me;
-  }
+  const invitations = createMemberInvitations({ db, audit, billing, mailer, publicUrl, logger, now });
 
   /** Refuses a change that would leave the organisation without an active organisation admin. */
   async function assertAdminRemains(tx: Executor, organisationId: string, target: MemberRecord) {
     if (!target.activated || !isOrganisationAdmin(target)) return;
     if ((await repo.countAdmins(tx, organisationId)) <= 1) throw new ConflictError(LAST_ADMIN_MESSAGE);
-  }
-
-  /** The invitations, e-mailed one by one once stored; a failure is reported, never thrown. */
-  async function send(
-    prepared: Prepared[],
-    context: { inviter: string; organisation: string; expiresAt: Date },
-  ): Promise<InvitesResult> {
-    const invitations: Invitation[] = [];
-    let sent = 0;
-    let failed = 0;
-    let reason: string | null = null;
-    for (const invitation of prepared) {
-      const link = invitationLink(publicUrl, invitation.key);
-      let mail: Invitation['mail'] = 'not_configured';
-      if (mailer.configured) {
-        try {
-          await mailer.send(
-            invitationMail({
-              invitee: invitation,
-              inviter: context.inviter,
-              organisation: context.organisation,
-              link,
-            }),
-          );
-          mail = 'sent';
-          sent += 1;
-        } catch (error) {
-          mail = 'failed';
-          failed += 1;
-          const delivery = error instanceof MailDeliveryError ? error : null;
-          reason ??= delivery?.reason ?? 'the mail server failed';
-          // The reason and codes only: the server's reply can quote the address, and the link is a key.
-          logger.warn(
-            { mail: delivery?.diagnostics ?? { code: null }, reason: delivery?.reason ?? null },
-            'An invitation e-mail could not be sent',
-          );
-        }
-      }
-      invitations.push({
-        id: invitation.userId,
-        email: invitation.email,
-        resent: invitation.resent,
-        mail,
-        link: mail === 'sent' ? null : link,
-        expiresDate: context.expiresAt.toISOString(),
-      });
-    }
-    const state: InvitesResult['mail'] = !mailer.configured ? 'not_configured' : failed ? 'failed' : 'sent';
-    return {
-      mail: state,
-      message: mailMessage({ sent, failed, reason, configured: mailer.configured }),
-      invitations,
-    };
   }
 
   return {
@@ -303,7 +183,7 @@ export function createMembersService(deps: {
         await assertAdminRemains(tx, organisationId, member);
         // Ended explicitly, not left to the row's cascade: the sessions end with this change whatever
         // becomes of the row.
-        await auth.revokeAllSessions(organisationId, member.id, tx);
+        await auth.revokeAllSessions(tx, organisationId, member.id);
         // A removed member stays out: single sign-on does not let them join again until invited.
         if (member.activated)
           await identities.insertRemoval(
@@ -338,120 +218,52 @@ export function createMembersService(deps: {
       auth.accessChanged(organisationId, id);
     },
 
-    /**
-     * POST /api/v1/invites: one pending member per address, each with a single-use link that
-     * expires after 7 days (only its key's SHA-256 is stored). Inviting a pending address again
-     * replaces its link; an active member's address is refused; pending invitations take seats.
-     * The e-mails go out once the invitations are stored; without a mail server, or when sending
-     * fails, the answer carries the links for the admin to pass on.
+    invite: invitations.invite,
+
+    /*
+     * The members table's writes other modules make in their own transactions
+     * (docs/adr/0019-modules-own-their-tables.md): sign-up, invited sign-up, password reset and the
+     * account's settings.
      */
-    async invite(principal: Principal, input: InvitesInput): Promise<InvitesResult> {
-      assertTeamAdmin(principal);
-      const organisationId = principal.organisationId;
-      const rows = input.map((row, index) => ({ ...row, index, email: row.email.toLowerCase() }));
-      const seen = new Set<string>();
-      for (const row of rows) {
-        if (seen.has(row.email))
-          throw new ValidationError(`${row.index}.email`, `${row.email} is listed twice.`);
-        seen.add(row.email);
-      }
-      await perAddress.takeAll(
-        rows.map((row) => JSON.stringify([organisationId, row.email])),
-        (index) => tooManyInvitationsMessage(rows[index]!.email),
-      );
-      const at = now();
-      const expiresAt = new Date(at.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS);
 
-      const { prepared, inviter, organisation } = await db.transaction(async (tx) => {
-        await lockOrganisation(tx, organisationId);
-        const me = await stillAdmin(tx, principal);
-        const existing = new Map(
-          (
-            await repo.findByEmails(
-              tx,
-              organisationId,
-              rows.map((row) => row.email),
-            )
-          ).map((member) => [member.email, member]),
-        );
-        for (const row of rows) {
-          const member = existing.get(row.email);
-          if (member?.activated && !member.archived)
-            throw new ConflictError(
-              `${row.email} is already a member of this organisation.`,
-              `${row.index}.email`,
-            );
-        }
-        const newSeats = rows.filter((row) => {
-          const member = existing.get(row.email);
-          return !member || member.archived;
-        }).length;
-        if (newSeats > 0)
-          await billing.assertWithinLimit(tx, organisationId, 'maxOrganisationUsers', newSeats);
-        // Inviting someone removed lets them in again, by single sign-on too.
-        await identities.deleteRemovals(
-          tx,
-          organisationId,
-          rows.map((row) => row.email),
-        );
+    /** Sign-up: the new organisation's first member, an activated organisation admin. */
+    createAdmin(
+      tx: Executor,
+      organisationId: string,
+      account: { email: string; firstName: string; lastName: string; passwordHash: string },
+      at: Date,
+    ): Promise<{ id: string }> {
+      return repo.insertAdmin(tx, { organisationId, ...account, at });
+    },
 
-        const made: Prepared[] = [];
-        for (const row of rows) {
-          const member = existing.get(row.email);
-          const resent = member !== undefined && !member.archived;
-          const firstName = row.firstName || (resent ? member.firstName : '');
-          const lastName = row.lastName || (resent ? member.lastName : '');
-          let userId: string;
-          if (member) {
-            userId = member.id;
-            await repo.resetPendingMember(tx, organisationId, userId, {
-              firstName,
-              lastName,
-              authorities: [INVITED_AUTHORITY],
-              at,
-            });
-          } else {
-            userId = await repo.insertMember(tx, {
-              activated: false,
-              organisationId,
-              email: row.email,
-              firstName,
-              lastName,
-              authorities: [INVITED_AUTHORITY],
-              at,
-            });
-          }
-          const key = newSecretToken(INVITATION_KEY_PREFIX);
-          await repo.replaceInvitation(tx, {
-            organisationId,
-            userId,
-            email: row.email,
-            firstName,
-            lastName,
-            invitedById: principal.userId,
-            activationTokenHash: hashToken(key),
-            expiresAt,
-            createdAt: at,
-          });
-          const who = describeMember({ firstName, lastName, email: row.email });
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'user',
-            resourceId: userId,
-            title: resent ? `Invitation to ${row.email} sent again` : `${row.email} invited`,
-            description: resent
-              ? `${escapeMarkdown(principal.email)} invited ${who} again; the earlier invitation link no longer works. The new one expires in ${INVITATION_LIFETIME_DAYS} days.`
-              : `${escapeMarkdown(principal.email)} invited ${who} to join as **${AUTHORITY_LABELS[INVITED_AUTHORITY]}**. The invitation expires in ${INVITATION_LIFETIME_DAYS} days.`,
-          });
-          made.push({ userId, email: row.email, firstName, lastName, key, resent });
-        }
-        return {
-          prepared: made,
-          inviter: displayName(me),
-          organisation: (await repo.organisationName(tx, organisationId)) ?? '',
-        };
-      });
-      return send(prepared, { inviter, organisation, expiresAt });
+    /** Invited sign-up: the pending member becomes active with the names and password they chose. */
+    activateInvited(
+      tx: Executor,
+      owner: { organisationId: string; userId: string },
+      invitationId: string,
+      account: { firstName: string; lastName: string; passwordHash: string },
+      at: Date,
+    ): Promise<void> {
+      return repo.activateInvited(tx, owner, invitationId, { ...account, at });
+    },
+
+    /** Password reset: the member's new password. */
+    setPassword(
+      tx: Executor,
+      owner: { organisationId: string; userId: string },
+      passwordHash: string,
+      at: Date,
+    ): Promise<void> {
+      return repo.setPassword(tx, owner, passwordHash, at);
+    },
+
+    /** The member closed the welcome walkthrough: their settings after, or null for no such member. */
+    markIntroRead(
+      executor: Executor,
+      organisationId: string,
+      userId: string,
+    ): Promise<MemberRecord['settings'] | null> {
+      return repo.markIntroRead(executor, organisationId, userId, now());
     },
 
     /** Single sign-on (modules/sso): the member an identity provider's person signs in as (sso-members.ts). */
@@ -460,7 +272,7 @@ export function createMembersService(deps: {
     /** POST /api/v1/account/sessions/revoke-all: "Sign out everywhere" ends every session of the caller. */
     async signOutEverywhere(principal: Principal): Promise<void> {
       await db.transaction(async (tx) => {
-        const ended = await auth.revokeAllSessions(principal.organisationId, principal.userId, tx);
+        const ended = await auth.revokeAllSessions(tx, principal.organisationId, principal.userId);
         await audit.record(tx, principal, {
           action: 'other',
           resourceType: 'user',

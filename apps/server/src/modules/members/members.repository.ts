@@ -2,7 +2,7 @@ import { and, arrayOverlaps, asc, count, desc, eq, inArray, isNull } from 'drizz
 import { AUTHORITIES } from '@vexil/core';
 import type { Executor } from '../../db/client';
 import { invites, organisations, users } from '../../db/schema/index';
-import type { MemberRecord, PendingInvitation } from './team.types';
+import type { MemberRecord, PendingInvitation } from './members.types';
 
 const memberColumns = {
   id: users.id,
@@ -236,4 +236,84 @@ export async function activatePendingMember(
     .where(
       and(eq(invites.organisationId, organisationId), eq(invites.userId, id), isNull(invites.acceptedAt)),
     );
+}
+
+/** A new organisation's first member: an activated organisation admin with the password they chose. */
+export async function insertAdmin(
+  tx: Executor,
+  values: {
+    organisationId: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    passwordHash: string;
+    at: Date;
+  },
+): Promise<{ id: string }> {
+  const [row] = await tx
+    .insert(users)
+    .values({
+      organisationId: values.organisationId,
+      email: values.email,
+      firstName: values.firstName,
+      lastName: values.lastName,
+      passwordHash: values.passwordHash,
+      authorities: [AUTHORITIES.ROLE_ORGANISATION_ADMIN],
+      activated: true,
+      activatedDate: values.at,
+      createdAt: values.at,
+      updatedAt: values.at,
+    })
+    .returning({ id: users.id });
+  return row!;
+}
+
+/** The invited member becomes active with the names and password they chose; the invitation is accepted. */
+export async function activateInvited(
+  tx: Executor,
+  owner: { organisationId: string; userId: string },
+  invitationId: string,
+  values: { firstName: string; lastName: string; passwordHash: string; at: Date },
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({
+      firstName: values.firstName,
+      lastName: values.lastName,
+      passwordHash: values.passwordHash,
+      activated: true,
+      activatedDate: values.at,
+      updatedAt: values.at,
+    })
+    .where(and(eq(users.organisationId, owner.organisationId), eq(users.id, owner.userId)));
+  await tx.update(invites).set({ acceptedAt: values.at }).where(eq(invites.id, invitationId));
+}
+
+export async function setPassword(
+  tx: Executor,
+  owner: { organisationId: string; userId: string },
+  passwordHash: string,
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({ passwordHash, updatedAt: at })
+    .where(and(eq(users.organisationId, owner.organisationId), eq(users.id, owner.userId)));
+}
+
+/** The member's settings with the welcome walkthrough closed at `at`; null for no such member. */
+export async function markIntroRead(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  at: Date,
+): Promise<MemberRecord['settings'] | null> {
+  const member = await findMember(db, organisationId, userId);
+  if (!member) return null;
+  const settings = { ...member.settings, introReadDate: at.toISOString() };
+  await db
+    .update(users)
+    .set({ settings, updatedAt: at })
+    .where(and(eq(users.organisationId, organisationId), eq(users.id, userId)));
+  return settings;
 }

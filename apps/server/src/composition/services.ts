@@ -1,0 +1,273 @@
+import path from 'node:path';
+import type { Config } from '../config';
+import type { DatabaseHandle } from '../db/client';
+import { createChangeEvents } from '../lib/change-events';
+import { createMailer } from '../lib/mailer';
+import { createOutgoingFetch } from '../lib/outgoing-url';
+import { createSecretBox } from '../lib/secret-box';
+import { createAccountService } from '../modules/account/account.service';
+import { createAuditService } from '../modules/audit/audit.service';
+import { createAuthService } from '../modules/auth/auth.service';
+import { createBillingAccountService } from '../modules/billing/billing-account.service';
+import type { BillingProvider } from '../modules/billing/billing-provider';
+import { createBillingPlanService } from '../modules/billing/billing-plan.service';
+import { createBillingService } from '../modules/billing/billing.service';
+import { createBillingProvider } from '../modules/billing/providers/index';
+import { createControlsService } from '../modules/controls/controls.service';
+import { createEnvironmentsService } from '../modules/environments/environments.service';
+import { ensureGoals } from '../modules/experiments/goals';
+import { createExperimentsService } from '../modules/experiments/experiments.service';
+import { createFeatureReadModel } from '../modules/features/feature-read-model';
+import { createFeaturesService } from '../modules/features/features.service';
+import { issueLinkWriter } from '../modules/features/ports';
+import { createSdkRegistration } from '../modules/features/sdk-registration';
+import { createImpressionsService } from '../modules/impressions/impressions.service';
+import {
+  createIntegrationsModule,
+  type IntegrationsOptions,
+} from '../modules/integrations/integrations.module';
+import { createLiveHub } from '../modules/live/live.hub';
+import { createMembersService, type MembersLogger } from '../modules/members/members.service';
+import { createOrganisationsService } from '../modules/organisations/organisations.service';
+import { createProjectsService } from '../modules/projects/projects.service';
+import { createRolesService } from '../modules/roles/roles.service';
+import { createScope } from '../modules/scope/scope.service';
+import { createSegmentsService, segmentKeysOf } from '../modules/segments/segments.service';
+import { createSignupService } from '../modules/signup/signup.service';
+import { createOidcClient } from '../modules/sso/oidc-client';
+import { createPasswordSignInRule } from '../modules/sso/password-rule';
+import { createSsoService } from '../modules/sso/sso.service';
+import { createSubscriptionsService } from '../modules/subscriptions/subscriptions.service';
+import { createTargetUsersService } from '../modules/target-users/target-users.service';
+import { createTargetsService } from '../modules/targets/targets.service';
+import { createTeamService } from '../modules/team/team.service';
+import { createTokensService } from '../modules/tokens/tokens.service';
+
+/** What building the services takes from the application's options. */
+export type ServiceOptions = {
+  config: Config;
+  database: DatabaseHandle;
+  now?: () => Date;
+  /** Tests stand a provider of their own in for the one BILLING_PROVIDER names. */
+  billingProvider?: BillingProvider;
+  /** Tests shorten the integrations' retry waits and worker polling. */
+  integrations?: IntegrationsOptions;
+};
+
+export type AppServices = ReturnType<typeof createServices>;
+
+/**
+ * The composition root (docs/adr/0019-modules-own-their-tables.md): every service built once, each
+ * from the ones built before it, so the dependencies form a tree. Where a module needs a fact of one
+ * built after it, it declares a port and this function fills it with a standalone reader or writer of
+ * the owning module: the password sign-in rule (sso) for auth, the rule context (targets, segments)
+ * for controls, the goals (experiments) and the issue tracker (integrations) for features, the
+ * features' issue links for the issue tracker. No service is reached through a closure over a later
+ * one.
+ */
+export function createServices(
+  options: ServiceOptions,
+  onListenerError: (error: unknown) => void,
+  logger: MembersLogger,
+) {
+  const { config, database } = options;
+  const db = database.db;
+  const clock = options.now ? { now: options.now } : {};
+  const { uiFlags, publicUrl, baseDomain } = config;
+  const events = createChangeEvents(onListenerError);
+
+  // The bottom: tables every other module reads, and the audit log all of them write.
+  const subscriptions = createSubscriptionsService({ db });
+  const billing = createBillingService({
+    db,
+    subscriptions,
+    uiFlags,
+    catalogue: config.billing.catalogue,
+    trialDays: config.billing.trialDays,
+    ...clock,
+  });
+  const team = createTeamService({ db });
+  const organisations = createOrganisationsService();
+  const audit = createAuditService({ db, plan: billing, members: team, ...clock });
+  const scope = createScope({ db });
+  const impressions = createImpressionsService({ db, ...clock });
+
+  // Sessions, with single sign-on's rule for who may still use a password.
+  const auth = createAuthService({
+    db,
+    events,
+    hashCost: config.passwordHashCost,
+    passwordSignInRule: createPasswordSignInRule({ db }),
+    audit,
+    ...clock,
+  });
+  // Open dashboards are checked against the sessions again when access changes (modules/live).
+  const live = createLiveHub({
+    events,
+    check: (ids) => auth.liveSessions(ids),
+    onCheckError: (error) => logger.warn({ err: error }, 'Open dashboards could not be checked again'),
+  });
+
+  const billingProvider = options.billingProvider ?? createBillingProvider(config.billing);
+  const billingAccount = createBillingAccountService({
+    db,
+    audit,
+    billing,
+    subscriptions,
+    provider: billingProvider,
+    catalogue: config.billing.catalogue,
+    uiFlags,
+    publicUrl,
+    baseDomain,
+    logger,
+    ...clock,
+  });
+  const billingPlan = createBillingPlanService({
+    db,
+    billing,
+    catalogue: config.billing.catalogue,
+    uiFlags,
+    salesContact: config.billing.salesContact,
+    provider: billingProvider.kind,
+  });
+
+  // Targeting: rules are checked against the project's target types and the environment's segment keys.
+  const targets = createTargetsService({ db, audit, billing, scope, ...clock });
+  const controls = createControlsService({
+    db,
+    audit,
+    billing,
+    events,
+    impressions,
+    scope,
+    ruleContext: async (executor, organisationId, where) => ({
+      targetTypes: await targets.typesOf(executor, organisationId, where.projectId),
+      segmentKeys: await segmentKeysOf(executor, organisationId, where.environmentId),
+    }),
+    ...clock,
+  });
+  const segments = createSegmentsService({ db, audit, billing, scope, controls, ...clock });
+  const environments = createEnvironmentsService({ db, audit, billing, controls, events, scope, ...clock });
+  const experiments = createExperimentsService({ db, audit, billing, scope, events, ...clock });
+  const targetUsers = createTargetUsersService({ db, audit, scope });
+
+  // Members, and the outgoing requests of single sign-on and the integrations.
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const members = createMembersService({ db, audit, auth, billing, mailer, publicUrl, logger, ...clock });
+  const secrets = createSecretBox({
+    key: config.secretsKey,
+    keyFile: path.join(config.dataDir, 'secrets.key'),
+    previousKey: config.integrations.secretsKeyPrevious,
+  });
+  const outgoingPolicy = {
+    allowPrivate: config.outgoingAllowPrivate,
+    allowedHosts: config.integrations.outgoingAllowedHosts,
+  };
+  const outgoingFetch = createOutgoingFetch(outgoingPolicy);
+  const sso = createSsoService({
+    db,
+    audit,
+    auth,
+    members,
+    secrets,
+    oidc: createOidcClient({ fetch: outgoingFetch, allowHttp: config.outgoingAllowPrivate, ...clock }),
+    publicUrl,
+    baseDomain,
+    allowHttpIssuer: config.outgoingAllowPrivate,
+    logger,
+    ...clock,
+  });
+  const integrations = createIntegrationsModule({
+    db,
+    audit,
+    scope,
+    team,
+    organisations,
+    issueLinks: issueLinkWriter,
+    events,
+    secrets,
+    fetch: outgoingFetch,
+    policy: outgoingPolicy,
+    uiFlags,
+    slack: {
+      app: config.integrations.slack,
+      apiUrl: config.integrations.slackApiUrl,
+      oauthUrl: config.integrations.slackOAuthUrl,
+    },
+    publicUrl,
+    baseDomain,
+    logger,
+    options: options.integrations,
+    ...clock,
+  });
+
+  // Features, over controls, with the issue tracker and the goals as ports; projects archive them.
+  const featureReads = createFeatureReadModel({ db, scope, controls, team, issues: integrations.jira });
+  const features = createFeaturesService({
+    db,
+    audit,
+    billing,
+    controls,
+    scope,
+    team,
+    events,
+    read: featureReads,
+    issues: integrations.jira,
+    goals: { ensureGoals },
+    ...clock,
+  });
+  const sdkRegistration = createSdkRegistration({ db, audit, billing, controls, scope, events, ...clock });
+  const projects = createProjectsService({ db, audit, billing, environments, features, events, ...clock });
+
+  // The top: the signed-in account, the signed-out flows, tokens and roles.
+  const account = createAccountService({ db, auth, uiFlags, billing, projects, members, sso, baseDomain });
+  const tokens = createTokensService({ db, audit, enabled: uiFlags['access-tokens'], ...clock });
+  const signup = createSignupService({
+    db,
+    audit,
+    auth,
+    billing,
+    projects,
+    organisations,
+    members,
+    mailer,
+    publicUrl,
+    hashCost: config.passwordHashCost,
+    logger,
+    ...clock,
+  });
+  const roles = createRolesService({ db, audit, enabled: uiFlags['roles-admin'], ...clock });
+  return {
+    events,
+    live,
+    auth,
+    billing,
+    billingAccount,
+    billingPlan,
+    account,
+    audit,
+    scope,
+    team,
+    organisations,
+    impressions,
+    targets,
+    segments,
+    experiments,
+    controls,
+    environments,
+    projects,
+    featureReads,
+    features,
+    sdkRegistration,
+    targetUsers,
+    mailer,
+    members,
+    tokens,
+    roles,
+    signup,
+    secrets,
+    outgoingFetch,
+    sso,
+    integrations,
+  };
+}

@@ -1,0 +1,256 @@
+import {
+  AUTHORITY_LABELS,
+  INVITATIONS_SENT_MESSAGE,
+  INVITATION_LIFETIME_DAYS,
+  INVITED_AUTHORITY,
+  displayName,
+  escapeMarkdown,
+  invitationLink,
+  type Invitation,
+  type InvitesInput,
+  type InvitesResult,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { lockOrganisation } from '../../db/locks';
+import { ConflictError, ValidationError } from '../../errors';
+import { createAddressLimit } from '../../lib/mail-limits';
+import { MailDeliveryError, type Mailer } from '../../lib/mailer';
+import { hashToken, newSecretToken } from '../../lib/tokens';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
+import * as identities from './identities.repository';
+import { invitationMail } from './invitation-mail';
+import { assertTeamAdmin, stillAdmin } from './member-access';
+import { describeMember } from './member-text';
+import * as repo from './members.repository';
+
+/** Activation keys: 256 random bits after a prefix that says what they are. */
+const INVITATION_KEY_PREFIX = 'vxi_';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Invitation e-mails one organisation may send one address in an hour: an admin resending a few
+ * times passes, an organisation made to flood someone's inbox does not (docs/product.md §8). Making
+ * organisations to go on is itself limited per client address.
+ */
+const INVITATIONS_PER_ADDRESS_PER_HOUR = 5;
+
+/** The refusal of an invitation to an address that was sent too many lately. */
+export function tooManyInvitationsMessage(email: string): string {
+  return `Too many invitations were sent to ${email} lately. Please wait and try again later.`;
+}
+
+/** Where invitations report what an operator should know (a mail server failing); never addresses or keys. */
+export type MembersLogger = { warn: (details: Record<string, unknown>, message: string) => void };
+
+/** One invitation made in the transaction, to be e-mailed once it has committed. */
+type Prepared = {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  key: string;
+  resent: boolean;
+};
+
+function mailMessage(result: { sent: number; failed: number; reason: string | null; configured: boolean }) {
+  if (!result.configured)
+    return 'Mail is not configured on this server (SMTP_URL), so no invitation was e-mailed. Copy each link below and send it to the person it is for.';
+  if (result.failed === 0) return INVITATIONS_SENT_MESSAGE;
+  const total = result.sent + result.failed;
+  return `${result.failed} of ${total} invitation e-mail(s) could not be sent: ${result.reason ?? 'the mail server failed'}. The invitations are saved: invite the same address again to resend, or copy the links below.`;
+}
+
+/**
+ * Invite Users (docs/product.md §2): pending members with single-use links, e-mailed once stored.
+ */
+export function createMemberInvitations(deps: {
+  db: Database;
+  audit: AuditService;
+  billing: BillingService;
+  mailer: Mailer;
+  /** The dashboard's address, which invitation links start with. */
+  publicUrl: string;
+  logger: MembersLogger;
+  now: () => Date;
+}) {
+  const { db, audit, billing, mailer, publicUrl, logger, now } = deps;
+  const perAddress = createAddressLimit({
+    db,
+    now,
+    keyPrefix: 'invitation-mails',
+    points: INVITATIONS_PER_ADDRESS_PER_HOUR,
+    durationSeconds: 60 * 60,
+  });
+
+  /** The invitations, e-mailed one by one once stored; a failure is reported, never thrown. */
+  async function send(
+    prepared: Prepared[],
+    context: { inviter: string; organisation: string; expiresAt: Date },
+  ): Promise<InvitesResult> {
+    const invitations: Invitation[] = [];
+    let sent = 0;
+    let failed = 0;
+    let reason: string | null = null;
+    for (const invitation of prepared) {
+      const link = invitationLink(publicUrl, invitation.key);
+      let mail: Invitation['mail'] = 'not_configured';
+      if (mailer.configured) {
+        try {
+          await mailer.send(
+            invitationMail({
+              invitee: invitation,
+              inviter: context.inviter,
+              organisation: context.organisation,
+              link,
+            }),
+          );
+          mail = 'sent';
+          sent += 1;
+        } catch (error) {
+          mail = 'failed';
+          failed += 1;
+          const delivery = error instanceof MailDeliveryError ? error : null;
+          reason ??= delivery?.reason ?? 'the mail server failed';
+          // The reason and codes only: the server's reply can quote the address, and the link is a key.
+          logger.warn(
+            { mail: delivery?.diagnostics ?? { code: null }, reason: delivery?.reason ?? null },
+            'An invitation e-mail could not be sent',
+          );
+        }
+      }
+      invitations.push({
+        id: invitation.userId,
+        email: invitation.email,
+        resent: invitation.resent,
+        mail,
+        link: mail === 'sent' ? null : link,
+        expiresDate: context.expiresAt.toISOString(),
+      });
+    }
+    const state: InvitesResult['mail'] = !mailer.configured ? 'not_configured' : failed ? 'failed' : 'sent';
+    return {
+      mail: state,
+      message: mailMessage({ sent, failed, reason, configured: mailer.configured }),
+      invitations,
+    };
+  }
+
+  return {
+    /**
+     * POST /api/v1/invites: one pending member per address, each with a single-use link that
+     * expires after 7 days (only its key's SHA-256 is stored). Inviting a pending address again
+     * replaces its link; an active member's address is refused; pending invitations take seats.
+     * The e-mails go out once the invitations are stored; without a mail server, or when sending
+     * fails, the answer carries the links for the admin to pass on.
+     */
+    async invite(principal: Principal, input: InvitesInput): Promise<InvitesResult> {
+      assertTeamAdmin(principal);
+      const organisationId = principal.organisationId;
+      const rows = input.map((row, index) => ({ ...row, index, email: row.email.toLowerCase() }));
+      const seen = new Set<string>();
+      for (const row of rows) {
+        if (seen.has(row.email))
+          throw new ValidationError(`${row.index}.email`, `${row.email} is listed twice.`);
+        seen.add(row.email);
+      }
+      await perAddress.takeAll(
+        rows.map((row) => JSON.stringify([organisationId, row.email])),
+        (index) => tooManyInvitationsMessage(rows[index]!.email),
+      );
+      const at = now();
+      const expiresAt = new Date(at.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS);
+
+      const { prepared, inviter, organisation } = await db.transaction(async (tx) => {
+        await lockOrganisation(tx, organisationId);
+        const me = await stillAdmin(tx, principal);
+        const existing = new Map(
+          (
+            await repo.findByEmails(
+              tx,
+              organisationId,
+              rows.map((row) => row.email),
+            )
+          ).map((member) => [member.email, member]),
+        );
+        for (const row of rows) {
+          const member = existing.get(row.email);
+          if (member?.activated && !member.archived)
+            throw new ConflictError(
+              `${row.email} is already a member of this organisation.`,
+              `${row.index}.email`,
+            );
+        }
+        const newSeats = rows.filter((row) => {
+          const member = existing.get(row.email);
+          return !member || member.archived;
+        }).length;
+        if (newSeats > 0)
+          await billing.assertWithinLimit(tx, organisationId, 'maxOrganisationUsers', newSeats);
+        // Inviting someone removed lets them in again, by single sign-on too.
+        await identities.deleteRemovals(
+          tx,
+          organisationId,
+          rows.map((row) => row.email),
+        );
+
+        const made: Prepared[] = [];
+        for (const row of rows) {
+          const member = existing.get(row.email);
+          const resent = member !== undefined && !member.archived;
+          const firstName = row.firstName || (resent ? member.firstName : '');
+          const lastName = row.lastName || (resent ? member.lastName : '');
+          let userId: string;
+          if (member) {
+            userId = member.id;
+            await repo.resetPendingMember(tx, organisationId, userId, {
+              firstName,
+              lastName,
+              authorities: [INVITED_AUTHORITY],
+              at,
+            });
+          } else {
+            userId = await repo.insertMember(tx, {
+              activated: false,
+              organisationId,
+              email: row.email,
+              firstName,
+              lastName,
+              authorities: [INVITED_AUTHORITY],
+              at,
+            });
+          }
+          const key = newSecretToken(INVITATION_KEY_PREFIX);
+          await repo.replaceInvitation(tx, {
+            organisationId,
+            userId,
+            email: row.email,
+            firstName,
+            lastName,
+            invitedById: principal.userId,
+            activationTokenHash: hashToken(key),
+            expiresAt,
+            createdAt: at,
+          });
+          const who = describeMember({ firstName, lastName, email: row.email });
+          await audit.record(tx, principal, {
+            action: 'create',
+            resourceType: 'user',
+            resourceId: userId,
+            title: resent ? `Invitation to ${row.email} sent again` : `${row.email} invited`,
+            description: resent
+              ? `${escapeMarkdown(principal.email)} invited ${who} again; the earlier invitation link no longer works. The new one expires in ${INVITATION_LIFETIME_DAYS} days.`
+              : `${escapeMarkdown(principal.email)} invited ${who} to join as **${AUTHORITY_LABELS[INVITED_AUTHORITY]}**. The invitation expires in ${INVITATION_LIFETIME_DAYS} days.`,
+          });
+          made.push({ userId, email: row.email, firstName, lastName, key, resent });
+        }
+        return {
+          prepared: made,
+          inviter: displayName(me),
+          organisation: (await repo.organisationName(tx, organisationId)) ?? '',
+        };
+      });
+      return send(prepared, { inviter, organisation, expiresAt });
+    },
+  };
+}
