@@ -18,6 +18,13 @@ const webLayerRule = (layer, minDepth, patterns) =>
       },
     }));
 
+/** A module may not import another module's repository (docs/adr/0019-modules-own-their-tables.md). */
+const otherRepository = {
+  regex: '^(\\.\\./)+(modules/)?[a-z-]+/[a-z-]+\\.repository(\\.ts)?$',
+  message:
+    'A module may not import another module’s repository: ask its service (docs/adr/0019-modules-own-their-tables.md).',
+};
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/server/drizzle/**', '**/*.d.ts'],
@@ -78,18 +85,29 @@ export default tseslint.config(
   },
   {
     // Server modules talk to each other through services, never through another module's
-    // repository: each module owns its queries (docs/adr/0009-module-layout.md).
+    // repository: each module owns its queries and is the one writer of its tables
+    // (docs/adr/0019-modules-own-their-tables.md; apps/server/src/architecture.test.ts).
     files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/sdk/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [otherRepository] }],
+    },
+  },
+  {
+    // Services hold the rules and leave tables to their repositories: no schema import, not even a
+    // row type (a module's <domain>.types.ts names what its service needs).
+    files: ['apps/server/src/**/*.service.ts'],
     ignores: ['apps/server/src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            otherRepository,
             {
-              regex: '^(\\.\\./)+(modules/)?[a-z-]+/[a-z-]+\\.repository(\\.ts)?$',
+              regex: '(^|/)db/schema(/|$)',
               message:
-                'A module may not import another module’s repository: ask its service (docs/adr/0009-module-layout.md).',
+                'A service does not import the database schema: its repository queries the tables, and its <domain>.types.ts names the records (docs/adr/0019-modules-own-their-tables.md).',
             },
           ],
         },
