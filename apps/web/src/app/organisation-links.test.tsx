@@ -48,7 +48,7 @@ describe('links into an organisation', { timeout: 30_000 }, () => {
       },
     });
     const { router } = render(`/demo${FEATURE_PAGE}?from=slack`);
-    expect(await screen.findByText('Sign in to Demo', undefined, patiently)).toBeTruthy();
+    expect(await screen.findByText('Sign in to Demo', undefined, patiently)).toBeVisible();
     expect(pathOf(router)).toBe('/demo/login');
     expect(screen.queryByText('Confirm your e-mail')).toBeNull();
 
@@ -66,7 +66,7 @@ describe('links into an organisation', { timeout: 30_000 }, () => {
       'GET /api/v1/public/context': () => jsonResponse(200, bareContext),
     });
     const { router } = render('/demo/home');
-    expect(await screen.findByRole('heading', { name: 'Home' }, patiently)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Home' }, patiently)).toBeVisible();
     expect(pathOf(router)).toBe('/home');
   });
 
@@ -79,7 +79,7 @@ describe('links into an organisation', { timeout: 30_000 }, () => {
         jsonResponse(200, url.searchParams.get('domain') === 'demo' ? demoContext : bareContext),
     });
     const { router } = render(`/demo${FEATURE_PAGE}`);
-    expect(await screen.findByText('Sign in to Demo', undefined, patiently)).toBeTruthy();
+    expect(await screen.findByText('Sign in to Demo', undefined, patiently)).toBeVisible();
     expect(pathOf(router)).toBe('/demo/login');
     expect(sessionStorage.getItem('vexil.returnPath')).toBe(FEATURE_PAGE);
   });
@@ -102,7 +102,7 @@ describe('links into an organisation', { timeout: 30_000 }, () => {
     session = false;
     sessionStorage.setItem('vexil.returnPath', '/profile');
     const signup = render('/login/one-time-token?domain=demo');
-    expect(await screen.findByRole('heading', { name: 'Home' }, patiently)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Home' }, patiently)).toBeVisible();
     expect(pathOf(signup.router)).toBe('/');
   });
 });

@@ -41,16 +41,16 @@ describe('routes', () => {
       });
       const { router } = render('/profile');
       // On the bare app address, with app-login on and no remembered organisation: sign-up.
-      expect(await screen.findByText('Confirm your e-mail')).toBeTruthy();
+      expect(await screen.findByText('Confirm your e-mail')).toBeInTheDocument();
       expect(pathOf(router)).toBe('/signup');
       expect(sessionStorage.getItem('vexil.returnPath')).toBe('/profile');
 
       const user = userEvent.setup();
       await user.click(screen.getByRole('link', { name: 'Sign in' }));
-      expect(await screen.findByText('Sign in to Vexil')).toBeTruthy();
+      expect(await screen.findByText('Sign in to Vexil')).toBeInTheDocument();
       await user.type(screen.getByLabelText('Organisation'), 'Demo');
       await user.click(screen.getByRole('button', { name: 'Continue' }));
-      expect(await screen.findByText('Sign in to Demo')).toBeTruthy();
+      expect(await screen.findByText('Sign in to Demo')).toBeInTheDocument();
       expect(pathOf(router)).toBe('/demo/login');
 
       await user.type(screen.getByLabelText('Email'), 'admin@example.com');
@@ -58,7 +58,7 @@ describe('routes', () => {
       await user.click(screen.getByLabelText('Keep me signed in'));
       await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
-      expect(await screen.findByRole('heading', { name: 'Profile' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
       expect(pathOf(router)).toBe('/profile');
       expect(calls.find((c) => c.path === '/api/authenticate')?.body).toEqual({
         username: 'admin@example.com',
@@ -76,7 +76,7 @@ describe('routes', () => {
           jsonResponse(200, { ...bareContext, flags: { ...allFlagsOn, 'app-login': false } }),
       });
       const first = render('/profile');
-      expect(await screen.findByText('Sign in to Vexil')).toBeTruthy();
+      expect(await screen.findByText('Sign in to Vexil')).toBeInTheDocument();
       expect(pathOf(first.router)).toBe('/login');
       // Without app-login, the bare page offers no sign-up.
       expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
@@ -89,14 +89,14 @@ describe('routes', () => {
       });
       rememberOrganisation('demo');
       const second = render('/profile');
-      expect(await screen.findByText('Sign in to Demo')).toBeTruthy();
+      expect(await screen.findByText('Sign in to Demo')).toBeInTheDocument();
       expect(pathOf(second.router)).toBe('/demo/login');
     });
 
     it('shows the Loading page while the initial payload loads', async () => {
       stubApi({ 'GET /api/v1/initial': () => new Promise<Response>(() => undefined) });
       render('/');
-      expect(await screen.findByText('Loading')).toBeTruthy();
+      expect(await screen.findByText('Loading')).toBeInTheDocument();
     });
 
     it('goes to /logout, then /login, when the initial load fails', async () => {
@@ -128,8 +128,8 @@ describe('routes', () => {
       render('/demo/login');
       const user = userEvent.setup();
       await user.click(await screen.findByRole('button', { name: 'Sign in' }));
-      expect(await screen.findByText('Please provide an email address.')).toBeTruthy();
-      expect(screen.getByText('Please provide a password.')).toBeTruthy();
+      expect(await screen.findByText('Please provide an email address.')).toBeVisible();
+      expect(screen.getByText('Please provide a password.')).toBeVisible();
     });
 
     it('checks a field again as it is corrected once a sign-in was refused, and focuses the first to correct', async () => {
@@ -139,16 +139,16 @@ describe('routes', () => {
       const password = screen.getByLabelText('Password');
       await user.type(password, 'x');
       await user.click(screen.getByRole('button', { name: 'Sign in' }));
-      expect(await screen.findByText('Please provide an email address.')).toBeTruthy();
+      expect(await screen.findByText('Please provide an email address.')).toBeVisible();
       expect(document.activeElement).toBe(email);
 
       await user.type(email, 'bob');
-      expect(screen.getByText('bob is not a valid email.')).toBeTruthy();
+      expect(screen.getByText('bob is not a valid email.')).toBeVisible();
       await user.type(email, '@example.com');
       expect(screen.queryByText(/not a valid email/)).toBeNull();
 
       await user.clear(password);
-      expect(screen.getByText('Please provide a password.')).toBeTruthy();
+      expect(screen.getByText('Please provide a password.')).toBeVisible();
       await user.click(screen.getByRole('button', { name: 'Sign in' }));
       expect(document.activeElement).toBe(password);
       await user.type(password, 'y');
@@ -161,7 +161,7 @@ describe('routes', () => {
       await user.type(await screen.findByLabelText('Email'), 'bob');
       await user.type(screen.getByLabelText('Password'), 'x');
       await user.click(screen.getByRole('button', { name: 'Sign in' }));
-      expect(await screen.findByText('bob is not a valid email.')).toBeTruthy();
+      expect(await screen.findByText('bob is not a valid email.')).toBeVisible();
     });
 
     it("shows the server's message, or the product's own when it has none", async () => {
@@ -187,14 +187,16 @@ describe('routes', () => {
     it('goes straight to the remembered organisation on the bare app address', async () => {
       rememberOrganisation('demo');
       const { router } = render('/login');
-      expect(await screen.findByText('Sign in to Demo')).toBeTruthy();
+      expect(await screen.findByText('Sign in to Demo')).toBeVisible();
       expect(pathOf(router)).toBe('/demo/login');
     });
 
     it('says when the organisation in the path does not exist', async () => {
       render('/nowhere/login');
-      expect(await screen.findByText(/We could not find an organisation with the domain/)).toBeTruthy();
-      expect(screen.getByLabelText('Organisation')).toBeTruthy();
+      expect(
+        await screen.findByText(/We could not find an organisation with the domain/),
+      ).toBeInTheDocument();
+      expect(screen.getByLabelText('Organisation')).toBeInTheDocument();
     });
 
     it('signs up by e-mail from the bare app address: the wizard sends the pin at once', async () => {
@@ -205,11 +207,11 @@ describe('routes', () => {
       const { router } = render('/login');
       const user = userEvent.setup();
       await user.click(await screen.findByRole('button', { name: 'Sign up' }));
-      expect(await screen.findByText('Please provide an email address.')).toBeTruthy();
+      expect(await screen.findByText('Please provide an email address.')).toBeVisible();
       await user.type(screen.getByLabelText('Work e-mail'), 'grace@example.com');
       await user.click(screen.getByRole('button', { name: 'Sign up' }));
-      expect(await screen.findByText(/We sent a 6-digit pin to/)).toBeTruthy();
-      expect(screen.getByText('grace@example.com')).toBeTruthy();
+      expect(await screen.findByText(/We sent a 6-digit pin to/)).toBeInTheDocument();
+      expect(screen.getByText('grace@example.com')).toBeInTheDocument();
       expect(pathOf(router)).toBe('/signup');
       expect(calls.filter((c) => c.path === '/api/v1/signup/registeremail').map((c) => c.body)).toEqual([
         { email: 'grace@example.com', beta: false },
@@ -220,7 +222,7 @@ describe('routes', () => {
       render('/login');
       const user = userEvent.setup();
       await user.click(await screen.findByRole('button', { name: 'Continue' }));
-      expect(await screen.findByText("Please provide your organisation's domain.")).toBeTruthy();
+      expect(await screen.findByText("Please provide your organisation's domain.")).toBeVisible();
     });
   });
 
@@ -230,7 +232,7 @@ describe('routes', () => {
       'GET /api/v1/public/context': () => jsonResponse(200, demoContext),
     });
     const { router } = render('/demo/login');
-    expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
     expect(pathOf(router)).toBe('/');
   });
 
@@ -246,7 +248,7 @@ describe('routes', () => {
         },
       });
       const { router } = render('/login/one-time-token?domain=demo');
-      expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
       expect(pathOf(router)).toBe('/');
       expect(calls.find((c) => c.path === '/api/authenticate/token')?.body).toEqual({
         token: 'one-time-token',
@@ -262,7 +264,7 @@ describe('routes', () => {
         'POST /api/authenticate/token': () => jsonResponse(401, { title: 'Expired' }),
       });
       const { router } = render('/login/old-token');
-      expect(await screen.findByText('Sign in to Vexil')).toBeTruthy();
+      expect(await screen.findByText('Sign in to Vexil')).toBeInTheDocument();
       expect(pathOf(router)).toBe('/login');
     });
   });
@@ -293,9 +295,9 @@ describe('routes', () => {
     it('shows Page not found with a Head home link for unknown paths', async () => {
       signIn();
       const { router } = render('/no/such/page');
-      expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
       await userEvent.setup().click(screen.getByRole('link', { name: 'Head home' }));
-      expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
       expect(pathOf(router)).toBe('/');
     });
 
@@ -311,7 +313,7 @@ describe('routes', () => {
     it('treats /profile as not found when the profile flag is off', async () => {
       signIn(initialPayload({ flags: { ...allFlagsOn, profile: false } }));
       render('/profile');
-      expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
     });
 
     it('/test/401 signs the user out when its call answers 401', async () => {

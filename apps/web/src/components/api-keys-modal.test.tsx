@@ -38,8 +38,8 @@ describe('Api keys modal', () => {
     expect(input('JS Client Key').readOnly).toBe(true);
     expect(input('Server Key').value).toBe(production.apiKey);
     expect(input('Server Key').readOnly).toBe(true);
-    expect(within(dialog).getByText(/Public: browser and mobile SDKs/)).toBeTruthy();
-    expect(within(dialog).getByText(/Secret: server SDKs/)).toBeTruthy();
+    expect(within(dialog).getByText(/Public: browser and mobile SDKs/)).toBeVisible();
+    expect(within(dialog).getByText(/Secret: server SDKs/)).toBeVisible();
     // Without onRotate (not an admin) there is nothing to rotate.
     expect(within(dialog).queryByRole('button', { name: /Rotate/ })).toBeNull();
   });
@@ -51,8 +51,8 @@ describe('Api keys modal', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     await user.click(within(dialog).getByRole('button', { name: 'Copy Server Key' }));
     expect(writeText).toHaveBeenCalledWith(production.apiKey);
-    expect(await screen.findByText('Copied to clipboard')).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: 'Copied to clipboard' })).toBeTruthy();
+    expect(await screen.findByText('Copied to clipboard')).toBeVisible();
+    expect(within(dialog).getByRole('button', { name: 'Copied to clipboard' })).toBeVisible();
   });
 
   it('shows a server key the server masked as hidden, with nothing to copy, and the JS key as usual', async () => {
@@ -62,7 +62,7 @@ describe('Api keys modal', () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     expect(input('Server Key').value).toBe(MASKED_SERVER_SDK_KEY);
-    expect(within(dialog).getByText(HIDDEN_SERVER_KEY_MESSAGE)).toBeTruthy();
+    expect(within(dialog).getByText(HIDDEN_SERVER_KEY_MESSAGE)).toBeVisible();
     expect(within(dialog).queryByText(/Secret: server SDKs/)).toBeNull();
     const copyServer = within(dialog).getByRole('button', { name: 'Copy Server Key' }) as HTMLButtonElement;
     expect(copyServer.disabled).toBe(true);
@@ -83,11 +83,11 @@ describe('Api keys modal', () => {
       within(dialog).getByText(
         'Rotate the server key of Production? Applications using the old key stop receiving flags at once.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Rotate key' }));
 
     expect(onRotate).toHaveBeenCalledWith('server');
-    expect(await within(dialog).findByDisplayValue(rotated.apiKey)).toBeTruthy();
+    expect(await within(dialog).findByDisplayValue(rotated.apiKey)).toBeVisible();
     expect(input('JS Client Key').value).toBe(production.jsApiKey);
     expect(within(dialog).queryByRole('button', { name: 'Rotate key' })).toBeNull();
   });
@@ -96,7 +96,7 @@ describe('Api keys modal', () => {
     const onRotate = vi.fn(() => Promise.resolve(rotated));
     const { user, dialog, input } = await open({ onRotate });
     await user.click(within(dialog).getByRole('button', { name: 'Rotate JS Client Key' }));
-    expect(within(dialog).getByText(/Rotate the JS client key of Production\?/)).toBeTruthy();
+    expect(within(dialog).getByText(/Rotate the JS client key of Production\?/)).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(onRotate).not.toHaveBeenCalled();
     expect(input('JS Client Key').value).toBe(production.jsApiKey);

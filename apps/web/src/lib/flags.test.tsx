@@ -13,12 +13,12 @@ describe('useFlag', () => {
         <Probe />
       </FlagsProvider>,
     );
-    expect(screen.getByText('profile on')).toBeTruthy();
+    expect(screen.getByText('profile on')).toBeVisible();
   });
 
   it('treats an absent flag, or no provider, as off', () => {
     render(<Probe />);
-    expect(screen.getByText('profile off')).toBeTruthy();
+    expect(screen.getByText('profile off')).toBeVisible();
   });
 
   it('gates children with FlagGate', () => {
@@ -29,6 +29,6 @@ describe('useFlag', () => {
       </FlagsProvider>,
     );
     expect(screen.queryByText('Home link')).toBeNull();
-    expect(screen.getByText('Segments link')).toBeTruthy();
+    expect(screen.getByText('Segments link')).toBeVisible();
   });
 });

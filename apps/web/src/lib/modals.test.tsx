@@ -22,11 +22,11 @@ describe('modals', () => {
       showModal({ title: 'First', children: 'first body' });
       showModal({ title: 'Second', children: 'second body' });
     });
-    expect(await screen.findByText('second body')).toBeTruthy();
+    expect(await screen.findByText('second body')).toBeVisible();
     expect(openModalCount()).toBe(2);
 
     act(() => closeModal());
-    expect(await screen.findByText('first body')).toBeTruthy();
+    expect(await screen.findByText('first body')).toBeVisible();
     expect(openModalCount()).toBe(1);
 
     act(() => {
@@ -66,7 +66,7 @@ describe('modals', () => {
     act(() => {
       showInfo({ title: 'Heads up', message: 'Something to know' });
     });
-    expect(await screen.findByText('Something to know')).toBeTruthy();
+    expect(await screen.findByText('Something to know')).toBeVisible();
     await userEvent.setup().click(screen.getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(screen.queryByText('Something to know')).toBeNull());
     expect(openModalCount()).toBe(0);

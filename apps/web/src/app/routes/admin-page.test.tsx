@@ -51,7 +51,7 @@ describe('admin tabs', () => {
 
   it('sends /admin to the projects tab', async () => {
     const { router } = renderAdmin('/admin');
-    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeInTheDocument();
     expect(pathOf(router)).toBe('/admin/projects');
     expect(screen.getByRole('tab', { name: 'Projects' }).getAttribute('aria-selected')).toBe('true');
   });
@@ -83,7 +83,7 @@ describe('admin tabs', () => {
     first.unmount();
 
     renderAdmin('/admin/billing', initialPayload({ flags }));
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('sends other users from /admin to Audit, the one tab they may use', async () => {
@@ -105,7 +105,7 @@ describe('admin tabs', () => {
     'tells other users on /admin/%s, under its own selected tab, that it is for organisation admins',
     async (path, title, message) => {
       renderAdmin(`/admin/${path}`, nonAdmin());
-      expect(await screen.findByText(message)).toBeTruthy();
+      expect(await screen.findByText(message)).toBeVisible();
       // In the tabs' usual order: Audit comes before Billing and Integrations.
       expect((await tabNames()).sort()).toEqual([title, 'Audit'].sort());
       expect(screen.getByRole('tab', { name: title }).getAttribute('aria-selected')).toBe('true');
@@ -114,18 +114,18 @@ describe('admin tabs', () => {
 
   it('treats an unknown tab as not found', async () => {
     renderAdmin('/admin/nothing-here');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('navigates to /admin/{tab} when the tab changes', async () => {
     const { router } = renderAdmin('/admin/projects');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('tab', { name: 'Team' }));
-    expect(await screen.findByRole('heading', { name: 'Team Management' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Team Management' })).toBeVisible();
     expect(pathOf(router)).toBe('/admin/users');
 
     await user.click(screen.getByRole('tab', { name: 'Projects' }));
-    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeVisible();
     expect(pathOf(router)).toBe('/admin/projects');
   });
 
@@ -135,12 +135,12 @@ describe('admin tabs', () => {
       'GET /api/v1/billing/info': () => jsonResponse(200, { lastFour: null, brand: null, customer: null }),
     });
     const { unmount } = renderRoute(routes, '/admin/billing/manage');
-    expect(await screen.findByRole('heading', { name: 'Billing details' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Billing details' })).toBeVisible();
     expect(screen.getByRole('tab', { name: 'Billing' }).getAttribute('aria-selected')).toBe('true');
     unmount();
 
     renderRoute(routes, '/admin/billing/nothing-here');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('shows the organisation’s audit log on the Audit tab, with its markdown, and Load More', async () => {
@@ -165,10 +165,10 @@ describe('admin tabs', () => {
       },
     });
     renderRoute(routes, '/admin/audit');
-    expect(await screen.findByText('Project P1 created')).toBeTruthy();
-    expect(screen.getByText('P1', { selector: 'strong' })).toBeTruthy();
+    expect(await screen.findByText('Project P1 created')).toBeInTheDocument();
+    expect(screen.getByText('P1', { selector: 'strong' })).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Load More' }));
-    expect(await screen.findByText('Project P4 created')).toBeTruthy();
+    expect(await screen.findByText('Project P4 created')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
     expect(requested).toEqual(['0', '1']);
   });
@@ -180,7 +180,9 @@ describe('admin tabs', () => {
         jsonResponse(403, { title: 'Audit logs are not available on your current plan.' }),
     });
     renderRoute(routes, '/admin/audit');
-    expect(await screen.findByText('Audit logs are not available with the current plan.')).toBeTruthy();
+    expect(
+      await screen.findByText('Audit logs are not available with the current plan.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
       '/admin/billing',
     );

@@ -33,21 +33,21 @@ describe('/projects/:projectKey/environments/:environmentKey/experiments', () =>
 
   it("shows the environment's experiments with flag experiments", async () => {
     const { calls } = render('/projects/web/environments/dev/experiments', true);
-    expect(await screen.findByRole('heading', { name: 'Experiments' })).toBeTruthy();
-    expect(await screen.findByText('No experiments yet')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Experiments' })).toBeVisible();
+    expect(await screen.findByText('No experiments yet')).toBeVisible();
     expect(calls[0]!.path).toBe('/api/v1/experiments/?projectKey=web&environmentKey=dev');
   });
 
   it('says "Access denied." without flag experiments, and asks the server nothing', async () => {
     const { calls } = render('/projects/web/environments/dev/experiments', false);
-    expect(await screen.findByRole('heading', { name: 'Access denied.' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Access denied.' })).toBeVisible();
     expect(screen.queryByRole('heading', { name: 'Experiments' })).toBeNull();
     expect(calls).toHaveLength(0);
   });
 
   it('says "Access denied." for the statistics page without flag experiments', async () => {
     const { calls } = render(`/projects/web/environments/dev/experiments/${EXPERIMENT_ID}/stats`, false);
-    expect(await screen.findByRole('heading', { name: 'Access denied.' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Access denied.' })).toBeVisible();
     expect(calls).toHaveLength(0);
   });
 });

@@ -38,14 +38,14 @@ describe('/projects/:projectKey/environments/:environmentKey', () => {
 
   it('opens the feature list from the bare environment path', async () => {
     const { router } = render('/projects/web/environments/production');
-    expect(await screen.findByRole('heading', { name: 'Features' })).toBeTruthy();
-    expect(screen.getByText('Production environment of Web shop')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Features' })).toBeVisible();
+    expect(screen.getByText('Production environment of Web shop')).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/web/environments/production/features');
   });
 
   it('rewrites an environment id in the address to its key, keeping the rest of the address', async () => {
     const { router } = render(`/projects/web/environments/${development.id}/features?q=checkout#list`);
-    expect(await screen.findByText('Development environment of Web shop')).toBeTruthy();
+    expect(await screen.findByText('Development environment of Web shop')).toBeVisible();
     const { pathname, search, hash } = router.state.location;
     expect([pathname, search, hash]).toEqual([
       '/projects/web/environments/dev/features',
@@ -56,7 +56,7 @@ describe('/projects/:projectKey/environments/:environmentKey', () => {
 
   it('rewrites a bare environment id and then opens its feature list', async () => {
     const { router } = render(`/projects/web/environments/${development.id}`);
-    expect(await screen.findByText('Development environment of Web shop')).toBeTruthy();
+    expect(await screen.findByText('Development environment of Web shop')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features');
   });
 
@@ -66,7 +66,7 @@ describe('/projects/:projectKey/environments/:environmentKey', () => {
     ["another project's environment id", `/projects/app/environments/${development.id}`],
   ])('shows Page not found for %s', async (_case, path) => {
     const { router } = render(path);
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
     expect(router.state.location.pathname).toBe(path);
   });
 });
@@ -88,9 +88,9 @@ describe('/projects/:projectKey/features/:featureKey', () => {
 
   it('goes to the environment of the project the user last worked in', async () => {
     const { router } = render('/projects/web/environments/production/features');
-    expect(await screen.findByText('Production environment of Web shop')).toBeTruthy();
+    expect(await screen.findByText('Production environment of Web shop')).toBeVisible();
     await router.navigate('/projects/app/environments/staging/features');
-    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeInTheDocument();
     await router.navigate('/projects/web/features/checkout');
     await vi.waitFor(() =>
       expect(router.state.location.pathname).toBe('/projects/web/environments/production/features/checkout'),
@@ -99,7 +99,7 @@ describe('/projects/:projectKey/features/:featureKey', () => {
 
   it('shows Page not found for an unknown project', async () => {
     const { router } = render('/projects/nope/features/checkout');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/nope/features/checkout');
   });
 });

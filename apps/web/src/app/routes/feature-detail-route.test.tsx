@@ -90,9 +90,9 @@ describe('/projects/:projectKey/environments/:environmentKey/features/:featureKe
 
   it('shows the targeting of the environment in the Targeting tab', async () => {
     const { pathname } = render(`${DETAIL}/targeting`);
-    expect(await screen.findByRole('heading', { name: 'Targeting for Production' })).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'Targeting', selected: true })).toBeTruthy();
-    expect(await screen.findByRole('button', { name: 'Add rule' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Targeting for Production' })).toBeVisible();
+    expect(screen.getByRole('tab', { name: 'Targeting', selected: true })).toBeVisible();
+    expect(await screen.findByRole('button', { name: 'Add rule' })).toBeVisible();
     expect(pathname()).toBe(`${DETAIL}/targeting`);
   });
 
@@ -102,7 +102,7 @@ describe('/projects/:projectKey/environments/:environmentKey/features/:featureKe
     const user = userEvent.setup();
     await user.click(within(breadcrumb).getByRole('button', { name: 'Environment: Production' }));
     await user.click(await screen.findByRole('menuitem', { name: /Development/ }));
-    expect(await screen.findByRole('heading', { name: 'Targeting for Development' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Targeting for Development' })).toBeVisible();
     expect(pathname()).toBe('/projects/web/environments/dev/features/checkout/targeting');
   });
 });
@@ -122,7 +122,7 @@ describe('the on/off switches of the feature page', () => {
 
     await user.click(header);
 
-    expect(await screen.findByText('Feature saved.')).toBeTruthy();
+    expect(await screen.findByText('Feature saved.')).toBeVisible();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(header.checked).toBe(true);
     expect((await overviewSwitch('Development')).checked).toBe(true);
@@ -145,10 +145,10 @@ describe('the on/off switches of the feature page', () => {
       within(dialog).getByText(
         'Warning, this is a production environment. Are you sure you wish to update New checkout in Production?',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Turn on' }));
 
-    expect(await screen.findByText('Feature saved.')).toBeTruthy();
+    expect(await screen.findByText('Feature saved.')).toBeVisible();
     expect((await headerSwitch('Production')).checked).toBe(true);
     expect((await overviewSwitch('Production')).checked).toBe(true);
   });
@@ -170,7 +170,7 @@ describe('the on/off switches of the feature page', () => {
 
     expect(
       await screen.findByText('We encountered an error, the feature was not saved. Database unavailable.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     await waitFor(() => expect(header.checked).toBe(false));
     expect((await overviewSwitch('Development')).checked).toBe(false);
   });
@@ -196,8 +196,8 @@ describe('the on/off switches of the feature page', () => {
     const user = userEvent.setup();
     await user.click(await headerSwitch('Development'));
 
-    expect(await screen.findByText(stale)).toBeTruthy();
-    expect(await screen.findByText('Everyone gets On.')).toBeTruthy();
+    expect(await screen.findByText(stale)).toBeVisible();
+    expect(await screen.findByText('Everyone gets On.')).toBeVisible();
     expect((await headerSwitch('Development')).checked).toBe(true);
   });
 
@@ -209,7 +209,7 @@ describe('the on/off switches of the feature page', () => {
     expect((await overviewSwitch('Development')).disabled).toBe(false);
     const production = await overviewSwitch('Production');
     expect(production.disabled).toBe(true);
-    expect(production.getAttribute('aria-describedby')).toBeTruthy();
+    expect(production).toHaveAccessibleDescription();
     expect(document.getElementById(production.getAttribute('aria-describedby')!)?.textContent).toBe(
       'Only a production editor can change a feature in a production environment.',
     );

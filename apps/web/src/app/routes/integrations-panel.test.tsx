@@ -54,44 +54,44 @@ describe('Admin › Integrations routes', () => {
 
   it('shows the Integrations screen under its tab', async () => {
     renderAdmin('/admin/integrations');
-    expect(await screen.findByRole('heading', { name: 'Integrations' })).toBeTruthy();
-    expect(await screen.findByText('No integrations are installed yet.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Integrations' })).toBeVisible();
+    expect(await screen.findByText('No integrations are installed yet.')).toBeVisible();
     expect(selectedTab().textContent).toBe('Integrations');
   });
 
   it('tells other users that integrations are for organisation admins', async () => {
     renderAdmin('/admin/integrations', nonAdmin());
-    expect(await screen.findByText('Only organisation admins may manage integrations.')).toBeTruthy();
+    expect(await screen.findByText('Only organisation admins may manage integrations.')).toBeVisible();
   });
 
   it('is not found with flag integrations off', async () => {
     renderAdmin('/admin/integrations', withFlags({ integrations: false }));
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('shows the Jira pages under the Integrations tab, with flag jira-integration', async () => {
     const { unmount } = renderAdmin('/admin/integrations/jira/connect');
-    expect(await screen.findByRole('heading', { name: 'Connect Jira' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Connect Jira' })).toBeVisible();
     expect(selectedTab().textContent).toBe('Integrations');
     unmount();
 
     renderAdmin('/admin/integrations/jira/connect', withFlags({ 'jira-integration': false }));
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('is not found for anything else below the tab', async () => {
     renderAdmin('/admin/integrations/slack');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('shows the project’s Webhooks below its environments, with flag integrations', async () => {
     const { unmount } = renderAdmin('/admin/projects/web');
-    expect(await screen.findByRole('heading', { name: 'Webhooks' })).toBeTruthy();
-    expect(await screen.findByText('This project has no webhooks yet.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Webhooks' })).toBeVisible();
+    expect(await screen.findByText('This project has no webhooks yet.')).toBeVisible();
     unmount();
 
     const { calls } = renderAdmin('/admin/projects/web', withFlags({ integrations: false }));
-    expect(await screen.findByRole('heading', { name: 'Environments' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Environments' })).toBeVisible();
     expect(screen.queryByRole('heading', { name: 'Webhooks' })).toBeNull();
     expect(calls.some((c) => c.path.includes('/webhooks'))).toBe(false);
   });

@@ -61,7 +61,7 @@ describe('a menu loaded when first wanted', () => {
     expect(screen.queryByRole('menu')).toBeNull();
 
     await act(async () => menu.arrivals[0]?.arrive());
-    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
     expect(menu.loads()).toBe(1);
 
     await user.keyboard('{Escape}');
@@ -80,7 +80,7 @@ describe('a menu loaded when first wanted', () => {
     await waitFor(() => expect(document.activeElement).toBe(accountButton()));
     expect(screen.queryByRole('menu')).toBeNull();
     await user.keyboard('{Enter}');
-    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
   });
 
   it('opens when its button is pressed after the menu arrived while the pointer rested on it', async () => {
@@ -92,7 +92,7 @@ describe('a menu loaded when first wanted', () => {
 
     // The user sees no change and presses the button under the pointer: the one they pointed at.
     await user.click(pointedAt);
-    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
   });
 
   it('opens when the menu arrives between pressing the button and letting go', async () => {
@@ -104,7 +104,7 @@ describe('a menu loaded when first wanted', () => {
     await act(async () => menu.arrivals[0]?.arrive());
     await user.pointer({ keys: '[/MouseLeft]', target: pressed });
 
-    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(accountButton()));
@@ -118,7 +118,7 @@ describe('a menu loaded when first wanted', () => {
     await user.unhover(accountButton());
 
     await user.click(accountButton());
-    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
     expect(menu.loads()).toBe(1);
   });
 
@@ -133,6 +133,6 @@ describe('a menu loaded when first wanted', () => {
     await user.click(accountButton());
     expect(menu.loads()).toBe(2);
     await act(async () => menu.arrivals[1]?.arrive());
-    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
   });
 });

@@ -37,7 +37,7 @@ describe('environment banners', () => {
     render('/projects/web/environments/dev/features');
     await screen.findByText('Development environment of Web shop');
     const local = banner('LOCAL ENVIRONMENT');
-    expect(local).toBeTruthy();
+    expect(local).toBeVisible();
     expect(banner('PRODUCTION ENVIRONMENT')).toBeNull();
 
     const user = userEvent.setup();

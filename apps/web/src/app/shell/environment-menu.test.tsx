@@ -73,7 +73,7 @@ describe('environment dropdown', () => {
     await screen.findByRole('heading', { name: 'Home' });
     expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Staging (Mobile app)');
     await user.click(within(mainNav()).getByRole('link', { name: 'Features' }));
-    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/app/environments/staging/features');
   });
 
@@ -128,7 +128,7 @@ describe('environment dropdown', () => {
 
     const development = within(web).getByRole('menuitem', { name: /Development/ });
     expect(development.textContent).toContain('dev');
-    expect(within(development).getByRole('img', { name: 'Local environment' })).toBeTruthy();
+    expect(within(development).getByRole('img', { name: 'Local environment' })).toBeVisible();
     const production = within(web).getByRole('menuitem', { name: /Production/ });
     expect(within(production).queryByRole('img', { name: 'Local environment' })).toBeNull();
     expect(development.getAttribute('aria-current')).toBe('true');
@@ -139,7 +139,7 @@ describe('environment dropdown', () => {
     const { router } = render('/');
     const menu = await openMenu();
     await userEvent.setup().click(within(menu).getByRole('menuitem', { name: /Staging/ }));
-    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/app/environments/staging/features');
     expect((await environmentButton()).getAttribute('aria-label')).toBe('Environment: Staging (Mobile app)');
   });
@@ -151,7 +151,7 @@ describe('environment dropdown', () => {
     await user.keyboard('{Enter}');
     await findOpenMenu();
     await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');
-    expect(await screen.findByText('Staging environment of Mobile app')).toBeTruthy();
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/app/environments/staging/features');
   });
 
@@ -162,7 +162,7 @@ describe('environment dropdown', () => {
     const drawer = await screen.findByRole('dialog');
     await user.click(within(drawer).getByRole('button', { name: 'Environment: Development (Web shop)' }));
     await user.click(within(await findOpenMenu()).getByRole('menuitem', { name: /Production/ }));
-    expect(await screen.findByText('Production environment of Web shop')).toBeTruthy();
+    expect(await screen.findByText('Production environment of Web shop')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/projects/web/environments/production/features');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });

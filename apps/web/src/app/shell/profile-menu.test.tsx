@@ -96,7 +96,7 @@ describe('the profile menu’s appearance', () => {
       ['Dark', 'false'],
       ['System', 'false'],
     ]);
-    expect(screen.getByRole('menu')).toBeTruthy();
+    expect(screen.getByRole('menu')).toBeVisible();
 
     // Coming back later: the app starts light although the system still prefers dark.
     unmount();

@@ -33,7 +33,7 @@ describe('trial banner', () => {
 
   it('says "1 day" on the last day', () => {
     renderBanner(initialPayload({ subscription: trialSubscription(1) }));
-    expect(screen.getByRole('link', { name: '1 day left in your trial' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: '1 day left in your trial' })).toBeVisible();
   });
 
   it('tells other members whom to ask, without a link to a billing page they may not use', () => {
@@ -43,7 +43,7 @@ describe('trial banner', () => {
       const { unmount } = renderBanner(session);
       expect(
         screen.getByText('3 days left in your trial. Ask an organisation admin to choose a plan.'),
-      ).toBeTruthy();
+      ).toBeVisible();
       expect(screen.queryByRole('link')).toBeNull();
       unmount();
     }

@@ -34,7 +34,7 @@ describe('Profile: Sign out everywhere', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Sign out everywhere' });
     expect(
       within(dialog).getByText(/End all of your sessions, in every browser and on every device/),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Sign out everywhere' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/logout'));
     expect(calls.filter((c) => c.path === '/api/v1/account/sessions/revoke-all')).toHaveLength(1);
@@ -63,7 +63,7 @@ describe('Profile: Sign out everywhere', () => {
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out everywhere' }),
     );
-    expect(await screen.findByText('Something went wrong on our side. Please try again.')).toBeTruthy();
+    expect(await screen.findByText('Something went wrong on our side. Please try again.')).toBeVisible();
     expect(router.state.location.pathname).toBe('/profile');
   });
 });

@@ -59,10 +59,10 @@ describe('sign-in page with single sign-on', () => {
   it('offers only the password form when the organisation has no single sign-on', async () => {
     serveContext(null);
     renderLogin('/demo/login');
-    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeVisible();
     expect(screen.queryByRole('link', { name: /^Sign in with/ })).toBeNull();
-    expect(screen.getByLabelText('Email')).toBeTruthy();
-    expect(screen.getByText('Welcome back. Sign in with your e-mail address.')).toBeTruthy();
+    expect(screen.getByLabelText('Email')).toBeVisible();
+    expect(screen.getByText('Welcome back. Sign in with your e-mail address.')).toBeVisible();
   });
 
   it('offers "Sign in with {name}" above the password form, honouring "Keep me signed in"', async () => {
@@ -72,11 +72,13 @@ describe('sign-in page with single sign-on', () => {
 
     const link = ssoLink('Acme ID');
     expect(startQuery(link)).toEqual({ path: '/api/v1/sso/start', domain: 'demo', rememberMe: 'false' });
-    expect(screen.getByText('or')).toBeTruthy();
+    expect(screen.getByText('or')).toBeInTheDocument();
     const email = screen.getByLabelText('Email');
     // The single sign-on button comes first, the password form after it.
-    expect(link.compareDocumentPosition(email) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(link.compareDocumentPosition(email) & Node.DOCUMENT_POSITION_FOLLOWING).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
 
     await user.click(screen.getByLabelText('Keep me signed in'));
     expect(startQuery(ssoLink('Acme ID')).rememberMe).toBe('true');
@@ -89,8 +91,8 @@ describe('sign-in page with single sign-on', () => {
     const { user } = renderLogin('/demo/login');
     await screen.findByRole('heading', { name: 'Sign in to Demo' });
 
-    expect(screen.getByText('Your organisation signs in with Acme ID.')).toBeTruthy();
-    expect(ssoLink('Acme ID')).toBeTruthy();
+    expect(screen.getByText('Your organisation signs in with Acme ID.')).toBeVisible();
+    expect(ssoLink('Acme ID')).toBeVisible();
     expect(screen.queryByLabelText('Email')).toBeNull();
     const toggle = screen.getByRole('button', { name: 'Sign in with a password (organisation admins)' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
@@ -115,7 +117,7 @@ describe('sign-in page with single sign-on', () => {
     serveContext({ displayName: 'Acme ID', required: false });
     renderLogin('/demo/login?sso=not-allowed');
     expect((await screen.findByRole('alert')).textContent).toBe(SSO_FAILURE_MESSAGES['not-allowed']);
-    expect(ssoLink('Acme ID')).toBeTruthy();
+    expect(ssoLink('Acme ID')).toBeVisible();
   });
 
   it('says nothing for a reason it does not know', async () => {
@@ -163,15 +165,15 @@ describe('sign-in page of another organisation than the session’s', () => {
       '/demo/login',
       queryClient,
     );
-    expect(await screen.findByText('You are signed in to Acme as admin@example.com.')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Sign in to Demo' })).toBeTruthy();
+    expect(await screen.findByText('You are signed in to Acme as admin@example.com.')).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Sign in to Demo' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to Acme' }).getAttribute('href')).toBe('/');
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out of Acme' }));
     await waitFor(() => expect(screen.queryByText(/You are signed in to/)).toBeNull());
     expect(loggedOut).toBe(true);
     expect(calls.filter((c) => c.path === '/api/logout')).toHaveLength(1);
-    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/demo/login');
   });
 
@@ -180,7 +182,7 @@ describe('sign-in page of another organisation than the session’s', () => {
     const queryClient = createTestQueryClient();
     queryClient.setQueryData(accountKeys.initial, initialPayload());
     renderRoutes([{ path: ':organisation/login', element: <LoginPage /> }], '/demo/login', queryClient);
-    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Demo' })).toBeVisible();
     expect(screen.queryByText(/You are signed in to/)).toBeNull();
   });
 });

@@ -38,11 +38,11 @@ describe('Billing tab', () => {
       handlers: { 'GET /api/v1/billing/info': () => new Promise<Response>((resolve) => (answer = resolve)) },
     });
     renderBilling();
-    expect(await screen.findByText('Retrieving billing information...')).toBeTruthy();
+    expect(await screen.findByText('Retrieving billing information...')).toBeVisible();
     expect(screen.queryByRole('heading', { name: 'Billing Information' })).toBeNull();
 
     answer(jsonResponse(200, cardInfo));
-    expect(await screen.findByRole('heading', { name: 'Billing Information' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Billing Information' })).toBeVisible();
     expect(screen.queryByText('Retrieving billing information...')).toBeNull();
   });
 
@@ -51,7 +51,7 @@ describe('Billing tab', () => {
     payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
     const calls = serveBilling({ payload });
     renderBilling();
-    expect(await screen.findByText('Only organisation admins may manage billing...')).toBeTruthy();
+    expect(await screen.findByText('Only organisation admins may manage billing...')).toBeVisible();
     expect(calls.filter((call) => call.path.includes('billing') || call.path.includes('products'))).toEqual(
       [],
     );
@@ -60,19 +60,19 @@ describe('Billing tab', () => {
   it('says when the account has no billing information', async () => {
     serveBilling();
     renderBilling();
-    expect(await screen.findByText('This account has no billing information')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Manage Billing Details' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Update Subscription' })).toBeTruthy();
+    expect(await screen.findByText('This account has no billing information')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Manage Billing Details' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Update Subscription' })).toBeVisible();
   });
 
   it('shows the card, billing e-mail, name and phone', async () => {
     serveBilling({ info: cardInfo });
     renderBilling();
     const card = (await screen.findByRole('heading', { name: 'Billing Information' })).closest('section')!;
-    expect(within(card).getByText('Visa •••• 4242')).toBeTruthy();
-    expect(within(card).getByText('billing@example.com')).toBeTruthy();
-    expect(within(card).getByText('Ada Lovelace')).toBeTruthy();
-    expect(within(card).getByText('+44 20 7946 0000')).toBeTruthy();
+    expect(within(card).getByText('Visa •••• 4242')).toBeVisible();
+    expect(within(card).getByText('billing@example.com')).toBeVisible();
+    expect(within(card).getByText('Ada Lovelace')).toBeVisible();
+    expect(within(card).getByText('+44 20 7946 0000')).toBeVisible();
     expect(within(card).queryByText('This account has no billing information')).toBeNull();
   });
 
@@ -80,11 +80,11 @@ describe('Billing tab', () => {
     serveBilling();
     renderBilling();
     const current = (await screen.findByRole('heading', { name: 'Current Plan' })).closest('section')!;
-    expect(within(current).getByText('Team')).toBeTruthy();
-    expect(within(current).getByText('Active')).toBeTruthy();
-    expect(within(current).getByText('$20')).toBeTruthy();
-    expect(within(current).getByText('per seat per month')).toBeTruthy();
-    expect(within(current).getByText('2 seats · $40 per month')).toBeTruthy();
+    expect(within(current).getByText('Team')).toBeVisible();
+    expect(within(current).getByText('Active')).toBeVisible();
+    expect(within(current).getByText('$20')).toBeVisible();
+    expect(within(current).getByText('per seat per month')).toBeVisible();
+    expect(within(current).getByText('2 seats · $40 per month')).toBeVisible();
   });
 
   it('offers a Free card, a card per product and an Enterprise card with Contact us', async () => {
@@ -97,10 +97,10 @@ describe('Billing tab', () => {
       'Growth plan',
       'Enterprise plan',
     ]);
-    expect(within(plan('Free')).getByText('A single seat')).toBeTruthy();
-    expect(within(plan('Free')).getByText('1 project')).toBeTruthy();
-    expect(within(plan('Free')).getByText('2 environments')).toBeTruthy();
-    expect(within(plan('Team')).getByText('Audit log')).toBeTruthy();
+    expect(within(plan('Free')).getByText('A single seat')).toBeInTheDocument();
+    expect(within(plan('Free')).getByText('1 project')).toBeInTheDocument();
+    expect(within(plan('Free')).getByText('2 environments')).toBeInTheDocument();
+    expect(within(plan('Team')).getByText('Audit log')).toBeInTheDocument();
     const contact = within(plan('Enterprise')).getByRole('link', { name: 'Contact us' });
     expect(contact.getAttribute('href')).toMatch(/^mailto:/);
   });
@@ -109,9 +109,9 @@ describe('Billing tab', () => {
     serveBilling({ products: [team, growth] });
     renderBilling();
     await screen.findByRole('heading', { name: 'Plans' });
-    expect(within(plan('Team')).getByText('$20')).toBeTruthy();
-    expect(within(plan('Team')).getByText('per seat per month')).toBeTruthy();
-    expect(within(plan('Growth')).getByText('$49.50')).toBeTruthy();
+    expect(within(plan('Team')).getByText('$20')).toBeInTheDocument();
+    expect(within(plan('Team')).getByText('per seat per month')).toBeInTheDocument();
+    expect(within(plan('Growth')).getByText('$49.50')).toBeInTheDocument();
     // The current plan, monthly, is not offered again.
     expect(within(plan('Team')).getByRole('button', { name: 'Team is your current plan' })).toHaveProperty(
       'disabled',
@@ -120,13 +120,15 @@ describe('Billing tab', () => {
 
     await userEvent.setup().click(screen.getByRole('radio', { name: 'Yearly' }));
     // 19,200 cents a year: $192, $16 a month.
-    expect(within(plan('Team')).getByText('$16')).toBeTruthy();
-    expect(within(plan('Team')).getByText('per seat per month, billed yearly ($192 a seat)')).toBeTruthy();
+    expect(within(plan('Team')).getByText('$16')).toBeInTheDocument();
+    expect(
+      within(plan('Team')).getByText('per seat per month, billed yearly ($192 a seat)'),
+    ).toBeInTheDocument();
     expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toHaveProperty(
       'disabled',
       false,
     );
-    expect(within(plan('Growth')).getByText('Not sold yearly')).toBeTruthy();
+    expect(within(plan('Growth')).getByText('Not sold yearly')).toBeInTheDocument();
     expect(within(plan('Growth')).queryByRole('button')).toBeNull();
   });
 
@@ -176,20 +178,20 @@ describe('Billing tab', () => {
       within(usageRow(label)).getByRole('progressbar', { name: `${label} used` }).parentElement!;
 
     expect(usageRow('Seats').getAttribute('data-level')).toBe('ok');
-    expect(within(usageRow('Seats')).getByText('2 of 5')).toBeTruthy();
+    expect(within(usageRow('Seats')).getByText('2 of 5')).toBeVisible();
     expect(usageRow('Projects').getAttribute('data-level')).toBe('warning');
-    expect(within(usageRow('Projects')).getByText('Nearly at the limit')).toBeTruthy();
+    expect(within(usageRow('Projects')).getByText('Nearly at the limit')).toBeVisible();
     expect(bar('Projects').innerHTML).toContain('yellow');
     expect(usageRow('Environments').getAttribute('data-level')).toBe('danger');
-    expect(within(usageRow('Environments')).getByText('Limit reached')).toBeTruthy();
+    expect(within(usageRow('Environments')).getByText('Limit reached')).toBeVisible();
     expect(bar('Environments').innerHTML).toContain('red');
     expect(usageRow('Application users this month').getAttribute('data-level')).toBe('ok');
-    expect(within(usageRow('Application users this month')).getByText('89,999 of 100,000')).toBeTruthy();
+    expect(within(usageRow('Application users this month')).getByText('89,999 of 100,000')).toBeVisible();
     expect(usageRow('Impressions this month').getAttribute('data-level')).toBe('danger');
-    expect(within(usageRow('Impressions this month')).getByText('12,000,000 of 10,000,000')).toBeTruthy();
+    expect(within(usageRow('Impressions this month')).getByText('12,000,000 of 10,000,000')).toBeVisible();
     // No limit: the count alone, without a bar.
-    expect(within(usageRow('Features')).getByText('12')).toBeTruthy();
-    expect(within(usageRow('Features')).getByText('Unlimited')).toBeTruthy();
+    expect(within(usageRow('Features')).getByText('12')).toBeVisible();
+    expect(within(usageRow('Features')).getByText('Unlimited')).toBeVisible();
     expect(within(usageRow('Features')).queryByRole('progressbar')).toBeNull();
   });
 
@@ -210,7 +212,7 @@ describe('Billing tab', () => {
     renderBilling();
     expect(
       await screen.findByText('This month’s impressions have passed the plan’s 10,000,000.'),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('says how many days of the trial are left', async () => {
@@ -219,21 +221,21 @@ describe('Billing tab', () => {
     });
     renderBilling();
     const current = (await screen.findByRole('heading', { name: 'Current Plan' })).closest('section')!;
-    expect(within(current).getByText('Trial')).toBeTruthy();
-    expect(within(current).getByText(/Your trial ends in 12 days\./)).toBeTruthy();
+    expect(within(current).getByText('Trial')).toBeVisible();
+    expect(within(current).getByText(/Your trial ends in 12 days\./)).toBeVisible();
   });
 
   it('says when the account is inactive', async () => {
     serveBilling({ payload: billingPayload(subscriptionFixture({ status: 'inactive' })) });
     renderBilling();
     const current = (await screen.findByRole('heading', { name: 'Current Plan' })).closest('section')!;
-    expect(within(current).getByText('Inactive')).toBeTruthy();
+    expect(within(current).getByText('Inactive')).toBeVisible();
     expect(
       within(current).getByText('Your account is inactive. Please purchase a subscription.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     // Whatever plan the account was on can be bought again.
     await screen.findByRole('article', { name: 'Team plan' });
-    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeTruthy();
+    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeVisible();
   });
 
   it('opens the billing details page the server answers', async () => {
@@ -277,7 +279,7 @@ describe('Billing tab', () => {
     const dialog = await screen.findByRole('dialog');
     expect(
       within(dialog).getByText('Sorry, we were unable to access the billing portal. Please try again later.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -359,9 +361,9 @@ describe('Billing tab', () => {
     serveBilling({ payload: billingPayload(free) });
     renderBilling();
     await screen.findByRole('heading', { name: 'Plans' });
-    expect(within(plan('Free')).getByText('Current plan')).toBeTruthy();
+    expect(within(plan('Free')).getByText('Current plan')).toBeInTheDocument();
     expect(within(plan('Free')).queryByRole('button')).toBeNull();
-    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeTruthy();
+    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeInTheDocument();
   });
 
   it('says why a change was refused, with Contact us', async () => {
@@ -381,7 +383,7 @@ describe('Billing tab', () => {
     const dialog = await screen.findByRole('dialog');
     expect(
       within(dialog).getByText('We could not update this subscription: Your card was declined.'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     expect(within(dialog).getByRole('link', { name: 'Contact us' }).getAttribute('href')).toMatch(/^mailto:/);
   });
 
@@ -397,8 +399,8 @@ describe('Billing tab', () => {
     renderBilling();
     expect(
       await screen.findByText('This organisation has no subscription, so no plan limits apply.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(screen.queryByRole('table', { name: 'Plan limits' })).toBeNull();
-    expect(within(usageRow('Projects')).getByText('Unlimited')).toBeTruthy();
+    expect(within(usageRow('Projects')).getByText('Unlimited')).toBeVisible();
   });
 });

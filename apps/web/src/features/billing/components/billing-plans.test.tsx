@@ -34,7 +34,7 @@ describe('Plans: the current plan and the sales contact', () => {
     const user = userEvent.setup();
     for (const interval of ['Monthly', 'Yearly']) {
       await user.click(screen.getByText(interval));
-      expect(within(plan('Team')).getByText('Current plan (trial)')).toBeTruthy();
+      expect(within(plan('Team')).getByText('Current plan (trial)')).toBeVisible();
       expect(within(plan('Team')).queryByRole('button', { name: 'Choose Team' })).toBeNull();
       expect(within(plan('Team')).getByRole('button', { name: 'Buy Team' })).toHaveProperty(
         'disabled',
@@ -73,7 +73,7 @@ describe('Plans: the current plan and the sales contact', () => {
     expect(screen.queryByText('Enterprise')).toBeNull();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Choose Team' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(/Your card was declined\./)).toBeTruthy();
+    expect(within(dialog).getByText(/Your card was declined\./)).toBeVisible();
     expect(within(dialog).queryByRole('link', { name: 'Contact us' })).toBeNull();
   });
 });
@@ -123,7 +123,7 @@ describe('Checkout: what a change of plan means, before it is confirmed', () => 
       '2 seats in use (members and pending invitations); Free includes 1.',
       '10 projects; Free includes 1.',
     ]);
-    expect(screen.getByText(OVER_LIMITS_NOTE)).toBeTruthy();
+    expect(screen.getByText(OVER_LIMITS_NOTE)).toBeVisible();
     const lost = screen.getByRole('list', { name: 'You will lose' });
     expect(
       within(lost)
@@ -134,7 +134,7 @@ describe('Checkout: what a change of plan means, before it is confirmed', () => 
       'Experiments: they can no longer be created or changed.',
       'The 12 days left in your trial: the trial ends now.',
     ]);
-    expect(screen.getByRole('button', { name: 'Confirm' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeVisible();
     expect(calls.some((call) => call.path === '/api/v1/billing/change-preview?price=free')).toBe(true);
     expect(calls.some((call) => call.path === '/api/v1/billing/local/subscribe')).toBe(false);
   });

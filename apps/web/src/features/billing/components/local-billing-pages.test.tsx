@@ -26,7 +26,7 @@ describe('Billing details page (local provider)', () => {
     const { router } = renderBilling('/admin/billing/manage');
     const email = await screen.findByRole('textbox', { name: /Billing e-mail/ });
     expect((email as HTMLInputElement).value).toBe('billing@example.com');
-    expect(screen.getByText('No card on file (self-hosted billing)')).toBeTruthy();
+    expect(screen.getByText('No card on file (self-hosted billing)')).toBeVisible();
 
     const user = userEvent.setup();
     await user.clear(email);
@@ -35,7 +35,7 @@ describe('Billing details page (local provider)', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/billing'));
-    expect(await screen.findByText('Billing details saved.')).toBeTruthy();
+    expect(await screen.findByText('Billing details saved.')).toBeVisible();
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
       email: 'accounts@example.com',
       name: 'Ada Lovelace',
@@ -49,7 +49,7 @@ describe('Billing details page (local provider)', () => {
     const user = userEvent.setup();
     await user.type(await screen.findByRole('textbox', { name: /Billing e-mail/ }), 'not-an-address');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Email must be valid')).toBeTruthy();
+    expect(await screen.findByText('Email must be valid')).toBeVisible();
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
   });
 
@@ -58,7 +58,7 @@ describe('Billing details page (local provider)', () => {
     payload.principalUser.authorities = ['ROLE_ORGANISATION_READONLY_USER'];
     serveBilling({ payload });
     renderBilling('/admin/billing/manage');
-    expect(await screen.findByText('Only organisation admins may manage billing...')).toBeTruthy();
+    expect(await screen.findByText('Only organisation admins may manage billing...')).toBeVisible();
     expect(screen.queryByRole('textbox')).toBeNull();
   });
 });
@@ -94,7 +94,7 @@ describe('Checkout page (local provider)', () => {
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/billing'));
-    expect(await screen.findByText('You are now on the Team plan.')).toBeTruthy();
+    expect(await screen.findByText('You are now on the Team plan.')).toBeVisible();
     expect(calls.find((call) => call.path === '/api/v1/billing/local/subscribe')?.body).toEqual({
       priceId: 'local-team-year',
     });
@@ -115,7 +115,7 @@ describe('Checkout page (local provider)', () => {
       },
     });
     const { router } = renderBilling('/admin/billing/checkout?price=free');
-    expect(await screen.findByRole('cell', { name: 'Free' })).toBeTruthy();
+    expect(await screen.findByRole('cell', { name: 'Free' })).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Only 1 user(s) allowed.');
     expect(router.state.location.pathname).toBe('/admin/billing/checkout');
@@ -124,7 +124,7 @@ describe('Checkout page (local provider)', () => {
   it('says a plan that is not on sale is not', async () => {
     serveBilling();
     renderBilling('/admin/billing/checkout?price=local-gone-month');
-    expect(await screen.findByText('This plan is not on sale.')).toBeTruthy();
+    expect(await screen.findByText('This plan is not on sale.')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Choose another plan' }).getAttribute('href')).toBe(
       '/admin/billing',

@@ -73,11 +73,11 @@ describe('Experiment form', () => {
 
     await user.click(modal.getByRole('button', { name: 'Save experiment' }));
 
-    expect(await modal.findByText('Name is required')).toBeTruthy();
-    expect(modal.getByText('Feature is required')).toBeTruthy();
-    expect(modal.getByText('Control variant is required')).toBeTruthy();
-    expect(modal.getByText('Alternate variant is required')).toBeTruthy();
-    expect(modal.getByText('Goal Key is required')).toBeTruthy();
+    expect(await modal.findByText('Name is required')).toBeVisible();
+    expect(modal.getByText('Feature is required')).toBeVisible();
+    expect(modal.getByText('Control variant is required')).toBeVisible();
+    expect(modal.getByText('Alternate variant is required')).toBeVisible();
+    expect(modal.getByText('Goal Key is required')).toBeVisible();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
@@ -114,7 +114,7 @@ describe('Experiment form', () => {
     await user.click(modal.getByRole('button', { name: 'Save experiment' }));
     expect(
       await modal.findByText('The alternate variant must differ from the control variant.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
@@ -123,14 +123,14 @@ describe('Experiment form', () => {
     const { user, modal } = await openForm();
 
     await user.type(input(modal, 'Goal key'), 'Checkout');
-    expect(await screen.findByRole('option', { name: /checkout-completed/ })).toBeTruthy();
-    expect(screen.getByText('Checkout completed')).toBeTruthy();
+    expect(await screen.findByRole('option', { name: /checkout-completed/ })).toBeVisible();
+    expect(screen.getByText('Checkout completed')).toBeVisible();
     await waitFor(() =>
       expect(calls.some((call) => call.path === '/api/v1/goals?projectKey=web&query=Checkout')).toBe(true),
     );
     await user.type(input(modal, 'Goal key'), ' Done!');
-    expect(modal.getByText('checkout-done')).toBeTruthy();
-    expect(modal.getByText(/Saved as/)).toBeTruthy();
+    expect(modal.getByText('checkout-done')).toBeVisible();
+    expect(modal.getByText(/Saved as/)).toBeVisible();
   });
 
   it('creates an experiment with the cleaned goal key, says it is saved and closes', async () => {
@@ -145,7 +145,7 @@ describe('Experiment form', () => {
     await user.click(modal.getByRole('switch', { name: /^Enabled/ }));
     await user.click(modal.getByRole('button', { name: 'Save experiment' }));
 
-    expect(await screen.findByText('Banner colours saved.')).toBeTruthy();
+    expect(await screen.findByText('Banner colours saved.')).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.find((call) => call.method === 'POST')!.body).toEqual({
       projectKey: 'web',
@@ -180,10 +180,10 @@ describe('Experiment form', () => {
     await user.type(input(modal, 'Goal key'), 'signup');
     await user.click(modal.getByRole('button', { name: 'Save experiment' }));
 
-    expect(await modal.findByRole('alert')).toBeTruthy();
+    expect(await modal.findByRole('alert')).toBeVisible();
     expect(modal.getByRole('alert').textContent).toContain('The experiment is not valid.');
-    expect(modal.getByText('off is not a variant of this feature')).toBeTruthy();
-    expect(modal.getByText('Goal Key is required')).toBeTruthy();
+    expect(modal.getByText('off is not a variant of this feature')).toBeVisible();
+    expect(modal.getByText('Goal Key is required')).toBeVisible();
     expect(input(modal, 'Name').value).toBe('Checkout test');
     expect(input(modal, 'Feature').value).toBe('New checkout');
     expect(input(modal, 'Goal key').value).toBe('signup');
@@ -230,7 +230,7 @@ describe('Experiment form', () => {
     await user.clear(input(modal, 'Name'));
     await user.type(input(modal, 'Name'), 'Checkout test 2');
     await user.click(modal.getByRole('button', { name: 'Save experiment' }));
-    expect(await screen.findByText('Checkout test 2 saved.')).toBeTruthy();
+    expect(await screen.findByText('Checkout test 2 saved.')).toBeVisible();
     expect(calls.find((call) => call.method === 'PUT')!.body).toMatchObject({
       id: experiment.id,
       name: 'Checkout test 2',
@@ -244,7 +244,7 @@ describe('Experiment form', () => {
   it('keeps what a started experiment measures, and lets its name and switch change', async () => {
     serveExperiments();
     const { modal } = await openForm({ experiment: runningFixture('Checkout test') });
-    expect(modal.getByText(DESIGN_LOCKED_MESSAGE)).toBeTruthy();
+    expect(modal.getByText(DESIGN_LOCKED_MESSAGE)).toBeVisible();
     for (const label of ['Feature', 'Control variant', 'Alternate variant', 'Goal key']) {
       expect(input(modal, label).disabled).toBe(true);
     }
@@ -262,7 +262,7 @@ describe('Experiment form', () => {
     await user.click(modal.getByRole('button', { name: 'Save experiment' }));
     const dialog = await screen.findByRole('dialog', { name: 'Production environment' });
     await user.click(within(dialog).getByRole('button', { name: 'Start experiment' }));
-    expect(await screen.findByText('Checkout test saved.')).toBeTruthy();
+    expect(await screen.findByText('Checkout test saved.')).toBeVisible();
     expect((calls.find((call) => call.method === 'PUT')!.body as { enabled: boolean }).enabled).toBe(true);
   });
 });

@@ -65,26 +65,26 @@ describe('Experiment statistics page', () => {
     const experiment = runningFixture('One-page checkout', 3);
     renderStats(experiment, statisticsFixture());
 
-    expect(await screen.findByRole('heading', { name: 'One-page checkout' })).toBeTruthy();
-    expect(screen.getByText('Running')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'One-page checkout' })).toBeVisible();
+    expect(screen.getByText('Running')).toBeVisible();
     expect(screen.getByRole('link', { name: 'New checkout' }).getAttribute('href')).toBe(
       '/projects/web/environments/dev/features/checkout',
     );
-    expect(screen.getByText('Running for 3 days')).toBeTruthy();
+    expect(screen.getByText('Running for 3 days')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Experiments' }).getAttribute('href')).toBe(
       '/projects/web/environments/dev/experiments',
     );
 
     expect(
       await screen.findByRole('heading', { name: /^on is winning with 96\.4\s% confidence$/ }),
-    ).toBeTruthy();
-    expect(screen.getByText('96.4 %')).toBeTruthy();
-    expect(screen.getByText('0.0355')).toBeTruthy();
-    expect(screen.getByText('+2.10')).toBeTruthy();
-    expect(screen.getByText('+3.00 pp')).toBeTruthy();
-    expect(screen.getByText(/95 % interval: \+0\.11 pp to \+5\.88 pp/)).toBeTruthy();
-    expect(screen.getByText('+30.0 %')).toBeTruthy();
-    expect(screen.getByText(/95 % interval: \+1\.7 % to \+66\.1 %/)).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByText('96.4 %')).toBeVisible();
+    expect(screen.getByText('0.0355')).toBeVisible();
+    expect(screen.getByText('+2.10')).toBeVisible();
+    expect(screen.getByText('+3.00 pp')).toBeVisible();
+    expect(screen.getByText(/95 % interval: \+0\.11 pp to \+5\.88 pp/)).toBeVisible();
+    expect(screen.getByText('+30.0 %')).toBeVisible();
+    expect(screen.getByText(/95 % interval: \+1\.7 % to \+66\.1 %/)).toBeVisible();
     expect(screen.queryByText('Sample ratio mismatch')).toBeNull();
   });
 
@@ -135,8 +135,8 @@ describe('Experiment statistics page', () => {
         invalidReasons: reasons,
       }),
     );
-    expect(await screen.findByRole('heading', { name: 'No winner yet' })).toBeTruthy();
-    for (const reason of reasons) expect(screen.getByText(reason)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'No winner yet' })).toBeVisible();
+    for (const reason of reasons) expect(screen.getByText(reason)).toBeVisible();
     expect(screen.queryByText(/is below 95/)).toBeNull();
   });
 
@@ -145,8 +145,8 @@ describe('Experiment statistics page', () => {
       runningFixture('One-page checkout'),
       statisticsFixture({ winningVariation: null, confidence: 0.8123, pvalue: 0.1877, zscore: 1.3171 }),
     );
-    expect(await screen.findByRole('heading', { name: 'No winner yet' })).toBeTruthy();
-    expect(screen.getByText('Confidence 81.2 % is below 95 %.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'No winner yet' })).toBeVisible();
+    expect(screen.getByText('Confidence 81.2 % is below 95 %.')).toBeVisible();
   });
 
   it('warns of a sample ratio mismatch and counts users exposed to both variants', async () => {
@@ -168,7 +168,7 @@ describe('Experiment statistics page', () => {
     );
     const alert = (await screen.findByText('Sample ratio mismatch')).closest<HTMLElement>('[role="alert"]')!;
     expect(alert.textContent).toContain(message);
-    expect(screen.getByText(/12 users were exposed to both variants/)).toBeTruthy();
+    expect(screen.getByText(/12 users were exposed to both variants/)).toBeVisible();
   });
 
   it('says a finished experiment ran, and one not started has no statistics yet', async () => {
@@ -177,14 +177,14 @@ describe('Experiment statistics page', () => {
       endDate: '2026-01-15T12:00:00.000Z',
     });
     renderStats(finished, statisticsFixture());
-    expect(await screen.findByText('Ran for 14 days')).toBeTruthy();
-    expect(screen.getByText('Finished')).toBeTruthy();
+    expect(await screen.findByText('Ran for 14 days')).toBeVisible();
+    expect(screen.getByText('Finished')).toBeVisible();
   });
 
   it('does not ask for the statistics of an experiment that has not started', async () => {
     const draft = experimentFixture('Next idea');
     const { calls } = renderStats(draft);
-    expect(await screen.findByText(/This experiment has not started yet/)).toBeTruthy();
+    expect(await screen.findByText(/This experiment has not started yet/)).toBeVisible();
     expect(calls.some((call) => call.path.startsWith('/api/v1/experiment-statistics/'))).toBe(false);
   });
 
@@ -199,7 +199,7 @@ describe('Experiment statistics page', () => {
       '*',
       '/',
     );
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('shows a failed load of the statistics with Retry, and Refresh asks again', async () => {
@@ -218,7 +218,7 @@ describe('Experiment statistics page', () => {
     expect(alert.textContent).toContain('The database is busy.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('heading', { name: /is winning/ })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: /is winning/ })).toBeVisible();
 
     const before = statisticsCalls();
     await user.click(screen.getByRole('button', { name: 'Refresh' }));

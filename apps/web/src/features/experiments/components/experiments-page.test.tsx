@@ -50,8 +50,8 @@ describe('Experiments page', () => {
     serveExperiments({ experiments: [draft, running, finished] });
     renderPage();
 
-    expect(screen.getByRole('heading', { name: 'Experiments' })).toBeTruthy();
-    expect(screen.getByText('Conversion experiments in Web shop / Development')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Experiments' })).toBeVisible();
+    expect(screen.getByText('Conversion experiments in Web shop / Development')).toBeVisible();
     await screen.findByText('One-page checkout');
     const rows = within(table()).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
@@ -64,10 +64,10 @@ describe('Experiments page', () => {
     expect(runningRow.getByRole('link', { name: 'New checkout' }).getAttribute('href')).toBe(
       '/projects/web/environments/dev/features/checkout',
     );
-    expect(runningRow.getByText('checkout-completed')).toBeTruthy();
-    expect(runningRow.getByLabelText('Control off, alternate on')).toBeTruthy();
-    expect(runningRow.getByText('Running')).toBeTruthy();
-    expect(runningRow.getByText('on is winning')).toBeTruthy();
+    expect(runningRow.getByText('checkout-completed')).toBeVisible();
+    expect(runningRow.getByLabelText('Control off, alternate on')).toBeVisible();
+    expect(runningRow.getByText('Running')).toBeVisible();
+    expect(runningRow.getByText('on is winning')).toBeVisible();
     expect(
       (runningRow.getByRole('switch', { name: 'One-page checkout enabled' }) as HTMLInputElement).checked,
     ).toBe(true);
@@ -76,22 +76,22 @@ describe('Experiments page', () => {
     );
 
     const finishedRow = within(rowOf('Old banner test'));
-    expect(finishedRow.getByText('Finished')).toBeTruthy();
-    expect(finishedRow.getByLabelText('Control on, alternate blue')).toBeTruthy();
-    expect(finishedRow.getByRole('link', { name: 'Stats of Old banner test' })).toBeTruthy();
+    expect(finishedRow.getByText('Finished')).toBeVisible();
+    expect(finishedRow.getByLabelText('Control on, alternate blue')).toBeVisible();
+    expect(finishedRow.getByRole('link', { name: 'Stats of Old banner test' })).toBeVisible();
 
     const draftRow = within(rowOf('Next idea'));
-    expect(draftRow.getByText('Not started')).toBeTruthy();
+    expect(draftRow.getByText('Not started')).toBeVisible();
     expect(draftRow.queryByRole('link', { name: /^Stats/ })).toBeNull();
-    expect(draftRow.getByRole('button', { name: 'Edit Next idea' })).toBeTruthy();
-    expect(draftRow.getByRole('button', { name: 'Archive Next idea' })).toBeTruthy();
+    expect(draftRow.getByRole('button', { name: 'Edit Next idea' })).toBeVisible();
+    expect(draftRow.getByRole('button', { name: 'Archive Next idea' })).toBeVisible();
   });
 
   it('says there are no experiments yet, with New Experiment, when the environment has none', async () => {
     serveExperiments();
     renderPage();
 
-    expect(await screen.findByText('No experiments yet')).toBeTruthy();
+    expect(await screen.findByText('No experiments yet')).toBeVisible();
     // One in the header, one in the empty state.
     expect(screen.getAllByRole('button', { name: 'New Experiment' })).toHaveLength(2);
   });
@@ -115,7 +115,7 @@ describe('Experiments page', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('Back again')).toBeTruthy();
+    expect(await screen.findByText('Back again')).toBeVisible();
   });
 
   it('disables New Experiment, the switches, Edit and Archive for a read-only user, saying why', async () => {
@@ -126,7 +126,7 @@ describe('Experiments page', () => {
     const reason = 'You do not have permission to change experiments.';
     const button = screen.getByRole('button', { name: 'New Experiment' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
-    expect(button.closest(`[aria-label="${reason}"]`)).toBeTruthy();
+    expect(button.closest(`[aria-label="${reason}"]`)).toBeVisible();
     const row = within(rowOf('Next idea'));
     expect((row.getByRole('switch', { name: 'Next idea enabled' }) as HTMLInputElement).disabled).toBe(true);
     expect((row.getByRole('button', { name: 'Edit Next idea' }) as HTMLButtonElement).disabled).toBe(true);
@@ -140,7 +140,7 @@ describe('Experiments page', () => {
     const reason = 'Only a production editor can change experiments in a production environment.';
     for (const button of screen.getAllByRole('button', { name: 'New Experiment' })) {
       expect((button as HTMLButtonElement).disabled).toBe(true);
-      expect(button.closest(`[aria-label="${reason}"]`)).toBeTruthy();
+      expect(button.closest(`[aria-label="${reason}"]`)).toBeVisible();
     }
   });
 
@@ -152,7 +152,7 @@ describe('Experiments page', () => {
 
     await user.click(screen.getByRole('switch', { name: 'Next idea enabled' }));
 
-    expect(await screen.findByText('Next idea is running.')).toBeTruthy();
+    expect(await screen.findByText('Next idea is running.')).toBeVisible();
     expect(calls.find((call) => call.method === 'PUT')!.body).toEqual({
       id: draft.id,
       projectKey: 'web',
@@ -166,8 +166,8 @@ describe('Experiments page', () => {
       enabled: true,
       mode: 'sequential',
     });
-    await waitFor(() => expect(within(rowOf('Next idea')).getByText('Running')).toBeTruthy());
-    expect(within(rowOf('Next idea')).getByRole('link', { name: 'Stats of Next idea' })).toBeTruthy();
+    await waitFor(() => expect(within(rowOf('Next idea')).getByText('Running')).toBeVisible());
+    expect(within(rowOf('Next idea')).getByRole('link', { name: 'Stats of Next idea' })).toBeVisible();
   });
 
   it('asks before switching an experiment in production, and sends nothing when cancelled', async () => {
@@ -182,7 +182,7 @@ describe('Experiments page', () => {
       within(dialog).getByText(
         'Warning, this is a production environment. Are you sure you wish to update Checkout test in Production?',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
@@ -190,9 +190,9 @@ describe('Experiments page', () => {
     await user.click(screen.getByRole('switch', { name: 'Checkout test enabled' }));
     dialog = await screen.findByRole('dialog', { name: 'Production environment' });
     await user.click(within(dialog).getByRole('button', { name: 'Stop experiment' }));
-    expect(await screen.findByText('Checkout test has finished.')).toBeTruthy();
+    expect(await screen.findByText('Checkout test has finished.')).toBeVisible();
     expect((calls.find((call) => call.method === 'PUT')!.body as { enabled: boolean }).enabled).toBe(false);
-    await waitFor(() => expect(within(rowOf('Checkout test')).getByText('Finished')).toBeTruthy());
+    await waitFor(() => expect(within(rowOf('Checkout test')).getByText('Finished')).toBeVisible());
   });
 
   it('puts the switch back and says why when the server refuses', async () => {
@@ -211,7 +211,7 @@ describe('Experiments page', () => {
       await screen.findByText(
         'We encountered an error, the experiment was not saved. Your plan does not include experiments.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect((screen.getByRole('switch', { name: 'Next idea enabled' }) as HTMLInputElement).checked).toBe(
       false,
     );
@@ -226,7 +226,7 @@ describe('Experiments page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Archive Next idea' }));
     let dialog = await screen.findByRole('dialog', { name: 'Archive Experiment' });
-    expect(within(dialog).getByText(/Archive the experiment "Next idea"\?/)).toBeTruthy();
+    expect(within(dialog).getByText(/Archive the experiment "Next idea"\?/)).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
@@ -234,10 +234,10 @@ describe('Experiments page', () => {
     await user.click(screen.getByRole('button', { name: 'Archive Next idea' }));
     dialog = await screen.findByRole('dialog', { name: 'Archive Experiment' });
     await user.click(within(dialog).getByRole('button', { name: 'Archive experiment' }));
-    expect(await screen.findByText('Experiment archived.')).toBeTruthy();
+    expect(await screen.findByText('Experiment archived.')).toBeVisible();
     expect(calls.find((call) => call.method === 'DELETE')!.path).toBe(`/api/v1/experiments/${draft.id}`);
     await waitFor(() => expect(screen.queryByText('Next idea')).toBeNull());
-    expect(screen.getByText('Keep me')).toBeTruthy();
+    expect(screen.getByText('Keep me')).toBeVisible();
   });
 
   it('opens the New Experiment and Edit Experiment forms', async () => {
@@ -246,7 +246,7 @@ describe('Experiments page', () => {
     await screen.findByText('Next idea');
 
     await user.click(screen.getByRole('button', { name: 'New Experiment' }));
-    expect(await screen.findByRole('dialog', { name: 'New Experiment' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'New Experiment' })).toBeVisible();
     resetOverlays();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 

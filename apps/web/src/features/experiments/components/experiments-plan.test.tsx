@@ -58,7 +58,7 @@ describe('New Experiment and the plan', () => {
   it('is disabled on a plan without experiments, saying why up front with the way to upgrade', async () => {
     serveExperiments();
     renderOnPlan(false);
-    expect(await screen.findByText('No experiments yet')).toBeTruthy();
+    expect(await screen.findByText('No experiments yet')).toBeVisible();
     const notice = screen.getByText(EXPERIMENTS_NOT_IN_PLAN, { exact: false });
     const noticeId = notice.closest('[id]')!.id;
     for (const button of newExperimentButtons()) {

@@ -143,7 +143,7 @@ describe('Create feature page', () => {
     const message = await screen.findByText(
       /A feature with the key "checkout" already exists in this project\./,
     );
-    expect(message).toBeTruthy();
+    expect(message).toBeVisible();
     await user.click(submit);
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Use checkout1' }));
@@ -162,7 +162,7 @@ describe('Create feature page', () => {
     await waitFor(() => expect(key.value).toBe('checkout2'));
     expect(
       screen.getByText('A feature with the key "checkout1" already exists in this project.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
@@ -189,9 +189,9 @@ describe('Create feature page', () => {
     const calls = serve();
     const { user, submit } = await openPage('/features/create');
     await user.click(submit);
-    expect(await screen.findByText('Please select a project')).toBeTruthy();
-    expect(screen.getByText('Name is required')).toBeTruthy();
-    expect(screen.getByText('Key is required')).toBeTruthy();
+    expect(await screen.findByText('Please select a project')).toBeVisible();
+    expect(screen.getByText('Name is required')).toBeVisible();
+    expect(screen.getByText('Key is required')).toBeVisible();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
@@ -212,7 +212,7 @@ describe('Create feature page', () => {
     await waitFor(() => expect(key.value).toBe('checkout1'));
     await user.click(submit);
 
-    expect(await screen.findByText('Checkout saved.')).toBeTruthy();
+    expect(await screen.findByText('Checkout saved.')).toBeVisible();
     await waitFor(() =>
       expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features/checkout1'),
     );
@@ -256,7 +256,7 @@ describe('Create feature page', () => {
     await user.type(name, 'Plain');
     await user.click(submit);
     expect((await within(form).findByRole('alert')).textContent).toContain(title);
-    expect(within(form).getByText('That name is too plain.')).toBeTruthy();
+    expect(within(form).getByText('That name is too plain.')).toBeVisible();
     // The form shows it: no toast repeats it.
     expect(screen.getAllByText(title)).toHaveLength(1);
     expect(router.state.location.pathname).toBe('/features/create');
@@ -304,7 +304,7 @@ describe('Create feature page', () => {
       screen.getByText(
         'You do not have permission to create features. Ask an organisation admin for editor rights.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     for (const field of [name, key, project]) expect(field.disabled).toBe(true);
     expect((submit as HTMLButtonElement).disabled).toBe(true);
   });

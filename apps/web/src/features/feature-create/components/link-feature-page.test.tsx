@@ -107,14 +107,14 @@ describe('Link feature page', () => {
       within(form).getByText(
         (_, element) => element?.textContent === 'Issue: ABC-123' && element.tagName === 'P',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(within(form).queryByRole('textbox', { name: /^Issue key/ })).toBeNull();
   });
 
   it('asks for the issue key when the address has none', async () => {
     serve();
     const { form } = await openPage('/features/link');
-    expect(within(form).getByRole('textbox', { name: /^Issue key/ })).toBeTruthy();
+    expect(within(form).getByRole('textbox', { name: /^Issue key/ })).toBeVisible();
   });
 
   it("offers the chosen project's features matching the typed text", async () => {
@@ -125,8 +125,8 @@ describe('Link feature page', () => {
     const featureInput = featureBox();
     expect(featureInput.disabled).toBe(false);
     await user.click(featureInput);
-    expect(await screen.findByRole('option', { name: /Checkout/ })).toBeTruthy();
-    expect(screen.getByRole('option', { name: /Search/ })).toBeTruthy();
+    expect(await screen.findByRole('option', { name: /Checkout/ })).toBeVisible();
+    expect(screen.getByRole('option', { name: /Search/ })).toBeVisible();
     await user.type(featureInput, 'sea');
     await waitFor(() =>
       expect(calls.some((call) => call.path === '/api/v1/projects/web/features?query=sea')).toBe(true),
@@ -147,12 +147,12 @@ describe('Link feature page', () => {
     const cleared = featureBox();
     expect(cleared.value).toBe('');
     await user.click(cleared);
-    expect(await screen.findByRole('option', { name: /Offline mode/ })).toBeTruthy();
+    expect(await screen.findByRole('option', { name: /Offline mode/ })).toBeVisible();
     expect(screen.queryByRole('option', { name: /Checkout/ })).toBeNull();
     // The form forgot the feature too, not just the box.
     await user.keyboard('{Escape}');
     await user.click(submit);
-    expect(await screen.findByText('Please select a feature')).toBeTruthy();
+    expect(await screen.findByText('Please select a feature')).toBeVisible();
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
   });
 
@@ -160,8 +160,8 @@ describe('Link feature page', () => {
     const calls = serve();
     const { user, submit } = await openPage();
     await user.click(submit);
-    expect(await screen.findByText('Please select a project')).toBeTruthy();
-    expect(screen.getByText('Please select a feature')).toBeTruthy();
+    expect(await screen.findByText('Please select a project')).toBeVisible();
+    expect(screen.getByText('Please select a feature')).toBeVisible();
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
   });
 
@@ -176,7 +176,7 @@ describe('Link feature page', () => {
     await choose(user, featureBox(), /Checkout/);
     await user.click(submit);
 
-    expect(await screen.findByText('Checkout is linked to ABC-123.')).toBeTruthy();
+    expect(await screen.findByText('Checkout is linked to ABC-123.')).toBeVisible();
     // /projects/web/features/checkout opens the feature in a non-production environment.
     await waitFor(() =>
       expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features/checkout'),
@@ -218,7 +218,7 @@ describe('Link feature page', () => {
       screen.getByText(
         'You do not have permission to create features. Ask an organisation admin for editor rights.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('goes back home on Cancel', async () => {

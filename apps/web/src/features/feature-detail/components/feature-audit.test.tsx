@@ -24,15 +24,15 @@ describe('Audit tab', () => {
     const [item] = within(log)
       .getAllByRole('listitem')
       .filter((li) => li.parentElement === log);
-    expect(within(item!).getByText('Feature New checkout updated')).toBeTruthy();
-    expect(within(item!).getByText(/^3 minutes ago · /)).toBeTruthy();
+    expect(within(item!).getByText('Feature New checkout updated')).toBeInTheDocument();
+    expect(within(item!).getByText(/^3 minutes ago · /)).toBeInTheDocument();
     expect(item!.querySelector('strong')?.textContent).toBe('New checkout');
     expect(item!.querySelector('code')?.textContent).toBe('checkout');
     expect(item!.querySelector('img')).toBeNull();
     expect(item!.querySelector('a')).toBeNull();
     expect(
       within(item!).getByText('name: <img src=x onerror="alert(1)"> [x](javascript:alert(1))'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     expect(calls.find((c) => c.path.startsWith('/api/v1/audit-items'))?.path).toBe(
       '/api/v1/audit-items?projectKey=web&featureKey=checkout&page=0&pageSize=50',
     );
@@ -51,15 +51,15 @@ describe('Audit tab', () => {
       },
     });
     const user = userEvent.setup();
-    expect(await screen.findByText('First change')).toBeTruthy();
+    expect(await screen.findByText('First change')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Load More' }));
-    expect(await screen.findByText('Older change')).toBeTruthy();
-    expect(screen.getByText('First change')).toBeTruthy();
+    expect(await screen.findByText('Older change')).toBeVisible();
+    expect(screen.getByText('First change')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(screen.queryByText('Older change')).toBeNull());
-    expect(await screen.findByText('First change')).toBeTruthy();
+    expect(await screen.findByText('First change')).toBeVisible();
     const pages = calls
       .filter((c) => c.path.startsWith('/api/v1/audit-items'))
       .map((c) => c.path.match(/page=(\d+)/)?.[1]);
@@ -73,7 +73,7 @@ describe('Audit tab', () => {
           jsonResponse(403, { title: 'Audit logs are not available on your current plan.' }),
       },
     });
-    expect(await screen.findByText('Audit logs are not available with the current plan.')).toBeTruthy();
+    expect(await screen.findByText('Audit logs are not available with the current plan.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
       '/admin/billing',
     );

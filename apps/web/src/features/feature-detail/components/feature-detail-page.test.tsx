@@ -13,23 +13,23 @@ describe('Feature detail page', () => {
 
   it('opens on Overview when the address names no tab', async () => {
     renderFeatureDetail(DETAIL);
-    expect(await screen.findByRole('heading', { name: 'New checkout' })).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'Overview', selected: true })).toBeTruthy();
-    expect(screen.getByRole('table', { name: 'The feature in each environment' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'New checkout' })).toBeVisible();
+    expect(screen.getByRole('tab', { name: 'Overview', selected: true })).toBeVisible();
+    expect(screen.getByRole('table', { name: 'The feature in each environment' })).toBeVisible();
   });
 
   it('puts the tab in the address and shows the tab the address names', async () => {
     const { pathname } = renderFeatureDetail(`${DETAIL}/targeting`);
-    expect(await screen.findByRole('heading', { name: 'Targeting tab in Production' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Targeting tab in Production' })).toBeVisible();
     const user = userEvent.setup();
 
     await user.click(screen.getByRole('tab', { name: 'Settings' }));
-    expect(await screen.findByRole('heading', { name: 'Feature Settings' })).toBeTruthy();
-    expect(screen.getByText('Settings apply across all environments')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Feature Settings' })).toBeVisible();
+    expect(screen.getByText('Settings apply across all environments')).toBeVisible();
     expect(pathname()).toBe(`${DETAIL}/settings`);
 
     await user.click(screen.getByRole('tab', { name: 'Audit' }));
-    expect(await screen.findByText('Nothing has been recorded for this feature yet.')).toBeTruthy();
+    expect(await screen.findByText('Nothing has been recorded for this feature yet.')).toBeVisible();
     expect(pathname()).toBe(`${DETAIL}/audit`);
 
     await user.click(screen.getByRole('tab', { name: 'Overview' }));
@@ -38,24 +38,24 @@ describe('Feature detail page', () => {
 
   it('shows Page not found for an unknown tab', async () => {
     renderFeatureDetail(`${DETAIL}/history`);
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('shows Page not found for an unknown feature', async () => {
     renderFeatureDetail('/projects/web/environments/production/features/nope');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('shows the key, description, issue links, tags, maintainer and dates, and "None" without impressions', async () => {
     renderFeatureDetail(DETAIL);
     await screen.findByRole('heading', { name: 'New checkout' });
     expect(screen.getByLabelText('Feature key').textContent).toBe('checkout');
-    expect(screen.getByRole('button', { name: 'Copy key' })).toBeTruthy();
-    expect(screen.getByText('The one-page checkout.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy key' })).toBeVisible();
+    expect(screen.getByText('The one-page checkout.')).toBeVisible();
     expect(screen.getByRole('link', { name: /SHOP-12/ }).getAttribute('href')).toBe(
       'https://issues.example.com/SHOP-12',
     );
-    expect(within(screen.getByRole('list', { name: 'Tags' })).getByText('payments')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'Tags' })).getByText('payments')).toBeVisible();
 
     const facts = Object.fromEntries(
       [...document.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
@@ -85,14 +85,14 @@ describe('Feature detail page', () => {
     });
     renderFeatureDetail(DETAIL, { feature });
     const status = await screen.findByRole('group', { name: 'Status in Production' });
-    expect(within(status).getByRole('img', { name: /^Available/ })).toBeTruthy();
+    expect(within(status).getByRole('img', { name: /^Available/ })).toBeVisible();
     expect(
       within(status).getByRole('img', { name: 'Traffic: inactive, no impressions for 9 days.' }),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(
       within(status).getByRole('img', { name: 'Targeting: one variant. Everyone gets On.' }),
-    ).toBeTruthy();
-    expect(within(status).getByLabelText('Stale: no impressions for 9 days.')).toBeTruthy();
+    ).toBeVisible();
+    expect(within(status).getByLabelText('Stale: no impressions for 9 days.')).toBeVisible();
     const lastImpression = [...document.querySelectorAll('dt')].find(
       (dt) => dt.textContent === 'Last impression',
     );
@@ -122,7 +122,7 @@ describe('Feature detail page', () => {
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Bookmark' }));
-    expect(await screen.findByRole('button', { name: 'Remove bookmark' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Remove bookmark' })).toBeVisible();
     expect(calls.some((c) => c.method === 'PUT' && c.path.endsWith('/bookmark/true'))).toBe(true);
   });
 
@@ -139,21 +139,21 @@ describe('Feature detail page', () => {
       await screen.findByText(
         'We encountered an error, the bookmark was not saved. The database is unavailable.',
       ),
-    ).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Bookmark' })).toBeTruthy());
+    ).toBeVisible();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Bookmark' })).toBeVisible());
   });
 
   it('goes to the same feature and tab in the environment chosen in the breadcrumb', async () => {
     const { pathname } = renderFeatureDetail(`${DETAIL}/targeting`);
     const breadcrumb = await screen.findByRole('navigation', { name: 'Breadcrumb' });
-    expect(within(breadcrumb).getByText('Web shop')).toBeTruthy();
+    expect(within(breadcrumb).getByText('Web shop')).toBeVisible();
     expect(within(breadcrumb).getByRole('link', { name: 'Features' }).getAttribute('href')).toBe(
       '/projects/web/environments/production/features',
     );
     const user = userEvent.setup();
     await user.click(within(breadcrumb).getByRole('button', { name: 'Environment: Production' }));
     await user.click(await screen.findByRole('menuitem', { name: /Development/ }));
-    expect(await screen.findByRole('heading', { name: 'Targeting tab in Development' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Targeting tab in Development' })).toBeVisible();
     expect(pathname()).toBe('/projects/web/environments/dev/features/checkout/targeting');
   });
 });

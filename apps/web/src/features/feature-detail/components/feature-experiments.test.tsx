@@ -58,7 +58,7 @@ describe("Overview's Experiments section", () => {
     expect(links[0]!.getAttribute('href')).toBe(
       `/projects/web/environments/production/experiments/${running.id}/stats`,
     );
-    expect(screen.getByText('Running on this feature in Production')).toBeTruthy();
+    expect(screen.getByText('Running on this feature in Production')).toBeInTheDocument();
     expect(
       calls.some((call) => call.path === '/api/v1/experiments/?projectKey=web&environmentKey=production'),
     ).toBe(true);
@@ -72,7 +72,7 @@ describe("Overview's Experiments section", () => {
       },
     });
     await screen.findByRole('table', { name: 'The feature in each environment' });
-    expect(await screen.findByText('No impressions in the last 30 days.')).toBeTruthy();
+    expect(await screen.findByText('No impressions in the last 30 days.')).toBeVisible();
     expect(screen.queryByRole('heading', { name: 'Experiments' })).toBeNull();
   });
 
@@ -82,7 +82,7 @@ describe("Overview's Experiments section", () => {
       handlers: { 'GET /api/v1/experiments/': () => jsonResponse(200, [experiment('One-page checkout')]) },
     });
     await screen.findByRole('table', { name: 'The feature in each environment' });
-    expect(await screen.findByText('No impressions in the last 30 days.')).toBeTruthy();
+    expect(await screen.findByText('No impressions in the last 30 days.')).toBeVisible();
     expect(screen.queryByRole('heading', { name: 'Experiments' })).toBeNull();
     expect(calls.some((call) => call.path.startsWith('/api/v1/experiments/'))).toBe(false);
   });

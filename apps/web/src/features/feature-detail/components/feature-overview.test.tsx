@@ -33,17 +33,17 @@ describe('Overview tab', () => {
     renderFeatureDetail(DETAIL, { feature });
     const table = await screen.findByRole('table', { name: 'The feature in each environment' });
     const [, production, development] = within(table).getAllByRole('row');
-    expect(within(production!).getByRole('link', { name: 'Production' })).toBeTruthy();
-    expect(within(production!).getByText('Off')).toBeTruthy();
-    expect(within(production!).getByText('Off: everyone gets Off.')).toBeTruthy();
-    expect(within(production!).getByText('No traffic yet')).toBeTruthy();
+    expect(within(production!).getByRole('link', { name: 'Production' })).toBeVisible();
+    expect(within(production!).getByText('Off')).toBeVisible();
+    expect(within(production!).getByText('Off: everyone gets Off.')).toBeVisible();
+    expect(within(production!).getByText('No traffic yet')).toBeVisible();
     expect(within(development!).getByRole('link', { name: 'Development' }).getAttribute('href')).toBe(
       '/projects/web/environments/dev/features/checkout/overview',
     );
-    expect(within(development!).getByText('On')).toBeTruthy();
-    expect(within(development!).getByText('2 targeting rules, otherwise On.')).toBeTruthy();
-    expect(within(development!).getByText('Active')).toBeTruthy();
-    expect(within(development!).getByText((1234).toLocaleString())).toBeTruthy();
+    expect(within(development!).getByText('On')).toBeVisible();
+    expect(within(development!).getByText('2 targeting rules, otherwise On.')).toBeVisible();
+    expect(within(development!).getByText('Active')).toBeVisible();
+    expect(within(development!).getByText((1234).toLocaleString())).toBeVisible();
   });
 
   it("puts each environment's on/off switch in its row, and this environment's in the header", async () => {
@@ -58,12 +58,12 @@ describe('Overview tab', () => {
     expect(switchIn(development!, 'Development').checked).toBe(true);
     const header = screen.getByRole('group', { name: 'State in Production' });
     expect(switchIn(header, 'Production').checked).toBe(false);
-    expect(within(header).getByText('Off')).toBeTruthy();
+    expect(within(header).getByText('Off')).toBeVisible();
   });
 
   it('shows an empty state instead of a flat chart when there were no impressions', async () => {
     const { calls } = renderFeatureDetail(DETAIL);
-    expect(await screen.findByText('No impressions in the last 30 days.')).toBeTruthy();
+    expect(await screen.findByText('No impressions in the last 30 days.')).toBeInTheDocument();
     expect(screen.queryByLabelText(/^Daily impressions in Production/)).toBeNull();
     expect(
       calls.some(
@@ -82,7 +82,7 @@ describe('Overview tab', () => {
     });
     expect(
       await screen.findByLabelText('Daily impressions in Production, last 30 days, by variant'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     expect(screen.queryByText('No impressions in the last 30 days.')).toBeNull();
   });
 });

@@ -49,11 +49,11 @@ describe('Feature Settings', () => {
     await user.click(within(form).getByRole('button', { name: 'Update feature' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
-    expect(within(dialog).getByText('Are you sure you wish to Update Faster checkout?')).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    expect(within(dialog).getByText('Are you sure you wish to Update Faster checkout?')).toBeVisible();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
 
-    expect(await screen.findByText('Faster checkout settings saved.')).toBeTruthy();
+    expect(await screen.findByText('Faster checkout settings saved.')).toBeInTheDocument();
     const put = calls.find((c) => c.method === 'PUT');
     expect(put?.path).toBe('/api/v1/projects/web/features');
     expect(put?.body).toMatchObject({
@@ -71,7 +71,7 @@ describe('Feature Settings', () => {
       // The version the form loaded, so that the server refuses the save when someone saved since.
       lastModifiedDate: featureFixture().lastModifiedDate,
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Faster checkout' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Faster checkout' })).toBeInTheDocument();
   });
 
   it('offers to reload when someone saved the settings since the form loaded, and Reload shows theirs', async () => {
@@ -88,7 +88,7 @@ describe('Feature Settings', () => {
 
     expect(
       await screen.findByText(`We encountered an error, My checkout was not saved. ${STALE_FEATURE_TITLE}`),
-    ).toBeTruthy();
+    ).toBeVisible();
     const [failure] = await within(form).findAllByRole('alert');
     expect(failure!.textContent).toContain(STALE_FEATURE_TITLE);
     // The edit stays until the user chooses to drop it.
@@ -107,7 +107,7 @@ describe('Feature Settings', () => {
     await user.click(update());
     const again = await screen.findByRole('dialog', { name: 'Update feature settings' });
     await user.click(within(again).getByRole('button', { name: 'Update feature' }));
-    expect(await screen.findByText('Their checkout v2 settings saved.')).toBeTruthy();
+    expect(await screen.findByText('Their checkout v2 settings saved.')).toBeVisible();
     expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toMatchObject({
       name: 'Their checkout v2',
       lastModifiedDate: theirs,
@@ -146,11 +146,11 @@ describe('Feature Settings', () => {
 
     expect(
       await screen.findByText(`We encountered an error, New checkout v2 was not saved. ${title}`),
-    ).toBeTruthy();
+    ).toBeVisible();
     const [failure] = await within(form).findAllByRole('alert');
     expect(failure!.textContent).toContain(title);
-    expect(within(form).getByText('This name is taken.')).toBeTruthy();
-    expect(within(form).getByText('Existing variants cannot be removed or re-keyed: "off".')).toBeTruthy();
+    expect(within(form).getByText('This name is taken.')).toBeVisible();
+    expect(within(form).getByText('Existing variants cannot be removed or re-keyed: "off".')).toBeVisible();
   });
 
   it('puts the form back to the loaded feature on Cancel', async () => {
@@ -192,7 +192,7 @@ describe('Feature Settings', () => {
     await user.type(within(added).getByRole('textbox', { name: /^Value/ }), '{{not json');
     await user.click(within(form).getByRole('button', { name: 'Update feature' }));
 
-    expect(await within(added).findByText('Name is required')).toBeTruthy();
+    expect(await within(added).findByText('Name is required')).toBeVisible();
     expect(within(added).getAllByText('Must be valid JSON.').length).toBeGreaterThan(0);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
@@ -208,7 +208,7 @@ describe('Feature Settings', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
     await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
 
-    expect(await screen.findByText('New checkout settings saved.')).toBeTruthy();
+    expect(await screen.findByText('New checkout settings saved.')).toBeVisible();
     const body = calls.find((c) => c.method === 'PUT')?.body as { variants: unknown[] };
     expect(body.variants[2]).toEqual({
       key: 'blue',
@@ -224,7 +224,7 @@ describe('Feature Settings', () => {
       within(form).getByText(
         `${FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR} You can change the other settings.`,
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(within(form).queryByRole('button', { name: 'Add variant' })).toBeNull();
     for (const card of variantCards(form)) {
       expect((within(card).getByRole('textbox', { name: /^Name/ }) as HTMLInputElement).disabled).toBe(true);
@@ -233,7 +233,7 @@ describe('Feature Settings', () => {
     await user.click(within(form).getByRole('button', { name: 'Update feature' }));
     const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
     await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
-    expect(await screen.findByText('New checkout v2 settings saved.')).toBeTruthy();
+    expect(await screen.findByText('New checkout v2 settings saved.')).toBeVisible();
     expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
       name: 'New checkout v2',
       variants: [
@@ -255,7 +255,7 @@ describe('Feature Settings', () => {
     });
     const form = await screen.findByRole('form', { name: 'Feature Settings' });
     expect(within(form).queryByText(new RegExp(FEATURE_SERVED_CHANGE_NEEDS_PRODUCTION_EDITOR))).toBeNull();
-    expect(within(form).getByRole('button', { name: 'Add variant' })).toBeTruthy();
+    expect(within(form).getByRole('button', { name: 'Add variant' })).toBeVisible();
   });
 
   it("shows the server's refusal to change what production serves in the form", async () => {
@@ -281,7 +281,7 @@ describe('Feature Settings', () => {
     expect(nameInput(form).disabled).toBe(true);
     expect(within(form).queryByRole('button', { name: 'Update feature' })).toBeNull();
     expect(within(form).queryByRole('button', { name: 'Add variant' })).toBeNull();
-    expect(within(form).getByText('You can view these settings; an editor can change them.')).toBeTruthy();
+    expect(within(form).getByText('You can view these settings; an editor can change them.')).toBeVisible();
   });
 });
 
@@ -313,8 +313,8 @@ describe('Delete feature', () => {
     expect(dialog.textContent).toContain('Are you sure you wish to delete New checkout (checkout)?');
     await user.click(within(dialog).getByRole('button', { name: 'Delete feature' }));
 
-    expect(await screen.findByText('New checkout has been deleted')).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeTruthy();
+    expect(await screen.findByText('New checkout has been deleted')).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeVisible();
     expect(pathname()).toBe('/projects/web/environments/production/features');
     expect(
       calls.some((c) => c.method === 'DELETE' && c.path === `/api/v1/project/web/features/${FEATURE_ID}/`),

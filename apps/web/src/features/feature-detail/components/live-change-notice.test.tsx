@@ -61,9 +61,9 @@ describe('LiveChangeNotice', () => {
   it('says who changed the feature while the user holds unsaved edits, and offers Reload', () => {
     const tell = show(true);
     tell(byOther('feature.targeting'));
-    expect(screen.getByText('This feature was changed while you were editing')).toBeTruthy();
-    expect(screen.getByText(/grace@example.com changed its targeting in production/)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+    expect(screen.getByText('This feature was changed while you were editing')).toBeVisible();
+    expect(screen.getByText(/grace@example.com changed its targeting in production/)).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeVisible();
   });
 
   it('leaves a switch or targeting saved in the page’s environment to the Targeting form', () => {
@@ -72,7 +72,7 @@ describe('LiveChangeNotice', () => {
     tell(byOther('feature.toggled'));
     expect(screen.queryByRole('status')).toBeNull();
     tell({ ...byOther('feature.targeting'), environmentKey: 'development' });
-    expect(screen.getByText(/grace@example.com changed its targeting in development/)).toBeTruthy();
+    expect(screen.getByText(/grace@example.com changed its targeting in development/)).toBeVisible();
   });
 
   it('says nothing without unsaved edits, for another feature, for an SDK, or for the user’s own change', () => {

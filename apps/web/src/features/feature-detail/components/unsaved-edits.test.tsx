@@ -37,7 +37,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
     await user.type(description(form), 'Not saved yet');
 
     await user.click(screen.getByRole('tab', { name: 'Audit' }));
-    expect(await screen.findByText('Nothing has been recorded for this feature yet.')).toBeTruthy();
+    expect(await screen.findByText('Nothing has been recorded for this feature yet.')).toBeInTheDocument();
     expect(pathname()).toBe(`${DETAIL}/audit`);
     expect(screen.queryByRole('dialog')).toBeNull();
 
@@ -55,7 +55,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
 
     await user.click(screen.getByRole('link', { name: 'Features' }));
     let dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
-    expect(within(dialog).getByText(QUESTION)).toBeTruthy();
+    expect(within(dialog).getByText(QUESTION)).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).toBeNull());
     expect(pathname()).toBe(SETTINGS);
@@ -64,7 +64,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('link', { name: 'Features' }));
     dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
     await user.click(within(dialog).getByRole('button', { name: 'Leave without saving' }));
-    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeInTheDocument();
     expect(pathname()).toBe(FEATURE_LIST);
   });
 
@@ -74,7 +74,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
     await user.click(within(form).getByRole('button', { name: 'Cancel' }));
 
     await user.click(screen.getByRole('link', { name: 'Features' }));
-    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeVisible();
     expect(pathname()).toBe(FEATURE_LIST);
     expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).toBeNull();
   });
@@ -102,7 +102,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete feature' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete feature' }));
 
-    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeInTheDocument();
     expect(pathname()).toBe(FEATURE_LIST);
     expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).toBeNull();
   });

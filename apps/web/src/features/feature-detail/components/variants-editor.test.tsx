@@ -32,9 +32,9 @@ describe('Feature Settings: variant values of different types', { timeout: 20_00
     const { form } = await openSettings();
     const alert = warning(form)!;
     expect(alert).not.toBeNull();
-    expect(within(alert).getByText(MIXED_VARIANT_VALUES_MESSAGE)).toBeTruthy();
-    expect(within(alert).getByText('On: text, having no value (its key)')).toBeTruthy();
-    expect(within(alert).getByText('Blue: object')).toBeTruthy();
+    expect(within(alert).getByText(MIXED_VARIANT_VALUES_MESSAGE)).toBeVisible();
+    expect(within(alert).getByText('On: text, having no value (its key)')).toBeVisible();
+    expect(within(alert).getByText('Blue: object')).toBeVisible();
   });
 
   it('stops warning once every variant has an object, and saves the fix', async () => {
@@ -44,7 +44,7 @@ describe('Feature Settings: variant values of different types', { timeout: 20_00
     await user.click(within(form).getByRole('button', { name: 'Update feature' }));
     const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
     await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
-    expect(await screen.findByText('New checkout settings saved.')).toBeTruthy();
+    expect(await screen.findByText('New checkout settings saved.')).toBeInTheDocument();
     const body = calls.find((c) => c.method === 'PUT')?.body as { variants: { value?: unknown }[] };
     expect(body.variants.map((v) => v.value)).toEqual([{ c: 1 }, { c: 2 }, { colour: '#00f' }]);
   });
@@ -53,7 +53,7 @@ describe('Feature Settings: variant values of different types', { timeout: 20_00
     const { form, user } = await openSettings(featureFixture());
     expect(warning(form)).toBeNull();
     await user.type(valueOf(form, 1), '"yes"');
-    expect(await within(form).findByText('Off: true/false, having no value (on or off)')).toBeTruthy();
+    expect(await within(form).findByText('Off: true/false, having no value (on or off)')).toBeVisible();
   });
 
   it('says when some variants have a value and others none, though the types agree', async () => {
@@ -68,8 +68,8 @@ describe('Feature Settings: variant values of different types', { timeout: 20_00
     expect(missing()).toBeNull();
     await user.type(valueOf(form, 1), '"crimson"');
     const notice = await waitFor(() => missing()!);
-    expect(within(notice).getByText(MISSING_VARIANT_VALUES_MESSAGE)).toBeTruthy();
-    expect(within(notice).getByText('Without a value: Green')).toBeTruthy();
+    expect(within(notice).getByText(MISSING_VARIANT_VALUES_MESSAGE)).toBeVisible();
+    expect(within(notice).getByText('Without a value: Green')).toBeVisible();
     expect(warning(form)).toBeNull();
     await user.type(valueOf(form, 2), '"lime"');
     await waitFor(() => expect(missing()).toBeNull());

@@ -102,8 +102,8 @@ describe('Feature list filters and sort', { timeout: 20_000 }, () => {
     ).toEqual(['beta', 'search', 'mobile', '+1']);
     const more = within(searchTags).getByLabelText('1 more: legacy');
     await user.hover(more);
-    expect(await screen.findByRole('tooltip', { name: 'beta, search, mobile, legacy' }, SLOW)).toBeTruthy();
-    expect(within(row('Banner')).getByLabelText('No tags')).toBeTruthy();
+    expect(await screen.findByRole('tooltip', { name: 'beta, search, mobile, legacy' }, SLOW)).toBeVisible();
+    expect(within(row('Banner')).getByLabelText('No tags')).toBeVisible();
 
     const changed = row('Checkout').querySelector('time')!;
     expect(changed.getAttribute('datetime')).toBe('2026-01-05T10:00:00.000Z');
@@ -111,7 +111,7 @@ describe('Feature list filters and sort', { timeout: 20_000 }, () => {
     await user.hover(changed);
     expect(
       await screen.findByRole('tooltip', { name: formatDate('2026-01-05T10:00:00.000Z') }, SLOW),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('filters by tag, on/off, staleness and targeting from the first page, and keeps each in the address', async () => {
@@ -147,14 +147,14 @@ describe('Feature list filters and sort', { timeout: 20_000 }, () => {
     expect(lastRequest(calls).get('targeting')).toBe('single');
 
     await user.click(screen.getByRole('radio', { name: 'Off' }));
-    await waitFor(() => expect(screen.getByText('No feature matches these filters.')).toBeTruthy(), SLOW);
+    await waitFor(() => expect(screen.getByText('No feature matches these filters.')).toBeVisible(), SLOW);
     expect(lastRequest(calls).get('state')).toBe('off');
   });
 
   it('reads the filters and the sort from the address', async () => {
     const { calls } = serveFeatures({ features: FEATURES });
     open(`${LIST}?tag=beta&tag=search&state=off&sortBy=lastChanged&sortDirection=asc`);
-    expect(await screen.findByRole('link', { name: 'Search' }, SLOW)).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Search' }, SLOW)).toBeVisible();
     const request = listRequests(calls)[0]!;
     expect(request.getAll('tag')).toEqual(['beta', 'search']);
     expect([request.get('state'), request.get('sortBy'), request.get('sortDirection')]).toEqual([
@@ -164,7 +164,7 @@ describe('Feature list filters and sort', { timeout: 20_000 }, () => {
     ]);
     expect((screen.getByRole('radio', { name: 'Off' }) as HTMLInputElement).checked).toBe(true);
     const tags = screen.getByRole('combobox', { name: 'Tags' }).closest('.mantine-MultiSelect-root')!;
-    expect(within(tags as HTMLElement).getByText('search')).toBeTruthy();
+    expect(within(tags as HTMLElement).getByText('search')).toBeVisible();
     expect(header('Last changed').getAttribute('aria-sort')).toBe('ascending');
     expect(header('Name').getAttribute('aria-sort')).toBe('none');
   });
@@ -201,12 +201,12 @@ describe('Feature list filters and sort', { timeout: 20_000 }, () => {
   it('says when no feature matches the filters, apart from having no features, and clears them', async () => {
     serveFeatures({ features: FEATURES });
     const { user, router } = open(`${LIST}?tag=search&state=on&q=sea`);
-    expect(await screen.findByText('No feature matches these filters and “sea”.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('No feature matches these filters and “sea”.', {}, SLOW)).toBeVisible();
     expect(screen.queryByText('No features yet. Create one to get started.')).toBeNull();
 
     const clear = screen.getAllByRole('button', { name: 'Clear filters' });
     await user.click(clear.at(-1)!);
-    expect(await screen.findByRole('link', { name: 'Checkout' }, SLOW)).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Checkout' }, SLOW)).toBeVisible();
     expect(router.state.location.search).toBe('');
     expect((screen.getByRole('searchbox', { name: 'Search features' }) as HTMLInputElement).value).toBe('');
   });
@@ -270,7 +270,7 @@ describe('Feature list filters and sort', { timeout: 20_000 }, () => {
     const { user, router } = open();
     await screen.findByRole('link', { name: 'Checkout' }, SLOW);
     const card = screen.getByRole('link', { name: 'Search' }).closest('li')!;
-    expect(within(card).getByRole('list', { name: 'Tags' })).toBeTruthy();
+    expect(within(card).getByRole('list', { name: 'Tags' })).toBeVisible();
     expect(card.querySelector('time')?.getAttribute('datetime')).toBe('2026-01-03T10:00:00.000Z');
 
     const toggle = screen.getByRole('button', { name: 'Filters' });
@@ -279,6 +279,6 @@ describe('Feature list filters and sort', { timeout: 20_000 }, () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     await user.click(await screen.findByRole('radio', { name: 'Off' }, SLOW));
     await waitFor(() => expect(router.state.location.search).toBe('?state=off'), SLOW);
-    expect(screen.getByRole('button', { name: 'Filters (1 set)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Filters (1 set)' })).toBeVisible();
   });
 });

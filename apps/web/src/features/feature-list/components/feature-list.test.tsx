@@ -53,24 +53,24 @@ describe('Feature list', () => {
 
     const name = await screen.findByRole('link', { name: 'Checkout' });
     expect(name.getAttribute('href')).toBe(`${LIST}/checkout`);
-    expect(screen.getByRole('heading', { name: 'Features' })).toBeTruthy();
-    expect(screen.getByText('Development environment of Web shop')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Features' })).toBeInTheDocument();
+    expect(screen.getByText('Development environment of Web shop')).toBeInTheDocument();
     const [row] = rows();
     const cells = within(row!);
     expect(
       (cells.getByRole('switch', { name: 'Checkout on in Development' }) as HTMLInputElement).checked,
     ).toBe(true);
-    expect(cells.getByText('checkout')).toBeTruthy();
-    expect(cells.getByText('The new one-page checkout')).toBeTruthy();
-    expect(cells.getByText('Everyone gets On.')).toBeTruthy();
+    expect(cells.getByText('checkout')).toBeInTheDocument();
+    expect(cells.getByText('The new one-page checkout')).toBeInTheDocument();
+    expect(cells.getByText('Everyone gets On.')).toBeInTheDocument();
     expect(
       cells.getByRole('img', { name: 'Availability: Not seen by an SDK in this environment yet' }),
-    ).toBeTruthy();
-    expect(cells.getByRole('img', { name: 'Traffic: No impressions for 9 days' })).toBeTruthy();
+    ).toBeInTheDocument();
+    expect(cells.getByRole('img', { name: 'Traffic: No impressions for 9 days' })).toBeInTheDocument();
     const targeting = cells.getByRole('img', { name: 'Targeting: 100% On' });
 
     await user.hover(targeting);
-    expect(await screen.findByRole('tooltip', { name: '100% On' })).toBeTruthy();
+    expect(await screen.findByRole('tooltip', { name: '100% On' })).toBeInTheDocument();
   });
 
   it('shows each feature as a card on a phone, with the same link, switch and status', async () => {
@@ -97,10 +97,10 @@ describe('Feature list', () => {
     expect(
       (content.getByRole('switch', { name: 'Checkout on in Development' }) as HTMLInputElement).checked,
     ).toBe(true);
-    expect(content.getByText('checkout')).toBeTruthy();
-    expect(content.getByText('The new one-page checkout')).toBeTruthy();
-    expect(content.getByText('Everyone gets On.')).toBeTruthy();
-    expect(content.getByRole('img', { name: 'Targeting: 100% On' })).toBeTruthy();
+    expect(content.getByText('checkout')).toBeInTheDocument();
+    expect(content.getByText('The new one-page checkout')).toBeInTheDocument();
+    expect(content.getByText('Everyone gets On.')).toBeInTheDocument();
+    expect(content.getByRole('img', { name: 'Targeting: 100% On' })).toBeInTheDocument();
   });
 
   it('shows skeleton rows while loading and a retry when loading fails', async () => {
@@ -123,7 +123,7 @@ describe('Feature list', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeVisible();
   });
 
   // Pages of 50 and 100 rows take a few seconds to render in jsdom.
@@ -133,19 +133,19 @@ describe('Feature list', () => {
 
     await screen.findByRole('link', { name: 'Feature 001' }, SLOW);
     expect(rows()).toHaveLength(50);
-    expect(screen.getByText('Showing 1–50 of 120')).toBeTruthy();
+    expect(screen.getByText('Showing 1–50 of 120')).toBeInTheDocument();
     expect(listRequests(calls)[0]!.get('page')).toBe('0');
     expect(listRequests(calls)[0]!.get('pageSize')).toBe('50');
 
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
 
-    expect(await screen.findByRole('link', { name: 'Feature 051' }, SLOW)).toBeTruthy();
-    expect(screen.getByText('Showing 51–100 of 120')).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Feature 051' }, SLOW)).toBeInTheDocument();
+    expect(screen.getByText('Showing 51–100 of 120')).toBeInTheDocument();
     expect(listRequests(calls).at(-1)!.get('page')).toBe('1');
     expect(router.state.location.search).toBe('?page=2');
 
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
-    expect(await screen.findByText('Showing 101–120 of 120', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('Showing 101–120 of 120', {}, SLOW)).toBeInTheDocument();
     expect(rows()).toHaveLength(20);
   });
 
@@ -159,7 +159,7 @@ describe('Feature list', () => {
 
       await user.selectOptions(screen.getByRole('combobox', { name: 'Per page' }), '100');
 
-      expect(await screen.findByText('Showing 1–100 of 120', {}, SLOW)).toBeTruthy();
+      expect(await screen.findByText('Showing 1–100 of 120', {}, SLOW)).toBeInTheDocument();
       expect(rows()).toHaveLength(100);
       const last = listRequests(calls).at(-1)!;
       expect([last.get('page'), last.get('pageSize')]).toEqual(['0', '100']);
@@ -179,7 +179,7 @@ describe('Feature list', () => {
 
     await waitFor(() => expect(router.state.location.search).toBe('?q=check'));
     await waitFor(() => expect(rows()).toHaveLength(1));
-    expect(screen.getByRole('link', { name: 'Checkout' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Checkout' })).toBeInTheDocument();
     const searches = listRequests(calls).filter((params) => params.has('query'));
     // Debounced: one request for the whole word, not one per key.
     expect(searches.map((params) => [params.get('query'), params.get('page')])).toEqual([['check', '0']]);
@@ -188,7 +188,7 @@ describe('Feature list', () => {
   it('reads the search from the address', async () => {
     const { calls } = serveFeatures({ features: [checkout] });
     open(`${LIST}?q=check`);
-    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeInTheDocument();
     expect((screen.getByRole('searchbox', { name: 'Search features' }) as HTMLInputElement).value).toBe(
       'check',
     );
@@ -198,19 +198,19 @@ describe('Feature list', () => {
   it('says when nothing matches the search', async () => {
     serveFeatures({ features: [checkout] });
     const { user } = open(`${LIST}?q=zzz`);
-    expect(await screen.findByText('No features match “zzz”.')).toBeTruthy();
+    expect(await screen.findByText('No features match “zzz”.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Clear search' }));
-    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeInTheDocument();
   });
 
   it('invites to create the first feature when there are none', async () => {
     serveFeatures({ features: [] });
     const { user } = open();
-    expect(await screen.findByText('No features yet. Create one to get started.')).toBeTruthy();
+    expect(await screen.findByText('No features yet. Create one to get started.')).toBeInTheDocument();
     const buttons = screen.getAllByRole('button', { name: 'New Feature' });
     expect(buttons).toHaveLength(2);
     await user.click(buttons[1]!);
-    expect(await screen.findByRole('dialog', { name: 'New feature' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'New feature' })).toBeInTheDocument();
   });
 
   it('creates a feature whose key follows its name, made unique in the project, then goes to it', async () => {
@@ -239,7 +239,7 @@ describe('Feature list', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /^Description/ }), 'A second one');
     await user.click(within(dialog).getByRole('button', { name: 'Create Feature' }));
 
-    expect(await screen.findByText('Checkout! saved.')).toBeTruthy();
+    expect(await screen.findByText('Checkout! saved.')).toBeVisible();
     await waitFor(() => expect(router.state.location.pathname).toBe(`${LIST}/checkout1`));
     expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
       name: 'Checkout!',
@@ -269,7 +269,7 @@ describe('Feature list', () => {
     await user.type(key, 'Checkout');
     expect(
       await within(dialog).findByText(/A feature with the key "checkout" already exists in this project\./),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Create Feature' }));
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Use checkout1' }));
@@ -282,8 +282,8 @@ describe('Feature list', () => {
     await user.click(await screen.findByRole('button', { name: 'New Feature' }));
     const dialog = await screen.findByRole('dialog', { name: 'New feature' });
     await user.click(within(dialog).getByRole('button', { name: 'Create Feature' }));
-    expect(await within(dialog).findByText('Name is required')).toBeTruthy();
-    expect(within(dialog).getByText('Key is required')).toBeTruthy();
+    expect(await within(dialog).findByText('Name is required')).toBeVisible();
+    expect(within(dialog).getByText('Key is required')).toBeVisible();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
@@ -319,7 +319,7 @@ describe('Feature list', () => {
     open();
     await screen.findByRole('link', { name: 'Checkout' });
     expect((screen.getByRole('button', { name: 'New Feature' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByLabelText('You do not have permission to create features.')).toBeTruthy();
+    expect(screen.getByLabelText('You do not have permission to create features.')).toBeVisible();
   });
 
   it("opens the environment's Api keys, with Rotate for organisation admins", async () => {
@@ -331,9 +331,9 @@ describe('Feature list', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'Api keys · Development' });
     const dev = project.environments.find((environment) => environment.key === 'dev')!;
-    expect(within(dialog).getByDisplayValue(dev.apiKey)).toBeTruthy();
-    expect(within(dialog).getByDisplayValue(dev.jsApiKey)).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: 'Rotate Server Key' })).toBeTruthy();
+    expect(within(dialog).getByDisplayValue(dev.apiKey)).toBeVisible();
+    expect(within(dialog).getByDisplayValue(dev.jsApiKey)).toBeVisible();
+    expect(within(dialog).getByRole('button', { name: 'Rotate Server Key' })).toBeVisible();
     expect(calls.some((call) => call.path === '/api/v1/environments/web/dev')).toBe(true);
   });
 
@@ -355,11 +355,11 @@ describe('Feature list', () => {
     const { user, router } = open(`${LIST}?q=check&key=checkout`);
 
     const dialog = await screen.findByRole('dialog', { name: 'Feature summary' });
-    expect(await within(dialog).findByRole('heading', { name: 'Checkout' })).toBeTruthy();
-    expect(within(dialog).getByText('checkout')).toBeTruthy();
-    expect(within(dialog).getByText('The new one-page checkout')).toBeTruthy();
-    expect(within(dialog).getByText('On')).toBeTruthy();
-    expect(within(dialog).getByText('Everyone gets On.')).toBeTruthy();
+    expect(await within(dialog).findByRole('heading', { name: 'Checkout' })).toBeVisible();
+    expect(within(dialog).getByText('checkout')).toBeVisible();
+    expect(within(dialog).getByText('The new one-page checkout')).toBeVisible();
+    expect(within(dialog).getByText('On')).toBeVisible();
+    expect(within(dialog).getByText('Everyone gets On.')).toBeVisible();
     expect(within(dialog).getByRole('link', { name: 'Open feature' }).getAttribute('href')).toBe(
       `${LIST}/checkout`,
     );
@@ -390,6 +390,6 @@ describe('Feature list', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Feature summary' });
     expect(
       await within(dialog).findByText('There is no feature with the key “nope” in this project.'),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 });

@@ -78,7 +78,7 @@ describe('Help page', () => {
   it('has a table of contents linking to each section’s heading, and the API reference', async () => {
     stubEnvironments();
     renderHelp();
-    expect(await screen.findByRole('heading', { name: 'Help', level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Help', level: 1 })).toBeInTheDocument();
     await screen.findByRole('heading', { name: 'Node SDK' });
     const toc = screen.getByRole('navigation', { name: 'On this page' });
     const links = within(toc).getAllByRole('link');
@@ -138,7 +138,7 @@ describe('Help page', () => {
     expect(field('JS Client Key').value).toBe(dev.jsApiKey);
     expect(field('Server Key').value).toBe(MASKED_SERVER_SDK_KEY);
     expect(field('Server Key').disabled).toBe(true);
-    expect(screen.getByText(HIDDEN_SERVER_KEY_MESSAGE)).toBeTruthy();
+    expect(screen.getByText(HIDDEN_SERVER_KEY_MESSAGE)).toBeVisible();
     expect((screen.getByRole('button', { name: 'Copy Server Key' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
@@ -157,7 +157,7 @@ describe('Help page', () => {
     await user.click(environmentSelect());
     const listbox = await screen.findByRole('listbox');
     // Grouped by project.
-    expect(within(listbox).getByRole('option', { name: 'Production (Web shop)' })).toBeTruthy();
+    expect(within(listbox).getByRole('option', { name: 'Production (Web shop)' })).toBeVisible();
     await user.click(within(listbox).getByRole('option', { name: 'Staging (Public API)' }));
 
     const staging = keysOf('api', 'staging');
@@ -173,7 +173,7 @@ describe('Help page', () => {
   it('says why there is nothing to connect without an environment', async () => {
     stubEnvironments();
     renderHelp(null, initialPayload({ projects: [] }));
-    expect(await screen.findByText('No environment yet')).toBeTruthy();
+    expect(await screen.findByText('No environment yet')).toBeVisible();
     expect(screen.queryByRole('textbox', { name: 'JS Client Key' })).toBeNull();
     const toc = screen.getByRole('navigation', { name: 'On this page' });
     expect(within(toc).queryByRole('link', { name: 'Node SDK' })).toBeNull();
@@ -187,8 +187,8 @@ describe('Help page', () => {
         fail ? jsonResponse(503, { title: 'The database is unavailable.' }) : jsonResponse(200, dev),
     });
     renderHelp();
-    expect(await screen.findByText('We could not load the keys of Development.')).toBeTruthy();
-    expect(screen.getByText('The database is unavailable.')).toBeTruthy();
+    expect(await screen.findByText('We could not load the keys of Development.')).toBeVisible();
+    expect(screen.getByText('The database is unavailable.')).toBeVisible();
     fail = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
     await vi.waitFor(() => expect(field('JS Client Key').value).toBe(dev.jsApiKey));

@@ -128,7 +128,7 @@ describe('home page Features section', () => {
   it('lists recent features by last change, newest first, each name linking to the feature', async () => {
     serve();
     renderHome('/');
-    expect(await screen.findByRole('heading', { name: 'Features' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Features' })).toBeVisible();
     await featureLink('New checkout');
     expect(await names()).toEqual(['Summer banner', 'New checkout', 'Dark mode']);
     expect(screen.getByRole('columnheader', { name: 'Last changed' }).getAttribute('aria-sort')).toBe(
@@ -138,12 +138,12 @@ describe('home page Features section', () => {
       '/projects/app/features/summer-banner',
     );
     const row = screen.getByRole('link', { name: 'New checkout' }).closest('tr')!;
-    expect(within(row).getByText('Web shop')).toBeTruthy();
-    expect(within(row).getByText('Demo Admin')).toBeTruthy();
+    expect(within(row).getByText('Web shop')).toBeVisible();
+    expect(within(row).getByText('Demo Admin')).toBeVisible();
     // No maintainer: an em dash.
     expect(
       within(screen.getByRole('link', { name: 'Dark mode' }).closest('tr')!).getByText('—'),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('switches list with the filter buttons and puts the choice in the address', async () => {
@@ -201,7 +201,7 @@ describe('home page Features section', () => {
     await waitFor(async () => expect(await names()).toEqual(['Dark mode']));
     await user.clear(filter);
     await user.type(filter, 'no such feature');
-    expect(await within(await table()).findByText('No results')).toBeTruthy();
+    expect(await within(await table()).findByText('No results')).toBeInTheDocument();
     expect(homeCalls(calls)).toContain(
       '/api/v1/features/home?list=recent&query=DARK-mo&page=0&sortBy=lastChanged&sortDirection=desc',
     );
@@ -210,7 +210,7 @@ describe('home page Features section', () => {
   it('says "No results" when the list is empty', async () => {
     serve({ lists: { recent: [] } });
     renderHome('/');
-    expect(await screen.findByText('No results')).toBeTruthy();
+    expect(await screen.findByText('No results')).toBeInTheDocument();
   });
 
   it('sorts by a column when its header is clicked, reverses on a second click, and keeps it in the address', async () => {
@@ -264,7 +264,7 @@ describe('home page Features section', () => {
     expect(time.textContent).toBe('an hour ago');
     expect(time.getAttribute('datetime')).toBe('2026-03-04T09:00:00.000Z');
     await userEvent.setup().hover(time);
-    expect(await screen.findByText(/^4th Mar 2026, \d{1,2}:00[ap]m$/)).toBeTruthy();
+    expect(await screen.findByText(/^4th Mar 2026, \d{1,2}:00[ap]m$/)).toBeVisible();
     vi.useRealTimers();
   });
 
@@ -280,13 +280,13 @@ describe('home page Features section', () => {
     const { router } = renderHome('/');
     await featureLink('F 119');
     expect(await names()).toHaveLength(50);
-    expect(screen.getByText('1–50 of 120')).toBeTruthy();
+    expect(screen.getByText('1–50 of 120')).toBeVisible();
     const user = userEvent.setup();
 
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
     await featureLink('F 019');
     expect(await names()).toHaveLength(20);
-    expect(screen.getByText('101–120 of 120')).toBeTruthy();
+    expect(screen.getByText('101–120 of 120')).toBeVisible();
     expect(router.state.location.search).toBe('?page=3');
 
     // A new sort starts again from the first page.
@@ -305,7 +305,7 @@ describe('home page Features section', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
 
     await user.click(screen.getByRole('button', { name: 'Copy key new-checkout' }));
-    expect(await screen.findByText('Copied to clipboard')).toBeTruthy();
+    expect(await screen.findByText('Copied to clipboard')).toBeVisible();
     expect(writeText).toHaveBeenCalledWith('new-checkout');
   });
 
@@ -347,8 +347,8 @@ describe('home page Features section', () => {
       await screen.findByText(
         'We encountered an error, the bookmark was not saved. The database is unavailable.',
       ),
-    ).toBeTruthy();
-    expect(await screen.findByRole('button', { name: 'Bookmark Summer banner' })).toBeTruthy();
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Bookmark Summer banner' })).toBeInTheDocument();
   });
 
   it('says once, at once, when the list cannot be loaded, and loads it again on Retry', async () => {
@@ -370,6 +370,6 @@ describe('home page Features section', () => {
     expect(homeCalls(calls)).toHaveLength(1);
     fail = false;
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('link', { name: 'Summer banner' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Summer banner' })).toBeVisible();
   });
 });

@@ -68,18 +68,18 @@ describe('home project cards', () => {
   it("shows each project's name, key and environments, linking to their feature lists", async () => {
     const { router } = render(initialPayload());
     const web = await card('Web shop');
-    expect(within(web).getByText('web')).toBeTruthy();
+    expect(within(web).getByText('web')).toBeVisible();
     expect(environmentLinks(web).map((link) => link.getAttribute('href'))).toEqual([
       '/projects/web/environments/production/features',
       '/projects/web/environments/dev/features',
     ]);
     const production = within(web).getByRole('link', { name: /^Production/ });
     const development = within(web).getByRole('link', { name: /^Development/ });
-    expect(within(development).getByRole('img', { name: 'Local environment' })).toBeTruthy();
+    expect(within(development).getByRole('img', { name: 'Local environment' })).toBeVisible();
     expect(within(production).queryByRole('img', { name: 'Local environment' })).toBeNull();
 
     await userEvent.setup().click(development);
-    expect(await screen.findByText('Development environment of Web shop')).toBeTruthy();
+    expect(await screen.findByText('Development environment of Web shop')).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features');
   });
 
@@ -93,7 +93,7 @@ describe('home project cards', () => {
       '/projects/big/environments/uat/features',
     ]);
     expect(within(big).queryByText('Demo')).toBeNull();
-    expect(within(within(big).getByRole('link', { name: /^Prod/ })).getByText('Production')).toBeTruthy();
+    expect(within(within(big).getByRole('link', { name: /^Prod/ })).getByText('Production')).toBeVisible();
     expect(within(within(big).getByRole('link', { name: /^QA/ })).queryByText('Production')).toBeNull();
     expect(within(big).getByRole('link', { name: '+2 more' }).getAttribute('href')).toBe(
       '/admin/projects/big',
@@ -105,7 +105,7 @@ describe('home project cards', () => {
     payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
     render(payload);
     const big = await card('Big project');
-    expect(within(big).getByText('+2 more')).toBeTruthy();
+    expect(within(big).getByText('+2 more')).toBeVisible();
     expect(within(big).queryByRole('link', { name: '+2 more' })).toBeNull();
   });
 
@@ -116,7 +116,7 @@ describe('home project cards', () => {
 
   it('invites an admin to set up a project when there is none', async () => {
     render(initialPayload({ projects: [] }));
-    expect(await screen.findByText('You have no projects yet.')).toBeTruthy();
+    expect(await screen.findByText('You have no projects yet.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Set up a project' }).getAttribute('href')).toBe(
       '/admin/projects',
     );
@@ -126,7 +126,7 @@ describe('home project cards', () => {
     const payload = initialPayload({ projects: [] });
     payload.principalUser.authorities = ['ROLE_ORGANISATION_READONLY_USER'];
     render(payload);
-    expect(await screen.findByText(/An organisation admin can set one up/)).toBeTruthy();
+    expect(await screen.findByText(/An organisation admin can set one up/)).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Set up a project' })).toBeNull();
   });
 

@@ -37,7 +37,7 @@ describe('Integrations tab', () => {
     serveIntegrations({ integrations: [slack, jiraFixture('https://acme.atlassian.net')] });
     renderTab();
 
-    expect(screen.getByRole('heading', { name: 'Integrations' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Integrations' })).toBeVisible();
     const available = screen.getByRole('region', { name: 'Available' });
     await waitFor(() =>
       expect(
@@ -46,19 +46,19 @@ describe('Integrations tab', () => {
     );
     // Jira is connected already (once per organisation): its card leads to its settings.
     const jiraOffer = within(within(available).getByRole('listitem', { name: 'Jira' }));
-    expect(jiraOffer.getByText('Connected')).toBeTruthy();
+    expect(jiraOffer.getByText('Connected')).toBeVisible();
     expect(jiraOffer.queryByRole('link', { name: 'Add Jira' })).toBeNull();
 
     const list = await installedList();
     const slackCard = within(within(list).getByRole('listitem', { name: 'Slack #releases' }));
-    expect(slackCard.getByText('Demo Admin, 3rd Mar 2026, 4:05pm')).toBeTruthy();
-    expect(slackCard.getByText('Acme')).toBeTruthy();
-    expect(slackCard.getByText('Web shop')).toBeTruthy();
-    expect(slackCard.getByText('production')).toBeTruthy();
-    expect(slackCard.getByText('Feature turned on or off, Feature created')).toBeTruthy();
+    expect(slackCard.getByText('Demo Admin, 3rd Mar 2026, 4:05pm')).toBeVisible();
+    expect(slackCard.getByText('Acme')).toBeVisible();
+    expect(slackCard.getByText('Web shop')).toBeVisible();
+    expect(slackCard.getByText('production')).toBeVisible();
+    expect(slackCard.getByText('Feature turned on or off, Feature created')).toBeVisible();
 
     const jiraCard = within(within(list).getByRole('listitem', { name: 'Jira https://acme.atlassian.net' }));
-    expect(jiraCard.getByText('Ada Lovelace, 3rd Mar 2026, 4:05pm')).toBeTruthy();
+    expect(jiraCard.getByText('Ada Lovelace, 3rd Mar 2026, 4:05pm')).toBeVisible();
     expect(
       jiraCard.getByRole('link', { name: 'Configure Jira https://acme.atlassian.net' }).getAttribute('href'),
     ).toMatch(/^\/admin\/integrations\/jira\/[0-9a-f-]+$/);
@@ -80,7 +80,7 @@ describe('Integrations tab', () => {
       },
     });
     renderTab();
-    expect(await screen.findByLabelText('Slack is not configured on this server.')).toBeTruthy();
+    expect(await screen.findByLabelText('Slack is not configured on this server.')).toBeVisible();
     const add = screen.getByRole('button', { name: 'Add Slack' }) as HTMLButtonElement;
     expect(add.disabled).toBe(true);
     expect(calls.some((c) => c.path.endsWith('/slack/install'))).toBe(false);
@@ -98,16 +98,16 @@ describe('Integrations tab', () => {
     renderTab('/admin/integrations', initialPayload({ flags: { ...allFlagsOn, 'jira-integration': false } }));
     const list = await installedList();
     expect(screen.queryByRole('link', { name: 'Add Jira' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Add Slack' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add Slack' })).toBeVisible();
     // An installed connection still shows, and can be removed, but its settings page is switched off.
     expect(within(list).queryByRole('link', { name: /^Configure/ })).toBeNull();
-    expect(within(list).getByRole('button', { name: /^Remove Jira/ })).toBeTruthy();
+    expect(within(list).getByRole('button', { name: /^Remove Jira/ })).toBeVisible();
   });
 
   it('says there are none installed yet', async () => {
     serveIntegrations();
     renderTab();
-    expect(await screen.findByText('No integrations are installed yet.')).toBeTruthy();
+    expect(await screen.findByText('No integrations are installed yet.')).toBeVisible();
   });
 
   it('shows skeletons while loading and Retry when loading fails', async () => {
@@ -119,14 +119,14 @@ describe('Integrations tab', () => {
       },
     });
     const { user } = renderTab();
-    expect(screen.getByRole('status', { name: 'Loading integrations' })).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'Loading integrations' })).toBeVisible();
     const alert = (await screen.findByText('We could not load the integrations.')).closest<HTMLElement>(
       '[role="alert"]',
     )!;
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('No integrations are installed yet.')).toBeTruthy();
+    expect(await screen.findByText('No integrations are installed yet.')).toBeVisible();
   });
 
   it('tells others than organisation admins that only admins manage integrations, and asks nothing', async () => {
@@ -134,7 +134,7 @@ describe('Integrations tab', () => {
     const payload = initialPayload();
     payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
     renderTab('/admin/integrations', payload);
-    expect(await screen.findByText('Only organisation admins may manage integrations.')).toBeTruthy();
+    expect(await screen.findByText('Only organisation admins may manage integrations.')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Add Slack' })).toBeNull();
     expect(calls.filter((c) => c.path.startsWith(INTEGRATIONS_PATH))).toEqual([]);
   });
@@ -161,7 +161,7 @@ describe('Integrations tab', () => {
     await user.click(screen.getByRole('button', { name: 'Add Slack' }));
     expect(
       await screen.findByText('We could not start adding Slack: Slack is not configured on this server.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(assign).not.toHaveBeenCalled();
   });
 
@@ -200,7 +200,7 @@ describe('Integrations tab', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
 
-    expect(await screen.findByText('Integration removed.')).toBeTruthy();
+    expect(await screen.findByText('Integration removed.')).toBeVisible();
     await waitFor(() => expect(within(list).queryByRole('listitem', { name: 'Slack #releases' })).toBeNull());
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
       `${INTEGRATIONS_PATH}/${slack.id}`,
@@ -238,8 +238,8 @@ describe('Integrations tab', () => {
       await screen.findByText(
         'There was an error removing the integration: Something went wrong on our side.',
       ),
-    ).toBeTruthy();
-    expect(within(list).getByRole('listitem', { name: 'Slack #releases' })).toBeTruthy();
+    ).toBeVisible();
+    expect(within(list).getByRole('listitem', { name: 'Slack #releases' })).toBeVisible();
   });
 
   it('configures which projects, environments and events Slack is told of', async () => {
@@ -265,14 +265,14 @@ describe('Integrations tab', () => {
     await user.click(await screen.findByRole('option', { name: 'Mobile app' }));
     // Only the chosen project's environments are offered.
     await user.click(form.getByRole('combobox', { name: 'Environments' }));
-    expect(screen.getByRole('option', { name: 'Beta' })).toBeTruthy();
+    expect(screen.getByRole('option', { name: 'Beta' })).toBeVisible();
     expect(screen.queryByRole('option', { name: 'Development' })).toBeNull();
     await user.click(screen.getByRole('option', { name: 'Production' }));
     await user.click(form.getByRole('combobox', { name: 'Events' }));
     await user.click(await screen.findByRole('option', { name: 'Feature turned on or off' }));
     await user.click(form.getByRole('button', { name: 'Save filters' }));
 
-    expect(await screen.findByText('Integration filters saved.')).toBeTruthy();
+    expect(await screen.findByText('Integration filters saved.')).toBeVisible();
     expect(calls.find((c) => c.method === 'PUT')).toEqual({
       method: 'PUT',
       path: `${INTEGRATIONS_PATH}/${slack.id}/filters`,
@@ -280,8 +280,8 @@ describe('Integrations tab', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const card = within(within(await installedList()).getByRole('listitem', { name: 'Slack #releases' }));
-    expect(await card.findByText('Mobile app')).toBeTruthy();
-    expect(card.getByText('Feature turned on or off')).toBeTruthy();
+    expect(await card.findByText('Mobile app')).toBeVisible();
+    expect(card.getByText('Feature turned on or off')).toBeVisible();
   });
 
   it('keeps the filters form open with the server’s reason when saving fails', async () => {

@@ -54,7 +54,7 @@ describe('Connect Jira page', () => {
   it('asks for a connect token when the address has none, connects, and opens the connection', async () => {
     const { calls } = serveIntegrations();
     const { user, router } = renderJira('/admin/integrations/jira/connect');
-    expect(screen.getByRole('heading', { name: 'Connect Jira' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Connect Jira' })).toBeVisible();
     await waitFor(() => expect(router.state.location.search).toBe(`?token=${JIRA_CONNECT_TOKEN}`));
 
     await fill(user, {
@@ -64,7 +64,7 @@ describe('Connect Jira page', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
 
-    expect(await screen.findByText('Jira connected.')).toBeTruthy();
+    expect(await screen.findByText('Jira connected.')).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')).toEqual({
       method: 'POST',
       path: `${INTEGRATIONS_PATH}/jira/connect`,
@@ -78,12 +78,12 @@ describe('Connect Jira page', () => {
     await waitFor(() =>
       expect(router.state.location.pathname).toMatch(/^\/admin\/integrations\/jira\/[0-9a-f-]{36}$/),
     );
-    expect(await screen.findByRole('heading', { name: 'Jira' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Jira' })).toBeVisible();
     // The session is read again: it says Jira is connected, so feature pages ask it for titles.
     await waitFor(() => expect(calls.some((c) => c.path === '/api/v1/initial')).toBe(true));
     // The token is never shown back.
     expect(document.body.textContent).not.toContain('atl-secret-token');
-    expect(screen.getByText('A token is stored; leave empty to keep it.')).toBeTruthy();
+    expect(screen.getByText('A token is stored; leave empty to keep it.')).toBeVisible();
   });
 
   it('uses the token the address carries', async () => {
@@ -105,12 +105,12 @@ describe('Connect Jira page', () => {
     const { user } = renderJira('/admin/integrations/jira/connect?token=vxj_given');
     await fill(user, { 'Base URL': 'not a url', 'E-mail': 'nobody' });
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
-    expect(await screen.findByText('Must be a valid http(s) URL.')).toBeTruthy();
-    expect(screen.getByText('Email must be valid')).toBeTruthy();
+    expect(await screen.findByText('Must be a valid http(s) URL.')).toBeVisible();
+    expect(screen.getByText('Email must be valid')).toBeVisible();
 
     await fill(user, { 'Base URL': 'https://acme.atlassian.net', 'E-mail': 'a@acme.example' });
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
-    expect(await screen.findByText('API token is required')).toBeTruthy();
+    expect(await screen.findByText('API token is required')).toBeVisible();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
@@ -165,7 +165,7 @@ describe('Connect Jira page', () => {
       'API token': 't',
     });
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
-    expect(await screen.findByText('This connect link has expired or was already used.')).toBeTruthy();
+    expect(await screen.findByText('This connect link has expired or was already used.')).toBeVisible();
     // The page says it, with Get a new link; the form does not say it again.
     expect(screen.queryByText(/This link to connect Jira has expired/)).toBeNull();
 
@@ -175,7 +175,7 @@ describe('Connect Jira page', () => {
     refuse = false;
     // What was typed stays; the new token goes with it.
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
-    expect(await screen.findByText('Jira connected.')).toBeTruthy();
+    expect(await screen.findByText('Jira connected.')).toBeVisible();
     const posts = calls.filter((c) => c.method === 'POST').map((c) => (c.body as { token: string }).token);
     expect(posts).toEqual(['vxj_old', JIRA_CONNECT_TOKEN]);
   });
@@ -192,7 +192,7 @@ describe('Connect Jira page', () => {
       '[role="alert"]',
     )!;
     expect(alert.textContent).toContain('The Jira integration is turned off.');
-    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeVisible();
   });
 });
 
@@ -210,7 +210,7 @@ describe('Jira connection page', () => {
     });
     const { user } = renderJira(`/admin/integrations/jira/${connection.id}`);
     const form = within(await connectForm());
-    expect(screen.getByText(/Added by Ada Lovelace on 3rd Mar 2026, 4:05pm/)).toBeTruthy();
+    expect(screen.getByText(/Added by Ada Lovelace on 3rd Mar 2026, 4:05pm/)).toBeVisible();
     expect((form.getByLabelText('Base URL', { exact: false }) as HTMLInputElement).value).toBe(
       connection.baseUrl,
     );
@@ -218,11 +218,11 @@ describe('Jira connection page', () => {
       connection.email,
     );
     expect((form.getByLabelText('API token', { exact: false }) as HTMLInputElement).value).toBe('');
-    expect(form.getByText('A token is stored; leave empty to keep it.')).toBeTruthy();
+    expect(form.getByText('A token is stored; leave empty to keep it.')).toBeVisible();
 
     await fill(user, { 'E-mail': 'bot@acme.example' });
     await user.click(form.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Jira connection saved.')).toBeTruthy();
+    expect(await screen.findByText('Jira connection saved.')).toBeVisible();
     await fill(user, { 'API token': 'new-token' });
     await user.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
@@ -248,7 +248,7 @@ describe('Jira connection page', () => {
     expect(dialog.textContent).toContain(`Remove the Jira connection to ${connection.baseUrl}?`);
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
 
-    expect(await screen.findByText('Integration removed.')).toBeTruthy();
+    expect(await screen.findByText('Integration removed.')).toBeVisible();
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/integrations'));
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
       `${INTEGRATIONS_PATH}/${connection.id}`,
@@ -260,6 +260,6 @@ describe('Jira connection page', () => {
   it('is Page not found for an unknown connection', async () => {
     serveIntegrations();
     renderJira('/admin/integrations/jira/00000000-0000-4000-8000-000000000999');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 });

@@ -47,27 +47,27 @@ describe('project Webhooks section', () => {
     });
     renderWebhooks();
 
-    expect(screen.getByRole('heading', { name: 'Webhooks' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Webhooks' })).toBeVisible();
     const first = await card('https://hooks.example.com/deploy');
-    expect(first.getByText('Deploy bot')).toBeTruthy();
-    expect(first.getByText('Active')).toBeTruthy();
-    expect(first.getByText('Feature turned on or off')).toBeTruthy();
-    expect(first.getByText('Feature created')).toBeTruthy();
-    expect(first.getByText('Production')).toBeTruthy();
-    expect(first.getByText('Failed')).toBeTruthy();
-    expect(first.getByText('2 minutes ago')).toBeTruthy();
+    expect(first.getByText('Deploy bot')).toBeVisible();
+    expect(first.getByText('Active')).toBeVisible();
+    expect(first.getByText('Feature turned on or off')).toBeVisible();
+    expect(first.getByText('Feature created')).toBeVisible();
+    expect(first.getByText('Production')).toBeVisible();
+    expect(first.getByText('Failed')).toBeVisible();
+    expect(first.getByText('2 minutes ago')).toBeVisible();
 
     const second = await card('https://ci.example.com/hook');
-    expect(second.getByText('Inactive')).toBeTruthy();
-    expect(second.getByText('All')).toBeTruthy();
-    expect(second.getByText('Never')).toBeTruthy();
+    expect(second.getByText('Inactive')).toBeVisible();
+    expect(second.getByText('All')).toBeVisible();
+    expect(second.getByText('Never')).toBeVisible();
   });
 
   it('says the project has none yet', async () => {
     serveWebhooks();
     renderWebhooks();
-    expect(await screen.findByText('This project has no webhooks yet.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'New webhook' })).toBeTruthy();
+    expect(await screen.findByText('This project has no webhooks yet.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'New webhook' })).toBeVisible();
   });
 
   it('shows a skeleton while loading and Retry when loading fails', async () => {
@@ -81,14 +81,14 @@ describe('project Webhooks section', () => {
       },
     });
     const { user } = renderWebhooks();
-    expect(screen.getByRole('status', { name: 'Loading webhooks' })).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'Loading webhooks' })).toBeVisible();
     const alert = (await screen.findByText('We could not load the webhooks.')).closest<HTMLElement>(
       '[role="alert"]',
     )!;
     expect(alert.textContent).toContain('Only organisation admins may manage integrations.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('This project has no webhooks yet.')).toBeTruthy();
+    expect(await screen.findByText('This project has no webhooks yet.')).toBeVisible();
   });
 
   it('creates a webhook and shows its signing secret once, with a copy button', async () => {
@@ -110,7 +110,7 @@ describe('project Webhooks section', () => {
     await user.click(await screen.findByRole('option', { name: 'Production' }));
     await user.click(form.getByRole('button', { name: 'Create webhook' }));
 
-    expect(await screen.findByText('Webhook created.')).toBeTruthy();
+    expect(await screen.findByText('Webhook created.')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')).toEqual({
       method: 'POST',
       path: webhooksPath(),
@@ -131,11 +131,13 @@ describe('project Webhooks section', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     await user.click(form.getByRole('button', { name: 'Copy secret' }));
     expect(writeText).toHaveBeenCalledWith(secret);
-    expect(await form.findByRole('button', { name: 'Copied to clipboard' })).toBeTruthy();
+    expect(await form.findByRole('button', { name: 'Copied to clipboard' })).toBeInTheDocument();
 
     await user.click(form.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await card('https://hooks.example.com/new')).toBeTruthy();
+    expect(
+      within(await webhookList()).getByRole('listitem', { name: 'https://hooks.example.com/new' }),
+    ).toBeInTheDocument();
     // Once closed, the secret is nowhere on the page.
     expect(document.body.textContent).not.toContain(secret);
   });
@@ -160,8 +162,8 @@ describe('project Webhooks section', () => {
     await user.type(form.getByRole('textbox', { name: 'Payload URL' }), 'ftp://files.example.com');
     await user.click(form.getByRole('checkbox', { name: 'Feature turned on or off' }));
     await user.click(form.getByRole('button', { name: 'Create webhook' }));
-    expect(await form.findByText('Must be a valid http(s) URL.')).toBeTruthy();
-    expect(form.getByText('Choose at least one event.')).toBeTruthy();
+    expect(await form.findByText('Must be a valid http(s) URL.')).toBeVisible();
+    expect(form.getByText('Choose at least one event.')).toBeVisible();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
 
     await user.clear(form.getByRole('textbox', { name: 'Payload URL' }));
@@ -188,7 +190,7 @@ describe('project Webhooks section', () => {
     await user.click(form.getByRole('switch', { name: /^Active/ }));
     await user.click(form.getByRole('button', { name: 'Save webhook' }));
 
-    expect(await screen.findByText('Webhook saved.')).toBeTruthy();
+    expect(await screen.findByText('Webhook saved.')).toBeVisible();
     expect(calls.find((c) => c.method === 'PUT')).toEqual({
       method: 'PUT',
       path: `${webhooksPath()}/${hook.id}`,
@@ -201,7 +203,7 @@ describe('project Webhooks section', () => {
       },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await (await card(hook.url)).findByText('Inactive')).toBeTruthy();
+    expect(await (await card(hook.url)).findByText('Inactive')).toBeVisible();
   });
 
   it('sends a test delivery and says how it went', async () => {
@@ -209,7 +211,7 @@ describe('project Webhooks section', () => {
     const { calls } = serveWebhooks({ webhooks: [hook] });
     const { user } = renderWebhooks();
     await user.click((await card(hook.url)).getByRole('button', { name: 'Send test' }));
-    expect(await screen.findByText('Test delivery succeeded: HTTP 200 in 42 ms.')).toBeTruthy();
+    expect(await screen.findByText('Test delivery succeeded: HTTP 200 in 42 ms.')).toBeVisible();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
       `${webhooksPath()}/${hook.id}/test`,
     ]);
@@ -234,7 +236,7 @@ describe('project Webhooks section', () => {
     });
     const { user } = renderWebhooks();
     await user.click((await card(hook.url)).getByRole('button', { name: 'Send test' }));
-    expect(await screen.findByText('Test delivery failed: The receiver answered HTTP 500.')).toBeTruthy();
+    expect(await screen.findByText('Test delivery failed: The receiver answered HTTP 500.')).toBeVisible();
   });
 
   it('rotates the signing secret after a confirmation and shows the new one once', async () => {
@@ -271,8 +273,8 @@ describe('project Webhooks section', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Delete webhook' }));
 
-    expect(await screen.findByText('Webhook deleted.')).toBeTruthy();
-    expect(await screen.findByText('This project has no webhooks yet.')).toBeTruthy();
+    expect(await screen.findByText('Webhook deleted.')).toBeVisible();
+    expect(await screen.findByText('This project has no webhooks yet.')).toBeVisible();
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
       `${webhooksPath()}/${hook.id}`,
     ]);
@@ -289,7 +291,7 @@ describe('project Webhooks section', () => {
     expect((screen.getByRole('button', { name: 'New webhook' }) as HTMLButtonElement).disabled).toBe(true);
     expect(
       screen.getByLabelText(`A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks.`),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 });
 
@@ -335,18 +337,18 @@ describe('webhook delivery log', () => {
       .getAllByRole('row')
       .slice(1)
       .map((row) => within(row));
-    expect(pending!.getByText('Pending')).toBeTruthy();
-    expect(pending!.getByText('Feature created')).toBeTruthy();
-    expect(pending!.getByText('2')).toBeTruthy();
-    expect(pending!.getByText('503')).toBeTruthy();
-    expect(pending!.getByText('120 ms')).toBeTruthy();
-    expect(pending!.getByText('5 minutes ago')).toBeTruthy();
-    expect(pending!.getByText('The receiver answered HTTP 503.')).toBeTruthy();
-    expect(pending!.getByText('in 5 minutes')).toBeTruthy();
-    expect(test!.getByText('Succeeded')).toBeTruthy();
-    expect(test!.getByText('Test delivery')).toBeTruthy();
-    expect(test!.getByText('200')).toBeTruthy();
-    expect(test!.getByText('42 ms')).toBeTruthy();
+    expect(pending!.getByText('Pending')).toBeVisible();
+    expect(pending!.getByText('Feature created')).toBeVisible();
+    expect(pending!.getByText('2')).toBeVisible();
+    expect(pending!.getByText('503')).toBeVisible();
+    expect(pending!.getByText('120 ms')).toBeVisible();
+    expect(pending!.getByText('5 minutes ago')).toBeVisible();
+    expect(pending!.getByText('The receiver answered HTTP 503.')).toBeVisible();
+    expect(pending!.getByText('in 5 minutes')).toBeVisible();
+    expect(test!.getByText('Succeeded')).toBeVisible();
+    expect(test!.getByText('Test delivery')).toBeVisible();
+    expect(test!.getByText('200')).toBeVisible();
+    expect(test!.getByText('42 ms')).toBeVisible();
   });
 
   it('says nothing has been sent yet, and shows a test delivery after Refresh', async () => {
@@ -355,7 +357,7 @@ describe('webhook delivery log', () => {
     const { user } = renderWebhooks();
     // A test sent from the card, while the log is closed, is in the log once it opens.
     const dialog = await openLog(user, hook.url);
-    expect(await within(dialog).findByText('Nothing has been sent to this webhook yet.')).toBeTruthy();
+    expect(await within(dialog).findByText('Nothing has been sent to this webhook yet.')).toBeVisible();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await user.click((await card(hook.url)).getByRole('button', { name: 'Send test' }));
@@ -363,7 +365,7 @@ describe('webhook delivery log', () => {
 
     const again = await openLog(user, hook.url);
     await user.click(within(again).getByRole('button', { name: 'Refresh' }));
-    expect(await within(again).findByText('Test delivery')).toBeTruthy();
+    expect(await within(again).findByText('Test delivery')).toBeVisible();
   });
 
   it('shows Retry when the log cannot be loaded', async () => {
@@ -380,7 +382,7 @@ describe('webhook delivery log', () => {
     const alert = (await within(dialog).findByText('We could not load the deliveries.')).closest<HTMLElement>(
       '[role="alert"]',
     )!;
-    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeVisible();
   });
 
   it('resends a failed delivery and lists the new attempt', async () => {
@@ -396,15 +398,15 @@ describe('webhook delivery log', () => {
     const { user } = renderWebhooks();
     const dialog = await openLog(user, hook.url);
     const table = await within(dialog).findByRole('table', { name: 'Deliveries' });
-    expect(within(table).getByText('Failed')).toBeTruthy();
+    expect(within(table).getByText('Failed')).toBeVisible();
     await user.click(within(table).getByRole('button', { name: 'Resend' }));
 
-    expect(await screen.findByText('Resend queued: the delivery log shows how it goes.')).toBeTruthy();
+    expect(await screen.findByText('Resend queued: the delivery log shows how it goes.')).toBeVisible();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
       `${webhooksPath()}/deliveries/${failed.id}/resend`,
     ]);
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
-    expect(within(table).getByText('Succeeded')).toBeTruthy();
+    expect(within(table).getByText('Succeeded')).toBeVisible();
   });
 
   it('says why a resend was refused', async () => {
@@ -423,7 +425,7 @@ describe('webhook delivery log', () => {
     await user.click(await within(dialog).findByRole('button', { name: 'Resend' }));
     expect(
       await screen.findByText('There was an error resending the delivery: This webhook is inactive.'),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('shows each delivery as a card on a phone', async () => {
@@ -444,8 +446,8 @@ describe('webhook delivery log', () => {
     const list = await within(dialog).findByRole('list', { name: 'Deliveries' });
     expect(within(dialog).queryByRole('table')).toBeNull();
     const item = within(within(list).getByRole('listitem', { name: 'Feature turned on or off' }));
-    expect(item.getByText('Succeeded')).toBeTruthy();
-    expect(item.getByText('42 ms')).toBeTruthy();
-    expect(item.getByRole('button', { name: 'Resend' })).toBeTruthy();
+    expect(item.getByText('Succeeded')).toBeVisible();
+    expect(item.getByText('42 ms')).toBeVisible();
+    expect(item.getByRole('button', { name: 'Resend' })).toBeVisible();
   });
 });

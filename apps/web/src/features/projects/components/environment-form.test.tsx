@@ -68,16 +68,16 @@ describe('Create/Update Environment', () => {
     expect(field(dialog, /^Colour/).value).toBe('#1273de');
     expect(
       within(dialog).getByText('Only Production Users can modify a production environment.'),
-    ).toBeTruthy();
+    ).toBeVisible();
 
     await user.type(field(dialog, /^Name/), 'QA Staging');
     expect(field(dialog, /^Key/).value).toBe('qa-staging');
     await user.click(within(dialog).getByRole('checkbox', { name: /Production Environment\?/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
 
-    expect(await screen.findByText('Environment saved.')).toBeTruthy();
+    expect(await screen.findByText('Environment saved.')).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await screen.findByText('QA Staging', { selector: 'p' })).toBeTruthy();
+    expect(await screen.findByText('QA Staging', { selector: 'p' })).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
       projectKey: 'web',
       name: 'QA Staging',
@@ -98,7 +98,7 @@ describe('Create/Update Environment', () => {
       within(dialog).getByRole('checkbox', { name: /SDKs may create features/ }) as HTMLInputElement;
     const production = () =>
       within(dialog).getByRole('checkbox', { name: /Production Environment\?/ }) as HTMLInputElement;
-    expect(within(dialog).getByText(/Off by default in production/)).toBeTruthy();
+    expect(within(dialog).getByText(/Off by default in production/)).toBeVisible();
     expect(sdkCreate().checked).toBe(true);
     await user.click(production());
     expect(sdkCreate().checked).toBe(false);
@@ -115,7 +115,7 @@ describe('Create/Update Environment', () => {
 
     await user.type(field(dialog, /^Name/), 'Canary');
     await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
-    expect(await screen.findByText('Environment saved.')).toBeTruthy();
+    expect(await screen.findByText('Environment saved.')).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
       key: 'canary',
       production: true,
@@ -131,7 +131,7 @@ describe('Create/Update Environment', () => {
     expect(field(dialog, /^Key/).value).toBe('my-box');
     await user.type(field(dialog, /^URL/), 'ftp://box');
     await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
-    expect(await within(dialog).findByText('Must be a valid http(s) URL.')).toBeTruthy();
+    expect(await within(dialog).findByText('Must be a valid http(s) URL.')).toBeVisible();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
@@ -143,17 +143,17 @@ describe('Create/Update Environment', () => {
     await user.clear(colour);
     await user.type(colour, 'blue');
     await user.click(field(dialog, /^URL/));
-    expect(await within(dialog).findByText(COLOR_MESSAGE)).toBeTruthy();
+    expect(await within(dialog).findByText(COLOR_MESSAGE)).toBeVisible();
     expect(colour.value).toBe('blue');
     await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
-    expect(within(dialog).getByText(COLOR_MESSAGE)).toBeTruthy();
+    expect(within(dialog).getByText(COLOR_MESSAGE)).toBeVisible();
     expect(field(dialog, /^Colour/).value).toBe('blue');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
 
     await user.clear(colour);
     await user.type(colour, '#2f9e44');
     await user.click(within(dialog).getByRole('button', { name: 'Create Environment' }));
-    expect(await screen.findByText('Environment saved.')).toBeTruthy();
+    expect(await screen.findByText('Environment saved.')).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ color: '#2f9e44' });
   });
 
@@ -164,15 +164,15 @@ describe('Create/Update Environment', () => {
     const hue = () => within(dialog).queryByRole('slider', { name: 'Hue' });
     expect(hue()).toBeNull();
     await user.click(field(dialog, /^Colour/));
-    expect(hue()).toBeTruthy();
+    expect(hue()).toBeVisible();
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     // Escape closes the picker, not the modal.
     await user.keyboard('{Escape}');
     expect(hue()).toBeNull();
-    expect(screen.getByRole('dialog', { name: 'Create Environment' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Create Environment' })).toBeVisible();
 
     await user.click(toggle);
-    expect(hue()).toBeTruthy();
+    expect(hue()).toBeVisible();
     await user.click(field(dialog, /^Name/));
     expect(hue()).toBeNull();
 
@@ -193,8 +193,8 @@ describe('Create/Update Environment', () => {
     await user.type(field(dialog, /^URL/), 'https://dev.example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Update Environment' }));
 
-    expect(await screen.findByText('Environment saved.')).toBeTruthy();
-    expect(await screen.findByRole('link', { name: 'https://dev.example.com' })).toBeTruthy();
+    expect(await screen.findByText('Environment saved.')).toBeVisible();
+    expect(await screen.findByRole('link', { name: 'https://dev.example.com' })).toBeVisible();
     const development = state.projects[0]!.environments.find((e) => e.key === 'dev')!;
     expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
       id: development.id,

@@ -38,8 +38,8 @@ describe('Project admin', () => {
       projects: [mobile, web].map(withSdkKeys),
     });
     renderProjectAdmin('/admin/projects');
-    expect(await screen.findByRole('heading', { name: 'Mobile app' })).toBeTruthy();
-    expect(screen.getByLabelText('Project key ma')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Mobile app' })).toBeVisible();
+    expect(screen.getByLabelText('Project key ma')).toBeVisible();
   });
 
   it('lists environments with url or "(no url set)", a local icon and a production badge', async () => {
@@ -48,16 +48,16 @@ describe('Project admin', () => {
     await screen.findByRole('heading', { name: 'Web shop' });
 
     const production = rowOf('Production');
-    expect(within(production).getByRole('link', { name: 'https://shop.example.com' })).toBeTruthy();
-    expect(within(production).getByText('Production', { selector: '.mantine-Badge-label' })).toBeTruthy();
+    expect(within(production).getByRole('link', { name: 'https://shop.example.com' })).toBeVisible();
+    expect(within(production).getByText('Production', { selector: '.mantine-Badge-label' })).toBeVisible();
     expect(within(production).queryByLabelText('Local environment')).toBeNull();
 
     const development = rowOf('Development');
-    expect(within(development).getByText('(no url set)')).toBeTruthy();
-    expect(within(development).getByRole('img', { name: 'Local environment' })).toBeTruthy();
-    expect(within(development).getByRole('button', { name: 'Api Keys of Development' })).toBeTruthy();
-    expect(within(development).getByRole('button', { name: 'Update Development' })).toBeTruthy();
-    expect(within(development).getByRole('button', { name: 'Delete Development' })).toBeTruthy();
+    expect(within(development).getByText('(no url set)')).toBeVisible();
+    expect(within(development).getByRole('img', { name: 'Local environment' })).toBeVisible();
+    expect(within(development).getByRole('button', { name: 'Api Keys of Development' })).toBeVisible();
+    expect(within(development).getByRole('button', { name: 'Update Development' })).toBeVisible();
+    expect(within(development).getByRole('button', { name: 'Delete Development' })).toBeVisible();
   });
 
   it('switches project through the dropdown', async () => {
@@ -70,21 +70,21 @@ describe('Project admin', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('combobox', { name: 'Project' }));
     await user.click(await screen.findByRole('option', { name: 'Web shop (web)' }));
-    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeVisible();
     expect(pathOf(router)).toBe('/admin/projects/web');
   });
 
   it('shows Page not found for an unknown project', async () => {
     serveProjects();
     renderProjectAdmin('/admin/projects/nope');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 
   it('invites to set up a project when there is none', async () => {
     serveProjects({ payload: initialPayload({ projects: [] }), projects: [] });
     renderProjectAdmin('/admin/projects');
-    expect(await screen.findByText("You have no projects. Let's set one up now.")).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'New Project' })).toBeTruthy();
+    expect(await screen.findByText("You have no projects. Let's set one up now.")).toBeVisible();
+    expect(screen.getByRole('button', { name: 'New Project' })).toBeVisible();
   });
 
   it('tells a user who is not an organisation admin that only admins manage projects', async () => {
@@ -92,7 +92,7 @@ describe('Project admin', () => {
     payload.principalUser.authorities = ['ROLE_ORGANISATION_READONLY_USER'];
     const { calls } = serveProjects({ payload });
     renderProjectAdmin('/admin/projects');
-    expect(await screen.findByText('Only organisation admins may manage projects.')).toBeTruthy();
+    expect(await screen.findByText('Only organisation admins may manage projects.')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'New Project' })).toBeNull();
     expect(calls.some((call) => call.path.startsWith('/api/v1/projects'))).toBe(false);
   });
@@ -100,8 +100,8 @@ describe('Project admin', () => {
   it('says when the projects could not be loaded', async () => {
     serveProjects({ handlers: { 'GET /api/v1/projects': () => jsonResponse(500, { title: 'Boom' }) } });
     renderProjectAdmin('/admin/projects');
-    expect(await screen.findByText('We could not load the projects.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(await screen.findByText('We could not load the projects.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeVisible();
   });
 
   describe('plan limits', () => {
@@ -112,9 +112,9 @@ describe('Project admin', () => {
       renderProjectAdmin('/admin/projects');
       const newProject = await screen.findByRole('button', { name: 'New Project' });
       expect(newProject.hasAttribute('disabled')).toBe(true);
-      expect(screen.getByText(/Only 1 project\(s\) allowed\./)).toBeTruthy();
+      expect(screen.getByText(/Only 1 project\(s\) allowed\./)).toBeVisible();
       expect(screen.getByRole('button', { name: 'New Environment' }).hasAttribute('disabled')).toBe(true);
-      expect(screen.getByText(/Only 2 environment\(s\) allowed\./)).toBeTruthy();
+      expect(screen.getByText(/Only 2 environment\(s\) allowed\./)).toBeVisible();
       const upgrade = screen.getAllByRole('link', { name: 'Upgrade your plan' });
       expect(upgrade.map((link) => link.getAttribute('href'))).toEqual(['/admin/billing', '/admin/billing']);
     });
@@ -151,9 +151,9 @@ describe('Project admin', () => {
       const user = userEvent.setup();
       await user.click(screen.getByRole('button', { name: 'Delete Development' }));
       const dialog = await screen.findByRole('dialog', { name: 'Delete Environment' });
-      expect(within(dialog).getByText(/Delete the environment "Development"\?/)).toBeTruthy();
+      expect(within(dialog).getByText(/Delete the environment "Development"\?/)).toBeVisible();
       await user.click(within(dialog).getByRole('button', { name: 'Delete Environment' }));
-      expect(await screen.findByText('Environment deleted.')).toBeTruthy();
+      expect(await screen.findByText('Environment deleted.')).toBeVisible();
       await waitFor(() => expect(screen.queryByText('Development', { selector: 'p' })).toBeNull());
       expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
     });
@@ -204,7 +204,7 @@ describe('Project admin', () => {
       const user = userEvent.setup();
       await user.click(screen.getByRole('button', { name: 'Delete Project' }));
       const dialog = await screen.findByRole('dialog', { name: 'Delete Project' });
-      expect(within(dialog).getByText(/cannot be undone/)).toBeTruthy();
+      expect(within(dialog).getByText(/cannot be undone/)).toBeVisible();
       const confirmButton = within(dialog).getByRole('button', { name: 'Delete Project' });
       const typed = within(dialog).getByRole('textbox', { name: 'Type the project key ma to confirm' });
       expect(confirmButton.hasAttribute('disabled')).toBe(true);
@@ -214,8 +214,8 @@ describe('Project admin', () => {
       await user.type(typed, 'ma');
       expect(confirmButton.hasAttribute('disabled')).toBe(false);
       await user.click(confirmButton);
-      expect(await screen.findByText('Project deleted.')).toBeTruthy();
-      expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeTruthy();
+      expect(await screen.findByText('Project deleted.')).toBeVisible();
+      expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeInTheDocument();
       expect(pathOf(router)).toBe('/admin/projects');
     });
   });

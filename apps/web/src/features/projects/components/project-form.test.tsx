@@ -57,8 +57,8 @@ describe('Create/Update Project', () => {
     renderProjectAdmin('/admin/projects');
     const { user, dialog } = await openNewProject();
     await user.click(within(dialog).getByRole('button', { name: 'Create Project' }));
-    expect(await within(dialog).findByText('Name is required')).toBeTruthy();
-    expect(within(dialog).getByText('Key is required')).toBeTruthy();
+    expect(await within(dialog).findByText('Name is required')).toBeVisible();
+    expect(within(dialog).getByText('Key is required')).toBeVisible();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
@@ -84,8 +84,8 @@ describe('Create/Update Project', () => {
     await user.type(name, 'Mobile App');
     await user.click(within(dialog).getByRole('button', { name: 'Create Project' }));
 
-    expect(await screen.findByText('Project saved.')).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'Mobile App' })).toBeTruthy();
+    expect(await screen.findByText('Project saved.')).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Mobile App' })).toBeVisible();
     expect(pathOf(router)).toBe('/admin/projects/ma');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Mobile App', key: 'ma' });
@@ -108,7 +108,7 @@ describe('Create/Update Project', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Project' }));
 
     expect((await within(dialog).findByRole('alert')).textContent).toContain(title);
-    expect(within(dialog).getByText('This key is taken.')).toBeTruthy();
+    expect(within(dialog).getByText('This key is taken.')).toBeVisible();
     // The form shows it: no toast repeats it.
     expect(screen.getAllByText(title)).toHaveLength(1);
   });
@@ -146,8 +146,8 @@ describe('Create/Update Project', () => {
     await user.type(name, 'Web store');
     await user.click(within(dialog).getByRole('button', { name: 'Update Project' }));
 
-    expect(await screen.findByText('Project saved.')).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'Web store' })).toBeTruthy();
+    expect(await screen.findByText('Project saved.')).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Web store' })).toBeVisible();
     expect(pathOf(router)).toBe('/admin/projects/web');
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
       id: state.projects[0]!.id,

@@ -223,7 +223,7 @@ describe('quick search', () => {
     await screen.findByRole('heading', { name: 'Features of mobile/staging' });
     expect(router.state.location.pathname).toBe('/projects/mobile/environments/staging/features');
     // It is the current environment now, as when chosen in the switcher.
-    expect(screen.getByRole('button', { name: 'Environment: Staging (Mobile app)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Environment: Staging (Mobile app)' })).toBeVisible();
   });
 
   it('leaves out a project without environments for a user who cannot set one up', async () => {
@@ -266,11 +266,11 @@ describe('quick search', () => {
     await dialog();
 
     await user.type(searchField(), 'zzz');
-    expect(await screen.findByText('Searching features…')).toBeTruthy();
+    expect(await screen.findByText('Searching features…')).toBeVisible();
     expect(screen.queryByText('Nothing found')).toBeNull();
     await waitFor(() => expect(pending.has('zzz')).toBe(true));
     pending.get('zzz')?.(jsonResponse(200, []));
-    expect(await screen.findByText('Nothing found')).toBeTruthy();
+    expect(await screen.findByText('Nothing found')).toBeVisible();
     expect(screen.queryByText('Searching features…')).toBeNull();
     expect(screen.queryByRole('option')).toBeNull();
   });

@@ -45,14 +45,14 @@ describe('the Update Role modal', () => {
     expect((first.getByRole('checkbox', { name: 'Update' }) as HTMLInputElement).checked).toBe(true);
     expect(
       first.getByRole('option', { name: 'Feature controls', selected: true, hidden: true }),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     expect((first.getByRole('radio', { name: 'All projects' }) as HTMLInputElement).checked).toBe(true);
     expect((first.getByRole('combobox', { name: 'Environments' }) as HTMLInputElement).value).toBe(
       'Non-production only',
     );
 
     await user.click(within(dialog).getByRole('button', { name: 'Create Role' }));
-    expect(await within(dialog).findByText('Name is required', {}, SLOW)).toBeTruthy();
+    expect(await within(dialog).findByText('Name is required', {}, SLOW)).toBeVisible();
 
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Release managers');
     await user.type(within(dialog).getByRole('textbox', { name: 'Description' }), 'Ship outside production');
@@ -73,12 +73,12 @@ describe('the Update Role modal', () => {
 
     // A third, removed again.
     await user.click(within(dialog).getByRole('button', { name: 'Add grant' }));
-    expect(within(dialog).getByRole('group', { name: 'Grant 3' })).toBeTruthy();
+    expect(within(dialog).getByRole('group', { name: 'Grant 3' })).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Remove grant 3' }));
     expect(within(dialog).queryByRole('group', { name: 'Grant 3' })).toBeNull();
 
     await user.click(within(dialog).getByRole('button', { name: 'Create Role' }));
-    expect(await screen.findByText('Release managers saved.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('Release managers saved.', {}, SLOW)).toBeInTheDocument();
     const put = calls.find((c) => c.method === 'PUT' && c.path === '/api/v1/roles');
     expect(put?.body).toEqual({
       name: 'Release managers',
@@ -105,7 +105,7 @@ describe('the Update Role modal', () => {
         {},
         SLOW,
       ),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
   }, 20_000);
 
   it('says what a grant lacks under the field', async () => {
@@ -119,9 +119,9 @@ describe('the Update Role modal', () => {
     await user.click(first.getByRole('radio', { name: 'Chosen projects' }));
     await choose(user, first.getByRole('combobox', { name: 'Environments' }), 'With tags…');
     await user.click(within(dialog).getByRole('button', { name: 'Create Role' }));
-    expect(await first.findByText('Choose at least one action.', {}, SLOW)).toBeTruthy();
-    expect(first.getByText('Choose at least one project, or all projects.')).toBeTruthy();
-    expect(first.getByText('Name at least one tag.')).toBeTruthy();
+    expect(await first.findByText('Choose at least one action.', {}, SLOW)).toBeVisible();
+    expect(first.getByText('Choose at least one project, or all projects.')).toBeVisible();
+    expect(first.getByText('Name at least one tag.')).toBeVisible();
   });
 
   it('updates a role with its values filled in, and shows a name already taken on the field', async () => {
@@ -145,7 +145,9 @@ describe('the Update Role modal', () => {
     const name = within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement;
     expect(name.value).toBe('Mobile testers');
     const first = grant(dialog, 1);
-    expect(first.getByRole('option', { name: 'Mobile app', selected: true, hidden: true })).toBeTruthy();
+    expect(
+      first.getByRole('option', { name: 'Mobile app', selected: true, hidden: true }),
+    ).toBeInTheDocument();
     expect((first.getByRole('combobox', { name: 'Environments' }) as HTMLInputElement).value).toBe(
       'All environments',
     );
@@ -160,7 +162,7 @@ describe('the Update Role modal', () => {
     await user.clear(name);
     await user.type(name, 'App testers');
     await user.click(within(dialog).getByRole('button', { name: 'Update Role' }));
-    expect(await screen.findByText('App testers saved.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('App testers saved.', {}, SLOW)).toBeVisible();
     const last = calls.filter((c) => c.method === 'PUT' && c.path === '/api/v1/roles').at(-1);
     expect(last?.body).toMatchObject({ id: role.id, name: 'App testers', grants: role.grants });
   });

@@ -49,7 +49,7 @@ describe('Role Management', () => {
   it('shows the built-in roles read-only, then each custom role with its grants and members', async () => {
     serveRoles({ roles: [releaseManagers, auditors] });
     renderRolesAdmin();
-    expect(await screen.findByRole('heading', { name: 'Role Management' }, SLOW)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Role Management' }, SLOW)).toBeVisible();
 
     const builtIn = await screen.findByRole('table', { name: 'Built-in roles' }, SLOW);
     const builtInRows = within(builtIn).getAllByRole('row').slice(1);
@@ -69,31 +69,31 @@ describe('Role Management', () => {
         .map((th) => th.textContent),
     ).toEqual(['Name', 'Grants', 'Members', 'Actions']);
     const release = within(rowOf('Release managers'));
-    expect(release.getByText('Switch features outside production')).toBeTruthy();
+    expect(release.getByText('Switch features outside production')).toBeVisible();
     expect(release.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       'Update feature controls in Web shop, non-production environments',
       'Create and Delete segments and targets in all projects, environments tagged eu or us',
     ]);
-    expect(release.getByText('1 member')).toBeTruthy();
-    expect(release.getByText('Grace Hopper')).toBeTruthy();
+    expect(release.getByText('1 member')).toBeVisible();
+    expect(release.getByText('Grace Hopper')).toBeVisible();
     const audit = within(rowOf('Auditors'));
-    expect(audit.getByText('Grants nothing yet.')).toBeTruthy();
-    expect(audit.getByText('Nobody holds it yet.')).toBeTruthy();
+    expect(audit.getByText('Grants nothing yet.')).toBeVisible();
+    expect(audit.getByText('Nobody holds it yet.')).toBeVisible();
     for (const label of ['Members of Auditors', 'Edit Auditors', 'Delete Auditors'])
-      expect(audit.getByRole('button', { name: label })).toBeTruthy();
+      expect(audit.getByRole('button', { name: label })).toBeVisible();
   });
 
   it('says there are no custom roles yet, with New Role', async () => {
     serveRoles();
     renderRolesAdmin();
-    expect(await screen.findByText('No custom roles yet.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('No custom roles yet.', {}, SLOW)).toBeVisible();
     expect(screen.getAllByRole('button', { name: 'New Role' })).toHaveLength(2);
   });
 
   it('tells anyone but an organisation admin that only they manage roles', async () => {
     serveRoles({ payload: payloadFor('ROLE_ORGANISATION_PROD_EDITOR') });
     renderRolesAdmin();
-    expect(await screen.findByText('Only organisation admins may manage roles.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('Only organisation admins may manage roles.', {}, SLOW)).toBeVisible();
     expect(screen.queryByRole('button', { name: 'New Role' })).toBeNull();
   });
 
@@ -105,9 +105,9 @@ describe('Role Management', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete Role' });
     expect(dialog.textContent).toContain('Delete the role "Auditors"?');
     await user.click(within(dialog).getByRole('button', { name: 'Delete role' }));
-    expect(await screen.findByText('Role has been deleted', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('Role has been deleted', {}, SLOW)).toBeVisible();
     expect(calls.some((c) => c.method === 'DELETE' && c.path === `/api/v1/roles/${auditors.id}`)).toBe(true);
-    expect(await screen.findByText('No custom roles yet.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('No custom roles yet.', {}, SLOW)).toBeVisible();
   });
 
   it('says "There was an error deleting the role" with the members who hold it', async () => {
@@ -117,13 +117,13 @@ describe('Role Management', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete Release managers' }, SLOW));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Role' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete role' }));
-    expect(await screen.findByText('There was an error deleting the role', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('There was an error deleting the role', {}, SLOW)).toBeVisible();
     expect(
       screen.getByText(
         'The role "Release managers" is held by Grace Hopper. Take it from them before deleting it.',
       ),
-    ).toBeTruthy();
-    expect(rowOf('Release managers')).toBeTruthy();
+    ).toBeVisible();
+    expect(rowOf('Release managers')).toBeVisible();
   });
 
   it('gives a role to active members, who are the only ones offered', async () => {
@@ -139,10 +139,10 @@ describe('Role Management', () => {
     await user.click(await screen.findByRole('option', { name: 'Alan Turing (alan@example.com)' }, SLOW));
     await user.click(within(dialog).getByRole('button', { name: 'Save Members' }));
 
-    expect(await screen.findByText('Members of Release managers saved.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('Members of Release managers saved.', {}, SLOW)).toBeVisible();
     const put = calls.find((c) => c.method === 'PUT' && c.path.endsWith('/members'));
     expect(put?.body).toEqual({ userIds: [GRACE.id, ALAN.id] });
-    await waitFor(() => expect(within(rowOf('Release managers')).getByText('2 members')).toBeTruthy(), SLOW);
+    await waitFor(() => expect(within(rowOf('Release managers')).getByText('2 members')).toBeVisible(), SLOW);
   });
 
   it('shows a failed load in place, with Retry', async () => {
@@ -163,7 +163,7 @@ describe('Role Management', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('Auditors', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('Auditors', {}, SLOW)).toBeVisible();
   });
 
   it('names a project the role lists but the organisation no longer has "a deleted project"', async () => {
@@ -189,6 +189,6 @@ describe('Role Management', () => {
         {},
         SLOW,
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 });

@@ -32,8 +32,8 @@ describe('Segments page', () => {
     serveSegments({ segments: [betaTesters] });
     renderSegmentsPage();
 
-    expect(screen.getByRole('heading', { name: 'Segments' })).toBeTruthy();
-    expect(screen.getByText('Segments for Web shop / Development environment')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Segments' })).toBeVisible();
+    expect(screen.getByText('Segments for Web shop / Development environment')).toBeVisible();
     await screen.findByText('Beta testers');
   });
 
@@ -43,18 +43,18 @@ describe('Segments page', () => {
 
     await screen.findByText('Beta testers');
     const [first, second] = rows();
-    expect(within(first!).getByText('beta-testers')).toBeTruthy();
-    expect(within(first!).getByText('People who opted in to previews')).toBeTruthy();
-    expect(within(first!).getByRole('button', { name: 'Edit Beta testers' })).toBeTruthy();
-    expect(within(first!).getByRole('button', { name: 'Delete Beta testers' })).toBeTruthy();
-    expect(within(second!).getByText('Staff')).toBeTruthy();
+    expect(within(first!).getByText('beta-testers')).toBeVisible();
+    expect(within(first!).getByText('People who opted in to previews')).toBeVisible();
+    expect(within(first!).getByRole('button', { name: 'Edit Beta testers' })).toBeVisible();
+    expect(within(first!).getByRole('button', { name: 'Delete Beta testers' })).toBeVisible();
+    expect(within(second!).getByText('Staff')).toBeVisible();
   });
 
   it('says what segments are for, with New Segment, when the environment has none', async () => {
     serveSegments();
     renderSegmentsPage();
 
-    expect(await screen.findByText('Segments allow you to create defined user cohorts.')).toBeTruthy();
+    expect(await screen.findByText('Segments allow you to create defined user cohorts.')).toBeVisible();
     // One in the header, one in the empty state.
     expect(screen.getAllByRole('button', { name: 'New Segment' })).toHaveLength(2);
   });
@@ -78,7 +78,7 @@ describe('Segments page', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('Beta testers')).toBeTruthy();
+    expect(await screen.findByText('Beta testers')).toBeVisible();
   });
 
   it('searches through ?query= and offers to clear a search that finds nothing', async () => {
@@ -94,9 +94,9 @@ describe('Segments page', () => {
 
     await user.clear(screen.getByRole('searchbox', { name: 'Search segments' }));
     await user.type(screen.getByRole('searchbox', { name: 'Search segments' }), 'nobody');
-    expect(await screen.findByText('No segments match “nobody”.')).toBeTruthy();
+    expect(await screen.findByText('No segments match “nobody”.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Clear search' }));
-    expect(await screen.findByText('Staff')).toBeTruthy();
+    expect(await screen.findByText('Staff')).toBeInTheDocument();
     expect(router.state.location.search).toBe('');
   });
 
@@ -104,7 +104,7 @@ describe('Segments page', () => {
     const { calls } = serveSegments({ segments: [betaTesters, staff] });
     renderSegmentsPage({}, '?query=staff');
 
-    expect(await screen.findByText('Staff')).toBeTruthy();
+    expect(await screen.findByText('Staff')).toBeVisible();
     expect((screen.getByRole('searchbox', { name: 'Search segments' }) as HTMLInputElement).value).toBe(
       'staff',
     );
@@ -124,7 +124,7 @@ describe('Segments page', () => {
     await user.type(modal.getByRole('textbox', { name: 'Description' }), 'Early adopters');
     await user.click(modal.getByRole('button', { name: 'Save segment' }));
 
-    expect(await screen.findByText('Segment saved.')).toBeTruthy();
+    expect(await screen.findByText('Segment saved.')).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.find((call) => call.method === 'POST')!.body).toEqual({
       projectKey: 'web',
@@ -133,8 +133,8 @@ describe('Segments page', () => {
       name: 'Beta Testers',
       description: 'Early adopters',
     });
-    expect(await screen.findByText('Beta Testers')).toBeTruthy();
-    expect(screen.getByText('beta-testers')).toBeTruthy();
+    expect(await screen.findByText('Beta Testers')).toBeVisible();
+    expect(screen.getByText('beta-testers')).toBeVisible();
   });
 
   it('keeps a key the user typed, cleaned when leaving the field, whatever the name does next', async () => {
@@ -165,8 +165,8 @@ describe('Segments page', () => {
 
     await user.click(modal.getByRole('button', { name: 'Save segment' }));
 
-    expect(await modal.findByText('Name is required')).toBeTruthy();
-    expect(modal.getByText('Key is required')).toBeTruthy();
+    expect(await modal.findByText('Name is required')).toBeVisible();
+    expect(modal.getByText('Key is required')).toBeVisible();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
@@ -186,7 +186,7 @@ describe('Segments page', () => {
     // Once in the alert, once under the Key field.
     expect(modal.getAllByText(message)).toHaveLength(2);
     expect(screen.queryByText('Segment saved.')).toBeNull();
-    expect(screen.getByRole('dialog', { name: 'Create Segment' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Create Segment' })).toBeVisible();
   });
 
   it('shows a forbidden save in the form rather than as a toast', async () => {
@@ -231,7 +231,7 @@ describe('Segments page', () => {
     expect(key.value).toBe('beta-testers');
     await user.click(modal.getByRole('button', { name: 'Save segment' }));
 
-    expect(await screen.findByText('Segment saved.')).toBeTruthy();
+    expect(await screen.findByText('Segment saved.')).toBeVisible();
     expect(calls.find((call) => call.method === 'PUT')!.body).toEqual({
       id: betaTesters.id,
       projectKey: 'web',
@@ -242,7 +242,7 @@ describe('Segments page', () => {
       // The version the edit started from, so that the server refuses it when someone saved since.
       lastModifiedDate: betaTesters.lastModifiedDate,
     });
-    expect(await screen.findByText('Preview testers')).toBeTruthy();
+    expect(await screen.findByText('Preview testers')).toBeVisible();
   });
 
   it('offers to reload a segment someone saved since the edit opened, and Reload shows theirs', async () => {
@@ -294,7 +294,7 @@ describe('Segments page', () => {
     let dialog = await screen.findByRole('dialog', { name: 'Delete Segment' });
     expect(
       within(dialog).getByText('Delete the segment "Beta testers"? Rules can no longer target it.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
@@ -303,7 +303,7 @@ describe('Segments page', () => {
     dialog = await screen.findByRole('dialog', { name: 'Delete Segment' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete segment' }));
 
-    expect(await screen.findByText('Segment deleted.')).toBeTruthy();
+    expect(await screen.findByText('Segment deleted.')).toBeVisible();
     expect(calls.find((call) => call.method === 'DELETE')!.path).toBe(`/api/v2/segments/${betaTesters.id}`);
     await waitFor(() => expect(screen.queryByText('Beta testers')).toBeNull());
     expect(rows()).toHaveLength(1);
@@ -322,10 +322,10 @@ describe('Segments page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete Segment' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete segment' }));
 
-    expect(await screen.findByText(usedBy)).toBeTruthy();
+    expect(await screen.findByText(usedBy)).toBeVisible();
     expect(screen.getAllByText(usedBy)).toHaveLength(1);
     expect(screen.queryByText('Segment deleted.')).toBeNull();
-    expect(screen.getByText('Beta testers')).toBeTruthy();
+    expect(screen.getByText('Beta testers')).toBeVisible();
   });
 });
 
@@ -349,14 +349,14 @@ describe('Segments page permissions', () => {
     await user.hover(edit.parentElement!);
     expect(
       await screen.findByRole('tooltip', { name: 'You do not have permission to update segments.' }),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('shows the empty text without New Segment to a read-only user', async () => {
     serveSegments();
     renderSegmentsPage({ user: userWith(AUTHORITIES.ROLE_ORGANISATION_READONLY_USER) });
 
-    expect(await screen.findByText('Segments allow you to create defined user cohorts.')).toBeTruthy();
+    expect(await screen.findByText('Segments allow you to create defined user cohorts.')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'New Segment' })).toBeNull();
   });
 
@@ -367,7 +367,7 @@ describe('Segments page permissions', () => {
       user: userWith(AUTHORITIES.ROLE_ORGANISATION_EDITOR),
     });
 
-    expect(await screen.findByText('Segments for Web shop / Production environment')).toBeTruthy();
+    expect(await screen.findByText('Segments for Web shop / Production environment')).toBeVisible();
     await screen.findByText('Staff');
     expect(screen.queryByRole('button', { name: 'New Segment' })).toBeNull();
     const remove = screen.getByRole('button', { name: 'Delete Staff' });
@@ -377,7 +377,7 @@ describe('Segments page permissions', () => {
       await screen.findByRole('tooltip', {
         name: 'Only a production editor can delete segments in a production environment.',
       }),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('treats an environment tagged production as production', async () => {
@@ -398,14 +398,14 @@ describe('Segments page permissions', () => {
       user: userWith(AUTHORITIES.ROLE_ORGANISATION_PROD_EDITOR),
     });
     await screen.findByText('Staff');
-    expect(screen.getByRole('button', { name: 'New Segment' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New Segment' })).toBeVisible();
     expect((screen.getByRole('button', { name: 'Edit Staff' }) as HTMLButtonElement).disabled).toBe(false);
     first.unmount();
 
     serveSegments({ segments: [staff] });
     renderSegmentsPage({ user: userWith(AUTHORITIES.ROLE_ORGANISATION_EDITOR) });
     await screen.findByText('Staff');
-    expect(screen.getByRole('button', { name: 'New Segment' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New Segment' })).toBeVisible();
     expect((screen.getByRole('button', { name: 'Delete Staff' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });

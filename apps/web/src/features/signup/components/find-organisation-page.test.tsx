@@ -34,7 +34,7 @@ describe('Find organisation (/find-organisation)', () => {
       await screen.findByText(
         'If this address belongs to any organisation, an email listing their sign-in addresses has been sent to it.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(calls).toEqual([
       { method: 'POST', path: '/api/v1/account/findorganisations', body: { email: 'ada@example.com' } },
     ]);
@@ -44,7 +44,7 @@ describe('Find organisation (/find-organisation)', () => {
     const calls = stubApi({});
     renderPage();
     await submit('nope');
-    expect(await screen.findByText('Must be a valid email address')).toBeTruthy();
+    expect(await screen.findByText('Must be a valid email address')).toBeVisible();
     expect(calls).toEqual([]);
   });
 

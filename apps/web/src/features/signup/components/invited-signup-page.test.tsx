@@ -41,8 +41,8 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
   it('shows Loading, then the form with what the invitation says', async () => {
     stubApi({ 'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, INVITEE) });
     renderPage();
-    expect(screen.getByText('Loading')).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'Join Acme' })).toBeTruthy();
+    expect(screen.getByText('Loading')).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Join Acme' })).toBeVisible();
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ada@example.com');
     expect((screen.getByLabelText('Email') as HTMLInputElement).readOnly).toBe(true);
     expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ada');
@@ -53,7 +53,7 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
       'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(404, { title: 'We cannot find you!' }),
     });
     renderPage();
-    expect(await screen.findByRole('heading', { name: 'We cannot find you!' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'We cannot find you!' })).toBeVisible();
   });
 
   it('says the account is already activated, with a way to that organisation’s sign-in', async () => {
@@ -63,10 +63,10 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
     const { router } = renderPage();
     expect(
       await screen.findByRole('heading', { name: 'It looks like you have already activated your account!' }),
-    ).toBeTruthy();
+    ).toBeVisible();
     await userEvent.setup().click(screen.getByRole('link', { name: 'Sign in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/acme/login'));
-    expect(screen.getByText('The organisation’s sign-in page')).toBeTruthy();
+    expect(screen.getByText('The organisation’s sign-in page')).toBeVisible();
   });
 
   it('requires both names, and keeps Activate disabled until the passwords match', async () => {
@@ -75,14 +75,14 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
     await screen.findByRole('heading', { name: 'Join Acme' });
     const user = await fillPasswords('secret', 'secreT');
     const submit = screen.getByRole('button', { name: 'Activate my account' });
-    expect(screen.getByText('The two passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('The two passwords do not match.')).toBeVisible();
     expect(submit).toHaveProperty('disabled', true);
     await user.clear(screen.getByLabelText('Confirm password', { exact: true }));
     await user.type(screen.getByLabelText('Confirm password', { exact: true }), 'secret');
     await user.clear(screen.getByLabelText('First name'));
     await user.click(submit);
-    expect(await screen.findByText('First name is required')).toBeTruthy();
-    expect(screen.getByText('Last name is required')).toBeTruthy();
+    expect(await screen.findByText('First name is required')).toBeVisible();
+    expect(screen.getByText('Last name is required')).toBeVisible();
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 
@@ -96,7 +96,7 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
       'Very weak',
     );
     await user.click(screen.getByRole('button', { name: 'Activate my account' }));
-    expect(await screen.findByText('Your password should be greater than 4 characters long')).toBeTruthy();
+    expect(await screen.findByText('Your password should be greater than 4 characters long')).toBeVisible();
   });
 
   it('activates the account and goes home signed in', async () => {
@@ -132,7 +132,7 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
     await user.click(screen.getByRole('button', { name: 'Activate my account' }));
     expect(
       await screen.findByRole('heading', { name: 'It looks like you have already activated your account!' }),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/acme/login');
   });
 
@@ -141,8 +141,8 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
       'GET /api/v1/signup/invitee/vxi_key': () => jsonResponse(200, { ...INVITEE, seatAvailable: false }),
     });
     renderPage();
-    expect(await screen.findByRole('heading', { name: 'There is no seat left for you yet' })).toBeTruthy();
-    expect(screen.getByText(NO_SEAT_DETAIL)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'There is no seat left for you yet' })).toBeVisible();
+    expect(screen.getByText(NO_SEAT_DETAIL)).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Activate my account' })).toBeNull();
   });
 
@@ -161,7 +161,7 @@ describe('Invited sign-up (/invited/{activationKey})', () => {
     const user = await fillPasswords('pa55word');
     await user.type(screen.getByLabelText('Last name'), 'Lovelace');
     await user.click(screen.getByRole('button', { name: 'Activate my account' }));
-    expect(await screen.findByRole('heading', { name: 'There is no seat left for you yet' })).toBeTruthy();
-    expect(screen.getByText(NO_SEAT_DETAIL)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'There is no seat left for you yet' })).toBeVisible();
+    expect(screen.getByText(NO_SEAT_DETAIL)).toBeVisible();
   });
 });

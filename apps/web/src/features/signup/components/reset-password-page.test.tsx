@@ -32,7 +32,7 @@ describe('Reset password (/resetpassword)', () => {
     expect(submit).toHaveProperty('disabled', true);
     await user.type(screen.getByLabelText('New password'), 'secret-1');
     await user.type(screen.getByLabelText('Confirm password'), 'secret-2');
-    expect(screen.getByText('The two passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('The two passwords do not match.')).toBeVisible();
     expect(submit).toHaveProperty('disabled', true);
     await user.clear(screen.getByLabelText('Confirm password'));
     await user.type(screen.getByLabelText('Confirm password'), 'secret-1');
@@ -50,7 +50,7 @@ describe('Reset password (/resetpassword)', () => {
     expect(meter.getAttribute('aria-valuetext')).toBe('Very weak');
     await user.type(screen.getByLabelText('New password'), 'EFGH-1234-ijkl-5678');
     expect(meter.getAttribute('aria-valuetext')).toBe('Strong');
-    expect(screen.getByText('Strength: Strong')).toBeTruthy();
+    expect(screen.getByText('Strength: Strong')).toBeVisible();
   });
 
   it('refuses a password under 4 characters with the docs/product.md message', async () => {
@@ -60,7 +60,7 @@ describe('Reset password (/resetpassword)', () => {
     await user.type(screen.getByLabelText('New password'), 'abc');
     await user.type(screen.getByLabelText('Confirm password'), 'abc');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(await screen.findByText('Your password should be greater than 4 characters long')).toBeTruthy();
+    expect(await screen.findByText('Your password should be greater than 4 characters long')).toBeVisible();
     expect(calls).toEqual([]);
   });
 
@@ -73,7 +73,7 @@ describe('Reset password (/resetpassword)', () => {
     await user.type(screen.getByLabelText('New password'), 'n3w password');
     await user.type(screen.getByLabelText('Confirm password'), 'n3w password');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(await screen.findByText(/Your password has been reset/)).toBeTruthy();
+    expect(await screen.findByText(/Your password has been reset/)).toBeVisible();
     expect(calls[0]).toMatchObject({ body: { key: 'vxr_abc', password: 'n3w password' } });
     await user.click(screen.getByRole('link', { name: 'Sign in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/acme/login'));

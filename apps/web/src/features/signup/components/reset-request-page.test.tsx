@@ -23,13 +23,13 @@ describe('Reset request (/{organisation}/forgot-password)', () => {
     });
     renderPage();
     const user = userEvent.setup();
-    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(
       await screen.findByText('An email has been sent with details to reset your password.'),
-    ).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Check your e-mail' })).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
     expect(calls).toEqual([
       {
         method: 'POST',
@@ -45,7 +45,7 @@ describe('Reset request (/{organisation}/forgot-password)', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email'), 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
-    expect(await screen.findByText('Must be a valid email address')).toBeTruthy();
+    expect(await screen.findByText('Must be a valid email address')).toBeVisible();
     expect(calls).toEqual([]);
   });
 

@@ -72,10 +72,10 @@ describe('Sign-up wizard (/signup)', () => {
     await user.keyboard('a1');
     expect(boxes[0]!.value).toBe('1');
     await user.keyboard('23450');
-    expect(await screen.findByText('The pin you have entered is invalid.')).toBeTruthy();
+    expect(await screen.findByText('The pin you have entered is invalid.')).toBeVisible();
     await user.click(screen.getAllByLabelText('Pin')[0]!);
     await user.keyboard(PIN);
-    expect(await screen.findByRole('heading', { name: 'Choose a password' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Choose a password' })).toBeVisible();
     expect(calls.filter((c) => c.path === '/api/v1/signup/validatepin').map((c) => c.body)).toEqual([
       { email: 'grace@example.com', once: 'vxu_once', pin: '123450' },
       { email: 'grace@example.com', once: 'vxu_once', pin: PIN },
@@ -120,21 +120,21 @@ describe('Sign-up wizard (/signup)', () => {
     const next = screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement;
     await user.type(screen.getByLabelText('Password'), 'abc');
     await user.type(screen.getByLabelText('Confirm password'), 'abd');
-    expect(screen.getByText('The two passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('The two passwords do not match.')).toBeVisible();
     expect(next.disabled).toBe(true);
     await user.clear(screen.getByLabelText('Confirm password'));
     await user.type(screen.getByLabelText('Confirm password'), 'abc');
     expect(next.disabled).toBe(false);
     await user.click(next);
-    expect(await screen.findByText('Your password should be greater than 4 characters long')).toBeTruthy();
+    expect(await screen.findByText('Your password should be greater than 4 characters long')).toBeVisible();
     await user.type(screen.getByLabelText('Password'), 'def');
     await user.type(screen.getByLabelText('Confirm password'), 'def');
     await user.click(screen.getByRole('button', { name: 'Next' }));
 
     await screen.findByRole('heading', { name: 'Your name' });
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    expect(await screen.findByText('First name is required')).toBeTruthy();
-    expect(screen.getByText('Last name is required')).toBeTruthy();
+    expect(await screen.findByText('First name is required')).toBeVisible();
+    expect(screen.getByText('Last name is required')).toBeVisible();
     await user.type(screen.getByLabelText('First name'), 'Grace');
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('abcdef');
@@ -156,12 +156,12 @@ describe('Sign-up wizard (/signup)', () => {
 
     await screen.findByRole('heading', { name: 'Your organisation' });
     await user.click(screen.getByRole('button', { name: 'Create my organisation' }));
-    expect(await screen.findByText('The Organisation name is required')).toBeTruthy();
+    expect(await screen.findByText('The Organisation name is required')).toBeVisible();
     await user.type(screen.getByLabelText('Organisation name'), 'ACME');
     expect((screen.getByLabelText('Domain') as HTMLInputElement).value).toBe('acme');
-    expect(await screen.findByText('The domain name is unavailable')).toBeTruthy();
+    expect(await screen.findByText('The domain name is unavailable')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'acme-company' }));
-    expect(await screen.findByText('acme-company is available')).toBeTruthy();
+    expect(await screen.findByText('acme-company is available')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Create my organisation' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/login/vxo_token'));
@@ -205,7 +205,7 @@ describe('Sign-up wizard (/signup)', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.click(await screen.findByRole('button', { name: 'Next' }));
     await user.click(await screen.findByRole('button', { name: 'Create my organisation' }));
-    expect(await screen.findByText('Signup failed, no signup token sent')).toBeTruthy();
+    expect(await screen.findByText('Signup failed, no signup token sent')).toBeVisible();
   });
 
   it('/activate goes to sign-in unless a sign-up was confirmed in this tab', async () => {
@@ -221,6 +221,6 @@ describe('Sign-up wizard (/signup)', () => {
     );
     stubServer();
     renderWizard('/activate');
-    expect(await screen.findByRole('heading', { name: 'Choose a password' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Choose a password' })).toBeVisible();
   });
 });

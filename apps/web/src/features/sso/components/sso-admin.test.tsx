@@ -99,22 +99,22 @@ describe('Single sign-on tab', () => {
     serveSso();
     const { user } = renderSso();
 
-    expect(screen.getByRole('heading', { name: 'Single sign-on' })).toBeTruthy();
-    expect(await screen.findByText('Single sign-on is not set up.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Single sign-on' })).toBeVisible();
+    expect(await screen.findByText('Single sign-on is not set up.')).toBeVisible();
     expect(screen.queryByRole('form')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Set up single sign-on' }));
     expect(document.activeElement).toBe(field(/^Display name/));
     expect(field(/^Redirect URI/).value).toBe(REDIRECT_URI);
-    expect(within(form()).getByRole('button', { name: 'Copy redirect URI' })).toBeTruthy();
+    expect(within(form()).getByRole('button', { name: 'Copy redirect URI' })).toBeVisible();
     // The default role is read-only, named as the Team tab names it; single sign-on is not required.
     expect(field(/^Default role/).value).toBe('Read-only user');
     expect(field(/^Require single sign-on for members/).checked).toBe(false);
-    expect(screen.getByText(/Organisation admins can still use their password/)).toBeTruthy();
+    expect(screen.getByText(/Organisation admins can still use their password/)).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Remove single sign-on' })).toBeNull();
 
     await user.click(within(form()).getByRole('button', { name: 'Cancel' }));
-    expect(screen.getByText('Single sign-on is not set up.')).toBeTruthy();
+    expect(screen.getByText('Single sign-on is not set up.')).toBeVisible();
   });
 
   it('says what is missing or wrong before saving, and sends nothing', async () => {
@@ -123,16 +123,16 @@ describe('Single sign-on tab', () => {
     await user.click(await screen.findByRole('button', { name: 'Set up single sign-on' }));
 
     await user.click(within(form()).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Name is required')).toBeTruthy();
-    expect(screen.getByText('Issuer URL is required')).toBeTruthy();
-    expect(screen.getByText('Client ID is required')).toBeTruthy();
-    expect(screen.getByText('Allow at least one e-mail domain.')).toBeTruthy();
+    expect(await screen.findByText('Name is required')).toBeVisible();
+    expect(screen.getByText('Issuer URL is required')).toBeVisible();
+    expect(screen.getByText('Client ID is required')).toBeVisible();
+    expect(screen.getByText('Allow at least one e-mail domain.')).toBeVisible();
 
     await user.type(field(/^Issuer URL/), 'login.example.com');
     await user.type(field(/^Allowed e-mail domains/), 'not_a_domain{Enter}');
     await user.click(within(form()).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Must be a valid http(s) URL.')).toBeTruthy();
-    expect(screen.getByText('not_a_domain: Must be a domain such as example.com.')).toBeTruthy();
+    expect(await screen.findByText('Must be a valid http(s) URL.')).toBeVisible();
+    expect(screen.getByText('not_a_domain: Must be a domain such as example.com.')).toBeVisible();
     expect(puts()).toEqual([]);
   });
 
@@ -140,7 +140,7 @@ describe('Single sign-on tab', () => {
     const { puts } = serveSso();
     const { user } = renderSso();
     await user.click(await screen.findByRole('button', { name: 'Set up single sign-on' }));
-    expect(screen.getByText('Leave empty for a public client that signs in with PKCE only.')).toBeTruthy();
+    expect(screen.getByText('Leave empty for a public client that signs in with PKCE only.')).toBeVisible();
 
     await fillNewConnection(user);
     await user.click(field(/^Default role/));
@@ -148,7 +148,7 @@ describe('Single sign-on tab', () => {
     await user.click(field(/^Require single sign-on for members/));
     await user.click(within(form()).getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Single sign-on saved.')).toBeTruthy();
+    expect(await screen.findByText('Single sign-on saved.')).toBeVisible();
     expect(puts()).toEqual([
       {
         displayName: 'Acme ID',
@@ -162,9 +162,9 @@ describe('Single sign-on tab', () => {
     ]);
     // The secret is never shown again: the field is empty and says one is stored.
     await waitFor(() => expect(field(/^Client secret/).value).toBe(''));
-    expect(screen.getByText('A secret is stored; leave empty to keep it.')).toBeTruthy();
-    expect(screen.getByText('On, required')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Remove single sign-on' })).toBeTruthy();
+    expect(screen.getByText('A secret is stored; leave empty to keep it.')).toBeVisible();
+    expect(screen.getByText('On, required')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Remove single sign-on' })).toBeVisible();
   });
 
   it('keeps a stored secret when the field is left empty, replaces it when typed, and clears it on request', async () => {
@@ -173,8 +173,8 @@ describe('Single sign-on tab', () => {
 
     expect((await screen.findByLabelText(/^Display name/)).getAttribute('value')).toBe('Okta');
     expect(field(/^Default role/).value).toBe('Non-Production editor');
-    expect(screen.getByText('A secret is stored; leave empty to keep it.')).toBeTruthy();
-    expect(screen.getByText('On')).toBeTruthy();
+    expect(screen.getByText('A secret is stored; leave empty to keep it.')).toBeVisible();
+    expect(screen.getByText('On')).toBeVisible();
 
     const save = () => user.click(within(form()).getByRole('button', { name: 'Save' }));
     await save();
@@ -194,7 +194,7 @@ describe('Single sign-on tab', () => {
     expect(puts()[2]).toMatchObject({ clientSecret: '' });
     expect(
       await screen.findByText('Leave empty for a public client that signs in with PKCE only.'),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('shows the server’s refusal in place and keeps everything typed', async () => {
@@ -214,13 +214,13 @@ describe('Single sign-on tab', () => {
     const alert = await within(form()).findByRole('alert');
     expect(alert.textContent).toContain('The issuer’s discovery document could not be read.');
     expect(alert.textContent).toContain('answered 404.');
-    expect(screen.getByText('No OpenID Connect provider answers at this address.')).toBeTruthy();
+    expect(screen.getByText('No OpenID Connect provider answers at this address.')).toBeVisible();
     // The field to correct takes the focus.
     expect(document.activeElement).toBe(field(/^Issuer URL/));
     expect(field(/^Display name/).value).toBe('Acme ID');
     expect(field(/^Issuer URL/).value).toBe('https://id.acme.test/realms/main');
     expect(field(/^Client secret/).value).toBe('s3cret-value');
-    expect(screen.getByText('acme.test')).toBeTruthy();
+    expect(screen.getByText('acme.test')).toBeVisible();
     expect(screen.queryByText('Single sign-on saved.')).toBeNull();
   });
 
@@ -239,9 +239,9 @@ describe('Single sign-on tab', () => {
     await user.click(screen.getByRole('button', { name: 'Remove single sign-on' }));
     dialog = await screen.findByRole('dialog', { name: 'Remove single sign-on' });
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
-    expect(await screen.findByText('Single sign-on removed.')).toBeTruthy();
+    expect(await screen.findByText('Single sign-on removed.')).toBeVisible();
     expect(deletes()).toHaveLength(1);
-    expect(screen.getByText('Single sign-on is not set up.')).toBeTruthy();
+    expect(screen.getByText('Single sign-on is not set up.')).toBeVisible();
   });
 
   it('says when the settings cannot be loaded, with Retry', async () => {
@@ -259,6 +259,6 @@ describe('Single sign-on tab', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('Single sign-on is not set up.')).toBeTruthy();
+    expect(await screen.findByText('Single sign-on is not set up.')).toBeVisible();
   });
 });

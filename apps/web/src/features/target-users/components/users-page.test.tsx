@@ -36,10 +36,12 @@ describe('Users page', () => {
     serveUsers({ users: [ada] });
     renderUsersPage();
 
-    expect(screen.getByRole('heading', { name: 'Users' })).toBeTruthy();
-    expect(screen.getByText('Users your applications evaluated features for in Development')).toBeTruthy();
-    expect(screen.getByText(/Users appear here when an SDK evaluates features or sends events/)).toBeTruthy();
-    expect(screen.getByText(/Attributes cannot be edited here/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Users' })).toBeVisible();
+    expect(screen.getByText('Users your applications evaluated features for in Development')).toBeVisible();
+    expect(
+      screen.getByText(/Users appear here when an SDK evaluates features or sends events/),
+    ).toBeVisible();
+    expect(screen.getByText(/Attributes cannot be edited here/)).toBeVisible();
     await screen.findByText('ada');
   });
 
@@ -50,17 +52,17 @@ describe('Users page', () => {
     await screen.findByText('ada');
     const [first, second] = rows();
     // Most recently seen first, as the server orders them.
-    expect(within(first!).getByText('ada')).toBeTruthy();
+    expect(within(first!).getByText('ada')).toBeVisible();
     expect(chipsOf(first!)).toEqual(['age:31', 'beta:true', 'roles:admin, billing', 'tier:gold']);
-    expect(within(second!).getByText('grace@example.com')).toBeTruthy();
+    expect(within(second!).getByText('grace@example.com')).toBeVisible();
     expect(chipsOf(second!)).toEqual(['tier:silver']);
-    expect(within(second!).getByRole('button', { name: 'Delete grace@example.com' })).toBeTruthy();
+    expect(within(second!).getByRole('button', { name: 'Delete grace@example.com' })).toBeVisible();
     expect(screen.queryByRole('button', { name: /^Edit/ })).toBeNull();
 
     const seen = within(first!).getByText('3 minutes ago');
     await user.hover(seen);
-    expect(await screen.findByRole('tooltip', { name: formatDate(ada.lastSeenDate) })).toBeTruthy();
-    expect(within(second!).getByText('2 hours ago')).toBeTruthy();
+    expect(await screen.findByRole('tooltip', { name: formatDate(ada.lastSeenDate) })).toBeVisible();
+    expect(within(second!).getByText('2 hours ago')).toBeVisible();
   });
 
   it('cuts a long attribute value short and shows it whole in a tooltip', async () => {
@@ -73,7 +75,7 @@ describe('Users page', () => {
     expect(chip!.textContent).toBe('nickname:null');
     expect(tokenChip!.textContent).toBe(`token:${'x'.repeat(39)}…`);
     await user.hover(tokenChip!);
-    expect(await screen.findByRole('tooltip', { name: `token: ${token}` })).toBeTruthy();
+    expect(await screen.findByRole('tooltip', { name: `token: ${token}` })).toBeVisible();
   });
 
   it('shows the first attributes of a user with many, and the rest on request', async () => {
@@ -85,7 +87,7 @@ describe('Users page', () => {
     expect(within(rows()[0]!).getAllByTestId('attribute-chip')).toHaveLength(8);
     await user.click(screen.getByRole('button', { name: '+3 more' }));
     expect(within(rows()[0]!).getAllByTestId('attribute-chip')).toHaveLength(11);
-    expect(screen.getByRole('button', { name: 'Show fewer' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Show fewer' })).toBeVisible();
   });
 
   it('says how users get here when the environment has none', async () => {
@@ -94,7 +96,7 @@ describe('Users page', () => {
 
     expect(
       await screen.findByText('No users yet. Users appear here when an SDK evaluates features for them.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(screen.queryByRole('table')).toBeNull();
   });
 
@@ -117,7 +119,7 @@ describe('Users page', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('ada')).toBeTruthy();
+    expect(await screen.findByText('ada')).toBeVisible();
   });
 
   it('searches ids through ?q= and offers to clear a search that finds nothing', async () => {
@@ -137,9 +139,9 @@ describe('Users page', () => {
 
     await user.clear(screen.getByRole('searchbox', { name: 'Search users' }));
     await user.type(screen.getByRole('searchbox', { name: 'Search users' }), 'nobody');
-    expect(await screen.findByText('No users have an id containing “nobody”.')).toBeTruthy();
+    expect(await screen.findByText('No users have an id containing “nobody”.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Clear search' }));
-    expect(await screen.findByText('ada')).toBeTruthy();
+    expect(await screen.findByText('ada')).toBeInTheDocument();
     expect(router.state.location.search).toBe('');
   });
 
@@ -147,7 +149,7 @@ describe('Users page', () => {
     const { calls } = serveUsers({ users: [ada, grace] });
     renderUsersPage({}, '?q=ada');
 
-    expect(await screen.findByText('ada')).toBeTruthy();
+    expect(await screen.findByText('ada')).toBeVisible();
     expect((screen.getByRole('searchbox', { name: 'Search users' }) as HTMLInputElement).value).toBe('ada');
     expect(listRequests(calls)[0]!.toString()).toBe('query=ada&page=0&pageSize=50');
   });
@@ -162,16 +164,16 @@ describe('Users page', () => {
 
     await screen.findByText('user-000');
     expect(rows()).toHaveLength(50);
-    expect(screen.getByText('Showing 1–50 of 120')).toBeTruthy();
+    expect(screen.getByText('Showing 1–50 of 120')).toBeVisible();
 
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
-    expect(await screen.findByText('user-050')).toBeTruthy();
-    expect(screen.getByText('Showing 51–100 of 120')).toBeTruthy();
+    expect(await screen.findByText('user-050')).toBeVisible();
+    expect(screen.getByText('Showing 51–100 of 120')).toBeVisible();
     expect(router.state.location.search).toBe('?page=2');
     expect(listRequests(calls).at(-1)!.get('page')).toBe('1');
 
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
-    expect(await screen.findByText('Showing 101–120 of 120')).toBeTruthy();
+    expect(await screen.findByText('Showing 101–120 of 120')).toBeInTheDocument();
     expect(rows()).toHaveLength(20);
   });
 
@@ -185,7 +187,7 @@ describe('Users page', () => {
       within(dialog).getByText(
         'Forget the user "grace@example.com"? Their attributes are removed; they reappear if an SDK reports them again.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
@@ -194,7 +196,7 @@ describe('Users page', () => {
     dialog = await screen.findByRole('dialog', { name: 'Delete User' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete user' }));
 
-    expect(await screen.findByText('User removed.')).toBeTruthy();
+    expect(await screen.findByText('User removed.')).toBeVisible();
     expect(calls.find((call) => call.method === 'DELETE')!.path).toBe(`${LIST_PATH}/grace%40example.com`);
     await waitFor(() => expect(screen.queryByText('grace@example.com')).toBeNull());
     expect(rows()).toHaveLength(1);
@@ -211,7 +213,7 @@ describe('Users page', () => {
         name: 'Delete user',
       }),
     );
-    expect(await screen.findByText('User removed.')).toBeTruthy();
+    expect(await screen.findByText('User removed.')).toBeVisible();
     expect(calls.find((call) => call.method === 'DELETE')!.path).toBe(`${LIST_PATH}/team%2Fa%20b`);
   });
 
@@ -230,10 +232,10 @@ describe('Users page', () => {
       }),
     );
 
-    expect(await screen.findByText(refusal)).toBeTruthy();
+    expect(await screen.findByText(refusal)).toBeVisible();
     expect(screen.getAllByText(refusal)).toHaveLength(1);
     expect(screen.queryByText('User removed.')).toBeNull();
-    expect(screen.getByText('ada')).toBeTruthy();
+    expect(screen.getByText('ada')).toBeVisible();
   });
 });
 
@@ -254,7 +256,7 @@ describe('Users page permissions', () => {
       await screen.findByRole('tooltip', {
         name: 'You do not have permission to remove users in this environment.',
       }),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(remove);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
@@ -276,7 +278,7 @@ describe('Users page permissions', () => {
       await screen.findByRole('tooltip', {
         name: 'Only a production editor can remove users in a production environment.',
       }),
-    ).toBeTruthy();
+    ).toBeVisible();
     editor.unmount();
 
     renderUsersPage({ environment: PRODUCTION, user: userWith(AUTHORITIES.ROLE_ORGANISATION_PROD_EDITOR) });

@@ -70,7 +70,7 @@ describe('Targeting saved elsewhere during an edit', { timeout: 30_000 }, () => 
     expect(screen.queryByRole('status', { name: /changed this targeting at/ })).toBeNull();
     await user.click(saveButton());
 
-    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeTruthy();
+    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeVisible();
     expect(lastPut(calls)).toMatchObject({ enabled: true, lastModifiedDate: switched.lastModifiedDate });
     expect(screen.queryByText(/changed this targeting/)).toBeNull();
   });
@@ -87,27 +87,27 @@ describe('Targeting saved elsewhere during an edit', { timeout: 30_000 }, () => 
       await queryClient.invalidateQueries({ queryKey: ['features'] });
 
       const notice = await screen.findByRole('status', { name: /changed this targeting at/ });
-      expect(within(notice).getByText(/^Someone changed this targeting at \d\d:\d\d\.$/)).toBeTruthy();
+      expect(within(notice).getByText(/^Someone changed this targeting at \d\d:\d\d\.$/)).toBeVisible();
       const rules = within(notice).getByRole('group', { name: 'Rules' });
-      expect(within(rules).getByText(/1 rule: email equals ada@example\.com → /)).toBeTruthy();
-      expect(within(rules).getByText(/1 rule: age is at least 18 → Off/)).toBeTruthy();
+      expect(within(rules).getByText(/1 rule: email equals ada@example\.com → /)).toBeVisible();
+      expect(within(rules).getByText(/1 rule: age is at least 18 → Off/)).toBeVisible();
       // Their switch, which the edit left alone, is already in the form; the rules are still mine.
       expect(enabledSwitch().checked).toBe(true);
       expect(valueInput(conditionRow(ruleCard('Rule 1'), 1))).toHaveProperty('value', 'ada@example.com');
       expect(saveButton().disabled).toBe(true);
-      expect(screen.getByText('Keep yours or take theirs for each change above to save.')).toBeTruthy();
+      expect(screen.getByText('Keep yours or take theirs for each change above to save.')).toBeVisible();
 
       await user.click(within(rules).getByRole('button', { name: side }));
       expect(screen.queryByRole('status', { name: /changed this targeting at/ })).toBeNull();
       if (side === 'Take theirs') {
         // Theirs in every part: the form shows what is stored, with nothing left to save.
         expect(valueInput(conditionRow(ruleCard('Rule 1'), 1))).toHaveProperty('value', '18');
-        expect(screen.getByText('Everything is saved.')).toBeTruthy();
+        expect(screen.getByText('Everything is saved.')).toBeVisible();
         expect(lastPut(calls)).toBeUndefined();
         return;
       }
       await user.click(saveButton());
-      expect(await screen.findByText('New checkout targeting for Development saved.')).toBeTruthy();
+      expect(await screen.findByText('New checkout targeting for Development saved.')).toBeInTheDocument();
       expect(lastPut(calls)).toMatchObject({ enabled: true, lastModifiedDate: theirs.lastModifiedDate });
       expect((lastPut(calls)!.rules[0] as Rule).audience!.conditions[0]!.target).toBe('email');
     },
@@ -122,7 +122,7 @@ describe('Targeting saved elsewhere during an edit', { timeout: 30_000 }, () => 
     await user.click(saveButton());
     const notice = await screen.findByRole('status', { name: /changed this targeting at/ });
     const time = dayjs(theirs.lastModifiedDate).format('HH:mm');
-    expect(within(notice).getByText(`${STALE_BY} changed this targeting at ${time}.`)).toBeTruthy();
+    expect(within(notice).getByText(`${STALE_BY} changed this targeting at ${time}.`)).toBeInTheDocument();
     await within(notice).findByText('Their changes are in the form with yours: save to keep both.');
     expect(screen.queryByText('The targeting was not saved')).toBeNull();
     // Nothing of the edit is lost, and their off variant is in the form.
@@ -130,7 +130,7 @@ describe('Targeting saved elsewhere during an edit', { timeout: 30_000 }, () => 
     expect(screen.getByLabelText('Off variant', { selector: 'input' })).toHaveProperty('value', 'On');
 
     await user.click(saveButton());
-    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeTruthy();
+    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeInTheDocument();
     expect(lastPut(calls)).toMatchObject({ offVariantKey: 'on', lastModifiedDate: theirs.lastModifiedDate });
     expect((lastPut(calls)!.rules[0] as Rule).audience!.conditions[0]!.target).toBe('email');
   });

@@ -68,7 +68,7 @@ describe('Target and segment pickers', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create target' }));
     expect(
       await within(dialog).findByText('A target with the key "email" already exists in this project.'),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('lists the environment’s segments for a segment target', async () => {
@@ -94,6 +94,6 @@ describe('Target and segment pickers', { timeout: 20_000 }, () => {
     await choose(user, within(row).getByRole('combobox', { name: 'Target' }), /^Email/);
     await choose(user, within(row).getByRole('combobox', { name: 'Operator' }), 'is one of');
     await user.click(valueInput(row));
-    expect(await screen.findByRole('option', { name: 'ada@example.com' })).toBeTruthy();
+    expect(await screen.findByRole('option', { name: 'ada@example.com' })).toBeVisible();
   });
 });

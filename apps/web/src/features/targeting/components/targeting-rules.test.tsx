@@ -43,10 +43,10 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
     await user.click(within(first).getByRole('button', { name: 'Add condition' }));
     await fillCondition(user, first, 2, { target: /^Age/, operator: 'is at least', value: '18' });
     await user.click(within(first).getByRole('switch', { name: 'Split' }));
-    expect(within(first).getByText('Total: 100 %')).toBeTruthy();
-    expect(screen.getByText('Off: everyone gets Off.')).toBeTruthy();
+    expect(within(first).getByText('Total: 100 %')).toBeInTheDocument();
+    expect(screen.getByText('Off: everyone gets Off.')).toBeInTheDocument();
     await user.click(screen.getByRole('switch', { name: 'Targeting enabled' }));
-    expect(screen.getByText('1 targeting rule, otherwise On.')).toBeTruthy();
+    expect(screen.getByText('1 targeting rule, otherwise On.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('New checkout targeting for Development saved.');
@@ -108,8 +108,8 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
       true,
     );
     await user.click(within(ruleCard('Rule 2')).getByRole('button', { name: 'Move Rule 2 up' }));
-    expect(within(ruleCard('Rule 1')).getByDisplayValue('b@example.com')).toBeTruthy();
-    expect(within(ruleCard('Rule 2')).getByDisplayValue('a@example.com')).toBeTruthy();
+    expect(within(ruleCard('Rule 1')).getByDisplayValue('b@example.com')).toBeVisible();
+    expect(within(ruleCard('Rule 2')).getByDisplayValue('a@example.com')).toBeVisible();
     // At the top, Move up no longer applies: the keyboard stays on the rule, on Move down.
     const down = within(ruleCard('Rule 1')).getByRole('button', { name: 'Move Rule 1 down' });
     await waitFor(() => expect(document.activeElement).toBe(down));
@@ -117,7 +117,7 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
     // Keyboard: Enter on a focused Move button.
     within(ruleCard('Rule 1')).getByRole('button', { name: 'Move Rule 1 down' }).focus();
     await user.keyboard('{Enter}');
-    expect(within(ruleCard('Rule 1')).getByDisplayValue('a@example.com')).toBeTruthy();
+    expect(within(ruleCard('Rule 1')).getByDisplayValue('a@example.com')).toBeVisible();
     await user.click(within(ruleCard('Rule 1')).getByRole('button', { name: 'Move Rule 1 down' }));
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -157,7 +157,7 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
     await user.click(within(row).getByRole('combobox', { name: 'Operator' }));
     expect(optionNames()).toEqual(['is before', 'is after']);
     await user.keyboard('{Escape}');
-    expect(within(row).getByLabelText('Date')).toBeTruthy();
+    expect(within(row).getByLabelText('Date')).toBeInTheDocument();
 
     await choose(user, within(row).getByRole('combobox', { name: 'Target' }), /^Segments/);
     await user.click(within(row).getByRole('combobox', { name: 'Operator' }));
@@ -176,7 +176,7 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
     await user.clear(on);
     await user.type(on, '30');
     expect((off as HTMLInputElement).value).toBe('70 %');
-    expect(within(otherwise).getByText('Total: 100 %')).toBeTruthy();
+    expect(within(otherwise).getByText('Total: 100 %')).toBeVisible();
     // Out of range is clamped as it is typed, not refused.
     await user.clear(on);
     await user.type(on, '150');
@@ -224,6 +224,6 @@ describe('Targeting rules editor', { timeout: 20_000 }, () => {
     await user.clear(share('Green'));
     await user.type(share('Green'), '60');
     expect(shares()).toEqual(['20 %', '60 %', '20 %']);
-    expect(within(otherwise).getByText('Total: 100 %')).toBeTruthy();
+    expect(within(otherwise).getByText('Total: 100 %')).toBeVisible();
   });
 });

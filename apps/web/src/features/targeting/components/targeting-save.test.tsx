@@ -33,15 +33,15 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     // Nothing typed yet is nothing wrong yet.
     expect(within(rule).queryByText('Required')).toBeNull();
     expect(screen.queryByText('Fix the highlighted fields to save.')).toBeNull();
-    expect(screen.getByText('You have unsaved changes.')).toBeTruthy();
+    expect(screen.getByText('You have unsaved changes.')).toBeVisible();
 
     await fillCondition(user, rule, 1, { target: /^Email/, operator: 'equals' });
     expect(within(rule).queryByText('Value is required')).toBeNull();
     await user.click(valueInput(conditionRow(rule, 1)));
     await user.tab();
-    expect(within(conditionRow(rule, 1)).getByText('Value is required')).toBeTruthy();
+    expect(within(conditionRow(rule, 1)).getByText('Value is required')).toBeVisible();
     expect(saveButton().disabled).toBe(true);
-    expect(screen.getByText('Fix the highlighted fields to save.')).toBeTruthy();
+    expect(screen.getByText('Fix the highlighted fields to save.')).toBeVisible();
 
     await user.type(valueInput(conditionRow(rule, 1)), 'ada@example.com');
     expect(within(rule).queryByText('Value is required')).toBeNull();
@@ -61,8 +61,8 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     expect(within(rule).queryByText('Required')).toBeNull();
 
     await user.click(saveButton());
-    expect(within(conditionRow(rule, 1)).getByText('Required')).toBeTruthy();
-    expect(screen.getByText('Fix the highlighted fields to save.')).toBeTruthy();
+    expect(within(conditionRow(rule, 1)).getByText('Required')).toBeVisible();
+    expect(screen.getByText('Fix the highlighted fields to save.')).toBeVisible();
     await waitFor(() => expect(document.activeElement).toBe(target));
     expect(puts(calls)).toEqual([]);
   });
@@ -78,7 +78,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     await choose(user, within(conditionRow(rule, 2)).getByRole('combobox', { name: 'Target' }), /^Age/);
     await user.click(valueInput(conditionRow(rule, 2)));
     await user.tab();
-    expect(within(conditionRow(rule, 2)).getByText('Value is required')).toBeTruthy();
+    expect(within(conditionRow(rule, 2)).getByText('Value is required')).toBeInTheDocument();
   });
 
   it('checks values as the server does: a pattern must be a valid regular expression', async () => {
@@ -90,7 +90,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
       operator: 'matches the pattern',
       value: '(unclosed',
     });
-    expect(within(rule).getByText('Must be a valid pattern')).toBeTruthy();
+    expect(within(rule).getByText('Must be a valid pattern')).toBeInTheDocument();
     expect(saveButton().disabled).toBe(true);
   });
 
@@ -101,7 +101,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     await fillCondition(user, rule, 1, { target: /^Email/, operator: 'equals', value: 'ada@example.com' });
     expect(within(rule).queryByText(NO_EFFECT_WARNING)).toBeNull();
     await choose(user, within(rule).getByRole('combobox', { name: 'Variant' }), 'On');
-    expect(within(rule).getByText(NO_EFFECT_WARNING)).toBeTruthy();
+    expect(within(rule).getByText(NO_EFFECT_WARNING)).toBeInTheDocument();
     expect(saveButton().disabled).toBe(false);
   });
 
@@ -126,8 +126,8 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     const alert = (await screen.findByText('The targeting was not saved')).closest<HTMLElement>(
       '[role="alert"]',
     )!;
-    expect(within(alert).getByText(`Rule 1, condition 2: ${title}`)).toBeTruthy();
-    expect(within(conditionRow(rule, 2)).getByText(title)).toBeTruthy();
+    expect(within(alert).getByText(`Rule 1, condition 2: ${title}`)).toBeInTheDocument();
+    expect(within(conditionRow(rule, 2)).getByText(title)).toBeInTheDocument();
     expect(within(conditionRow(rule, 1)).queryByText(title)).toBeNull();
     // The warning toast carries the server's title.
     expect(screen.getAllByText(title).length).toBeGreaterThanOrEqual(3);
@@ -149,7 +149,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
       value: 'ada@example.com',
     });
     await user.click(saveButton());
-    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeTruthy();
+    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeInTheDocument();
     expect(lastPut(calls)?.lastModifiedDate).toBe(controlFixture('dev').lastModifiedDate);
     const firstVersion = lastPut(calls)?.lastModifiedDate;
 
@@ -163,7 +163,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
   it('stays saved when the feature gains a variant while the editor is open', async () => {
     const { calls, queryClient, server, user } = await renderTargeting();
     await addRuleButton();
-    expect(screen.getByText('Everything is saved.')).toBeTruthy();
+    expect(screen.getByText('Everything is saved.')).toBeVisible();
     // Saved from the Settings tab: the targeting itself is the same.
     const gold = { key: 'gold', name: 'Gold', description: '' };
     server.feature = { ...server.feature, variants: [...server.feature.variants, gold] };
@@ -173,9 +173,9 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
 
     const otherwise = ruleCard('Otherwise (everyone else)');
     await user.click(within(otherwise).getByRole('switch', { name: 'Split' }));
-    expect(within(otherwise).getByRole('textbox', { name: 'Gold' })).toBeTruthy();
+    expect(within(otherwise).getByRole('textbox', { name: 'Gold' })).toBeVisible();
     await user.click(within(otherwise).getByRole('switch', { name: 'Split' }));
-    expect(screen.getByText('Everything is saved.')).toBeTruthy();
+    expect(screen.getByText('Everything is saved.')).toBeVisible();
   });
 
   it('asks to confirm in production, and Cancel sends nothing', async () => {
@@ -189,7 +189,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
       within(dialog).getByText(
         'Warning, this is a production environment. Are you sure you wish to update New checkout in Production?',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(puts(calls)).toHaveLength(0);
@@ -197,10 +197,10 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     await user.click(saveButton());
     const again = await screen.findByRole('dialog', { name: 'Production environment' });
     await user.click(within(again).getByRole('button', { name: 'Save targeting' }));
-    expect(await screen.findByText('New checkout targeting for Production saved.')).toBeTruthy();
+    expect(await screen.findByText('New checkout targeting for Production saved.')).toBeVisible();
     expect(lastPut(calls)).toMatchObject({ id: controlFixture('production').id, enabled: true });
     await waitFor(() => expect(saveButton().disabled).toBe(true));
-    expect(screen.getByText('Everything is saved.')).toBeTruthy();
+    expect(screen.getByText('Everything is saved.')).toBeVisible();
   });
 
   it('shows a read-only user the rules as text, with no inputs', async () => {
@@ -221,7 +221,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
       await screen.findByText(
         'You do not have permission to change this feature. You can view this targeting.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     const panel = screen.getByRole('region', { name: 'Targeting' });
     expect(within(panel).getByRole('listitem', { name: 'Rule 1' }).textContent).toContain(
       'Age is at least 18',
@@ -238,7 +238,7 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
       await screen.findByText(
         'Only a production editor can change a feature in a production environment. You can view this targeting.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Add rule' })).toBeNull();
   });
 });

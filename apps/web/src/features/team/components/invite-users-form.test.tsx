@@ -48,8 +48,8 @@ describe('Invite Users', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add another' }));
     await user.type(field(dialog, 'Email 2'), 'not-an-email');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitations' }));
-    expect(await within(dialog).findByText('Required')).toBeTruthy();
-    expect(within(dialog).getByText('Email must be valid')).toBeTruthy();
+    expect(await within(dialog).findByText('Required')).toBeVisible();
+    expect(within(dialog).getByText('Email must be valid')).toBeVisible();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
@@ -72,7 +72,7 @@ describe('Invite Users', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add another' }));
     await user.type(field(dialog, 'Email 2'), 'bob@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitations' }));
-    expect(await screen.findByText('Invitations sent.')).toBeTruthy();
+    expect(await screen.findByText('Invitations sent.')).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual([
       { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },
@@ -94,14 +94,14 @@ describe('Invite Users', () => {
     const { user, dialog } = await openInvite();
     await user.type(field(dialog, 'Email'), 'ada@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitations' }));
-    expect(await within(dialog).findByText(message)).toBeTruthy();
-    expect(within(dialog).getByText('Mail is not configured')).toBeTruthy();
+    expect(await within(dialog).findByText(message)).toBeVisible();
+    expect(within(dialog).getByText('Mail is not configured')).toBeVisible();
     const link = within(dialog).getByRole('textbox', {
       name: 'Invitation link for ada@example.com',
     }) as HTMLInputElement;
     expect(link.value).toBe('http://localhost:3000/invited/vxi_key0');
     expect(link.readOnly).toBe(true);
-    expect(within(dialog).getByRole('button', { name: 'Copy link for ada@example.com' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Copy link for ada@example.com' })).toBeVisible();
     expect(screen.queryByText('Invitations sent.')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -121,7 +121,9 @@ describe('Invite Users', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitations' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert.textContent).toContain(message);
-    expect(within(dialog).getByRole('textbox', { name: 'Invitation link for ada@example.com' })).toBeTruthy();
+    expect(
+      within(dialog).getByRole('textbox', { name: 'Invitation link for ada@example.com' }),
+    ).toBeVisible();
   });
 
   it("shows a refusal the row's e-mail says once, under that e-mail", async () => {
@@ -142,7 +144,7 @@ describe('Invite Users', () => {
     await waitFor(() => expect(email2.getAttribute('aria-invalid')).toBe('true'));
     expect(within(dialog).getAllByText(title)).toHaveLength(1);
     expect(within(dialog).queryByRole('alert')).toBeNull();
-    expect(screen.getByRole('dialog', { name: 'Invite Users' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Invite Users' })).toBeVisible();
   });
 
   it('adds no more rows than the seats left', async () => {
@@ -159,6 +161,6 @@ describe('Invite Users', () => {
     const add = within(dialog).getByRole('button', { name: 'Add another' });
     await user.click(add);
     expect(add.hasAttribute('disabled')).toBe(true);
-    expect(within(dialog).getByText('2 seats are left.')).toBeTruthy();
+    expect(within(dialog).getByText('2 seats are left.')).toBeVisible();
   });
 });

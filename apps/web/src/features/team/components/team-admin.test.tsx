@@ -29,7 +29,7 @@ describe('Team Management', () => {
   it('lists e-mail, full name, role badge and status, marking the signed-in user "(You)"', async () => {
     serveTeam();
     renderTeamAdmin();
-    expect(await screen.findByRole('heading', { name: 'Team Management' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Team Management' })).toBeVisible();
     await screen.findByText('grace@example.com');
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
       'Email',
@@ -40,37 +40,37 @@ describe('Team Management', () => {
     ]);
 
     const admin = rowOf('admin@example.com');
-    expect(within(admin).getByText('(You)')).toBeTruthy();
-    expect(within(admin).getByText('Demo Admin')).toBeTruthy();
-    expect(within(admin).getByText('Organisation admin')).toBeTruthy();
-    expect(within(admin).getByText('Active')).toBeTruthy();
+    expect(within(admin).getByText('(You)')).toBeVisible();
+    expect(within(admin).getByText('Demo Admin')).toBeVisible();
+    expect(within(admin).getByText('Organisation admin')).toBeVisible();
+    expect(within(admin).getByText('Active')).toBeVisible();
 
     const grace = rowOf('grace@example.com');
     expect(within(grace).queryByText('(You)')).toBeNull();
-    expect(within(grace).getByText('Non-Production editor')).toBeTruthy();
-    expect(within(grace).getByRole('button', { name: 'Edit Member grace@example.com' })).toBeTruthy();
+    expect(within(grace).getByText('Non-Production editor')).toBeVisible();
+    expect(within(grace).getByRole('button', { name: 'Edit Member grace@example.com' })).toBeVisible();
     expect(within(grace).queryByRole('button', { name: /Cancel Invite/ })).toBeNull();
 
     const ada = rowOf('ada@example.com');
-    expect(within(ada).getByText('Invitation Pending')).toBeTruthy();
-    expect(within(ada).getByText('Read-only user')).toBeTruthy();
-    expect(within(ada).getByRole('button', { name: 'Cancel Invite to ada@example.com' })).toBeTruthy();
+    expect(within(ada).getByText('Invitation Pending')).toBeVisible();
+    expect(within(ada).getByText('Read-only user')).toBeVisible();
+    expect(within(ada).getByRole('button', { name: 'Cancel Invite to ada@example.com' })).toBeVisible();
     expect(within(ada).queryByRole('button', { name: /Edit Member/ })).toBeNull();
   });
 
   it('shows seat usage "n of m seats" when the plan limits seats, pending invitations included', async () => {
     serveTeam({ payload: withSeats(5) });
     renderTeamAdmin();
-    expect(await screen.findByText('3 of 5 seats')).toBeTruthy();
+    expect(await screen.findByText('3 of 5 seats')).toBeVisible();
     expect(screen.getByRole('button', { name: 'Invite Users' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('disables Invite Users once the seats are taken, saying why with an upgrade link', async () => {
     serveTeam({ payload: withSeats(3) });
     renderTeamAdmin();
-    expect(await screen.findByText('3 of 3 seats')).toBeTruthy();
+    expect(await screen.findByText('3 of 3 seats')).toBeVisible();
     expect(screen.getByRole('button', { name: 'Invite Users' }).hasAttribute('disabled')).toBe(true);
-    expect(screen.getByText(/Only 3 user\(s\) allowed\./)).toBeTruthy();
+    expect(screen.getByText(/Only 3 user\(s\) allowed\./)).toBeVisible();
     expect(screen.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
       '/admin/billing',
     );
@@ -80,7 +80,7 @@ describe('Team Management', () => {
     serveTeam();
     renderTeamAdmin();
     await screen.findByText('grace@example.com');
-    expect(screen.getByText('3 seats')).toBeTruthy();
+    expect(screen.getByText('3 seats')).toBeVisible();
     expect(screen.queryByText(/ of \d+ seats/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Invite Users' }).hasAttribute('disabled')).toBe(false);
   });
@@ -104,11 +104,11 @@ describe('Team Management', () => {
     renderTeamAdmin();
     await screen.findByText('grace@example.com');
     const graceRow = rowOf('grace@example.com');
-    expect(await within(graceRow).findByLabelText('Custom role: EU switchers')).toBeTruthy();
-    expect(within(graceRow).getByLabelText('Custom role: Segment editors')).toBeTruthy();
-    expect(within(graceRow).getByText('Non-Production editor')).toBeTruthy();
+    expect(await within(graceRow).findByLabelText('Custom role: EU switchers')).toBeVisible();
+    expect(within(graceRow).getByLabelText('Custom role: Segment editors')).toBeVisible();
+    expect(within(graceRow).getByText('Non-Production editor')).toBeVisible();
     const adminRow = rowOf('admin@example.com');
-    expect(within(adminRow).getByLabelText('Custom role: Segment editors')).toBeTruthy();
+    expect(within(adminRow).getByLabelText('Custom role: Segment editors')).toBeVisible();
     expect(within(adminRow).queryByLabelText('Custom role: EU switchers')).toBeNull();
     expect(within(rowOf('ada@example.com')).queryByLabelText(/Custom role/)).toBeNull();
   });
@@ -138,12 +138,12 @@ describe('Team Management', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Remove Member' });
     expect(
       within(dialog).getByText(/Remove Grace Hopper \(grace@example.com\) from the organisation\?/),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(
       within(dialog).getByText(/single sign-on will not let them back in unless you invite them again\./),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Remove Member' }));
-    expect(await screen.findByText('User has been removed')).toBeTruthy();
+    expect(await screen.findByText('User has been removed')).toBeVisible();
     await waitFor(() => expect(screen.queryByText('grace@example.com')).toBeNull());
     expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
   });
@@ -175,9 +175,9 @@ describe('Team Management', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel Invite' });
     expect(
       within(dialog).getByText('Cancel the invitation of ada@example.com? Its link stops working.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel Invite' }));
-    expect(await screen.findByText('Invitation cancelled.')).toBeTruthy();
+    expect(await screen.findByText('Invitation cancelled.')).toBeVisible();
     expect(screen.queryByText('User has been removed')).toBeNull();
     await waitFor(() => expect(screen.queryByText('ada@example.com')).toBeNull());
   });
@@ -195,9 +195,9 @@ describe('Team Management', () => {
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove Member' }),
     );
-    expect(await screen.findByText('There was an error deleting the user')).toBeTruthy();
-    expect(screen.getByText('The organisation must keep at least one organisation admin.')).toBeTruthy();
-    expect(screen.getByText('grace@example.com')).toBeTruthy();
+    expect(await screen.findByText('There was an error deleting the user')).toBeVisible();
+    expect(screen.getByText('The organisation must keep at least one organisation admin.')).toBeVisible();
+    expect(screen.getByText('grace@example.com')).toBeVisible();
   });
 
   it('does not let users remove themselves, and says why', async () => {
@@ -205,7 +205,7 @@ describe('Team Management', () => {
     renderTeamAdmin();
     const remove = await screen.findByRole('button', { name: 'Remove admin@example.com' });
     expect(remove.hasAttribute('disabled')).toBe(true);
-    expect(screen.getByLabelText('You cannot remove yourself from the organisation.')).toBeTruthy();
+    expect(screen.getByLabelText('You cannot remove yourself from the organisation.')).toBeVisible();
   });
 
   it('resends a pending invitation', async () => {
@@ -231,7 +231,7 @@ describe('Team Management', () => {
     renderTeamAdmin();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Resend Invite to ada@example.com' }));
-    expect(await screen.findByText('Invitation sent again to ada@example.com.')).toBeTruthy();
+    expect(await screen.findByText('Invitation sent again to ada@example.com.')).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual([
       { email: 'ada@example.com', firstName: '', lastName: '' },
     ]);
@@ -251,8 +251,8 @@ describe('Team Management', () => {
   it('says when the team could not be loaded, with Retry', async () => {
     serveTeam({ handlers: { 'GET /api/v1/users': () => jsonResponse(500, { title: 'Boom' }) } });
     renderTeamAdmin();
-    expect(await screen.findByText('We could not load the team.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(await screen.findByText('We could not load the team.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeVisible();
   });
 
   it('tells a user who is not an organisation admin that the team is for admins', async () => {
@@ -260,7 +260,7 @@ describe('Team Management', () => {
     payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
     const { calls } = serveTeam({ payload });
     renderTeamAdmin();
-    expect(await screen.findByText('Only organisation admins may manage the team.')).toBeTruthy();
+    expect(await screen.findByText('Only organisation admins may manage the team.')).toBeVisible();
     expect(calls.some((c) => c.path.startsWith('/api/v1/users'))).toBe(false);
   });
 
@@ -284,8 +284,8 @@ describe('Team Management', () => {
     expect(screen.queryByRole('table')).toBeNull();
     const cards = within(list).getAllByRole('listitem');
     expect(cards).toHaveLength(3);
-    expect(within(cards[2]!).getByText('Invitation Pending')).toBeTruthy();
-    expect(within(cards[2]!).getByRole('button', { name: 'Cancel Invite to ada@example.com' })).toBeTruthy();
+    expect(within(cards[2]!).getByText('Invitation Pending')).toBeVisible();
+    expect(within(cards[2]!).getByRole('button', { name: 'Cancel Invite to ada@example.com' })).toBeVisible();
     vi.restoreAllMocks();
   });
 });

@@ -42,8 +42,8 @@ describe('Update User', () => {
     await user.clear(text('First name'));
     await user.clear(text('Last name'));
     await user.click(within(dialog).getByRole('button', { name: 'Update User' }));
-    expect(await within(dialog).findByText('First name is required')).toBeTruthy();
-    expect(within(dialog).getByText('Last name is required')).toBeTruthy();
+    expect(await within(dialog).findByText('First name is required')).toBeVisible();
+    expect(within(dialog).getByText('Last name is required')).toBeVisible();
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 
@@ -75,7 +75,7 @@ describe('Update User', () => {
     await user.click(within(dialog).getByRole('combobox', { name: /^Role/ }));
     await user.click(await screen.findByRole('option', { name: 'Production editor' }));
     await user.click(within(dialog).getByRole('button', { name: 'Update User' }));
-    expect(await screen.findByText('Amazing Grace Hopper saved.')).toBeTruthy();
+    expect(await screen.findByText('Amazing Grace Hopper saved.')).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
       id: grace.id,
@@ -83,7 +83,7 @@ describe('Update User', () => {
       lastName: 'Hopper',
       authority: 'ROLE_ORGANISATION_PROD_EDITOR',
     });
-    expect(await screen.findByText('Production editor')).toBeTruthy();
+    expect(await screen.findByText('Production editor')).toBeVisible();
   });
 
   it('does not let users change their own role, and says so', async () => {
@@ -93,7 +93,7 @@ describe('Update User', () => {
     const role = within(dialog).getByRole('combobox', { name: /^Role/ }) as HTMLInputElement;
     expect(role.disabled).toBe(true);
     expect(role.value).toBe('Organisation admin');
-    expect(within(dialog).getByText('You cannot change your own role.')).toBeTruthy();
+    expect(within(dialog).getByText('You cannot change your own role.')).toBeVisible();
   });
 
   it('shows a refusal on the form', async () => {
@@ -112,6 +112,6 @@ describe('Update User', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toContain(
       'The organisation must keep at least one organisation admin.',
     );
-    expect(screen.getByRole('dialog', { name: 'Update User' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Update User' })).toBeVisible();
   });
 });

@@ -33,7 +33,7 @@ describe('Access Tokens tab', () => {
     serveTokens({ tokens: [deploy, ci, old] });
     renderAccessTokens();
 
-    expect(screen.getByRole('heading', { name: 'Access Tokens' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Access Tokens' })).toBeVisible();
     await screen.findByText('Deploy script');
     expect(
       within(table())
@@ -41,23 +41,23 @@ describe('Access Tokens tab', () => {
         .map((th) => th.textContent),
     ).toEqual(['Name', 'Token', 'Created', 'Expires', 'Last used', 'Actions']);
     const [first, second, third] = rows().map((row) => within(row));
-    expect(first!.getByText(deploy.key)).toBeTruthy();
+    expect(first!.getByText(deploy.key)).toBeVisible();
     expect(deploy.key).toMatch(/^vxp_….{4}$/);
-    expect(first!.getByText('3rd Mar 2026, 4:05pm')).toBeTruthy();
-    expect(first!.getByText('3 minutes ago')).toBeTruthy();
-    expect(first!.getByRole('button', { name: 'Delete Deploy script' })).toBeTruthy();
+    expect(first!.getByText('3rd Mar 2026, 4:05pm')).toBeVisible();
+    expect(first!.getByText('3 minutes ago')).toBeVisible();
+    expect(first!.getByRole('button', { name: 'Delete Deploy script' })).toBeVisible();
     // Never used, never expires.
     expect(second!.getAllByText('Never')).toHaveLength(2);
     // Expired: says so, with the date it did.
-    expect(third!.getByText('Expired')).toBeTruthy();
-    expect(third!.getByText('1st Jan 2026, 12:00am')).toBeTruthy();
+    expect(third!.getByText('Expired')).toBeVisible();
+    expect(third!.getByText('1st Jan 2026, 12:00am')).toBeVisible();
   });
 
   it('says there are none yet, with New Token', async () => {
     serveTokens();
     renderAccessTokens();
 
-    expect(await screen.findByText('You have no access tokens yet.')).toBeTruthy();
+    expect(await screen.findByText('You have no access tokens yet.')).toBeVisible();
     expect(screen.getAllByRole('button', { name: 'New Token' })).toHaveLength(2);
   });
 
@@ -78,7 +78,7 @@ describe('Access Tokens tab', () => {
     expect(alert.textContent).toContain('Something went wrong on our side.');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('CI')).toBeTruthy();
+    expect(await screen.findByText('CI')).toBeVisible();
   });
 
   it('deletes a token after a confirmation and says "Token has been deleted"', async () => {
@@ -93,7 +93,7 @@ describe('Access Tokens tab', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Delete token' }));
 
-    expect(await screen.findByText('Token has been deleted')).toBeTruthy();
+    expect(await screen.findByText('Token has been deleted')).toBeVisible();
     await waitFor(() => expect(screen.queryByText('CI')).toBeNull());
     expect(rows()).toHaveLength(1);
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`${LIST_PATH}/${ci.id}`]);
@@ -109,7 +109,7 @@ describe('Access Tokens tab', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
-    expect(screen.getByText('CI')).toBeTruthy();
+    expect(screen.getByText('CI')).toBeVisible();
   });
 
   it('says "There was an error deleting the token" when the server refuses', async () => {
@@ -129,9 +129,9 @@ describe('Access Tokens tab', () => {
         name: 'Delete token',
       }),
     );
-    expect(await screen.findByText('There was an error deleting the token')).toBeTruthy();
+    expect(await screen.findByText('There was an error deleting the token')).toBeVisible();
     expect(screen.queryByText('Token has been deleted')).toBeNull();
-    expect(screen.getByText('CI')).toBeTruthy();
+    expect(screen.getByText('CI')).toBeVisible();
   });
 
   it('shows each token as a card on a phone', async () => {
@@ -153,11 +153,11 @@ describe('Access Tokens tab', () => {
     expect(screen.queryByRole('table')).toBeNull();
     const [card] = within(list).getAllByRole('listitem');
     const content = within(card!);
-    expect(content.getByText('Deploy script')).toBeTruthy();
-    expect(content.getByText(deploy.key)).toBeTruthy();
-    expect(content.getByText('Created')).toBeTruthy();
-    expect(content.getByText('3rd Mar 2026, 4:05pm')).toBeTruthy();
-    expect(content.getByText('3 minutes ago')).toBeTruthy();
-    expect(content.getByRole('button', { name: 'Delete Deploy script' })).toBeTruthy();
+    expect(content.getByText('Deploy script')).toBeVisible();
+    expect(content.getByText(deploy.key)).toBeVisible();
+    expect(content.getByText('Created')).toBeVisible();
+    expect(content.getByText('3rd Mar 2026, 4:05pm')).toBeVisible();
+    expect(content.getByText('3 minutes ago')).toBeVisible();
+    expect(content.getByRole('button', { name: 'Delete Deploy script' })).toBeVisible();
   });
 });

@@ -49,7 +49,7 @@ describe('New Token modal', () => {
     await user.type(modal.getByRole('textbox', { name: 'Name' }), '  Deploy script ');
     await user.click(createButton(dialog));
 
-    expect(await screen.findByText('Deploy script has been created')).toBeTruthy();
+    expect(await screen.findByText('Deploy script has been created')).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
       name: 'Deploy script',
       expiresInDays: 90,
@@ -57,7 +57,7 @@ describe('New Token modal', () => {
     const token = created[0]!;
     const shown = await modal.findByRole('textbox', { name: 'Deploy script' });
     expect((shown as HTMLInputElement).value).toBe(token.key);
-    expect(modal.getByText('Copy your token now')).toBeTruthy();
+    expect(modal.getByText('Copy your token now')).toBeVisible();
     expect(dialog.textContent).toContain('You won’t be able to see it again.');
 
     const writeText = vi.fn(() => Promise.resolve());
@@ -65,12 +65,12 @@ describe('New Token modal', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     await user.click(modal.getByRole('button', { name: 'Copy token' }));
     expect(writeText).toHaveBeenCalledWith(token.key);
-    expect(await modal.findByRole('button', { name: 'Copied to clipboard' })).toBeTruthy();
+    expect(await modal.findByRole('button', { name: 'Copied to clipboard' })).toBeVisible();
 
     await user.click(modal.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const row = (await screen.findByText('Deploy script')).closest('tr')!;
-    expect(within(row).getByText(masked(token.key))).toBeTruthy();
+    expect(within(row).getByText(masked(token.key))).toBeVisible();
     // Once closed, the whole token is nowhere on the page.
     expect(document.body.textContent).not.toContain(token.key);
   });
@@ -84,7 +84,7 @@ describe('New Token modal', () => {
     await user.click(await screen.findByRole('option', { name: 'Never' }));
     await user.click(createButton(dialog));
 
-    expect(await screen.findByText('Forever has been created')).toBeTruthy();
+    expect(await screen.findByText('Forever has been created')).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ name: 'Forever' });
   });
 
@@ -103,7 +103,7 @@ describe('New Token modal', () => {
     await user.type(modal.getByRole('textbox', { name: 'Name' }), 'One too many');
     await user.click(createButton(dialog));
 
-    expect(await screen.findByText('There was an error creating the token')).toBeTruthy();
+    expect(await screen.findByText('There was an error creating the token')).toBeVisible();
     expect((await modal.findByRole('alert')).textContent).toContain(
       'You can hold at most 50 access tokens. Delete one you no longer use first.',
     );
@@ -126,7 +126,7 @@ describe('New Token modal', () => {
     await user.type(modal.getByRole('textbox', { name: 'Name' }), 'x');
     await user.click(createButton(dialog));
 
-    expect(await screen.findByText('There was an error creating the token')).toBeTruthy();
+    expect(await screen.findByText('There was an error creating the token')).toBeVisible();
     const name = modal.getByRole('textbox', { name: 'Name' });
     await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
   });
@@ -142,8 +142,8 @@ describe('New Token modal', () => {
     await within(dialog).findByText('Copy your token now');
 
     const overlay = document.querySelector<HTMLElement>('.mantine-Modal-overlay');
-    expect(overlay).toBeTruthy();
+    expect(overlay).toBeVisible();
     await user.click(overlay!);
-    expect(screen.getByRole('dialog', { name: 'New Token' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'New Token' })).toBeVisible();
   });
 });

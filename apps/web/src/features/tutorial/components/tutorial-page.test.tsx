@@ -144,7 +144,7 @@ describe('Tutorial', () => {
     expect(screen.getByRole('region', { name: 'Java install' }).textContent).toContain(
       '<artifactId>featureflow-java-sdk</artifactId>',
     );
-    expect(screen.getByText('Waiting for my-first-feature to be evaluated in Development')).toBeTruthy();
+    expect(screen.getByText('Waiting for my-first-feature to be evaluated in Development')).toBeVisible();
   });
 
   it('goes on with one of the project’s features', async () => {
@@ -207,7 +207,7 @@ describe('Tutorial', () => {
     await screen.findByText('Step 3: Manage it', {}, { timeout: 6_000 });
     expect(times).toHaveLength(2);
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(2_900);
-    expect(screen.getByText('New checkout has been evaluated in Development')).toBeTruthy();
+    expect(screen.getByText('New checkout has been evaluated in Development')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Open the feature list' }).getAttribute('href')).toBe(
       '/projects/web/environments/dev/features?q=checkout',
     );
@@ -251,7 +251,7 @@ describe('Tutorial', () => {
     renderTutorial();
 
     await screen.findByText('Your server key is hidden');
-    expect(screen.getByText(/only those who may change the flags of this environment/)).toBeTruthy();
+    expect(screen.getByText(/only those who may change the flags of this environment/)).toBeVisible();
     expect(program()).toContain("apiKey: '<your server SDK key>',");
     expect(program()).not.toContain(MASKED_SERVER_SDK_KEY);
   });
@@ -263,8 +263,8 @@ describe('Tutorial', () => {
     renderTutorial(payload);
 
     expect(screen.getByRole('button', { name: 'Create feature' })).toHaveProperty('disabled', true);
-    expect(screen.getByText(/Choose one of the project's features instead\./)).toBeTruthy();
-    expect(await screen.findByRole('button', { name: 'Use this feature' })).toBeTruthy();
+    expect(screen.getByText(/Choose one of the project's features instead\./)).toBeVisible();
+    expect(await screen.findByRole('button', { name: 'Use this feature' })).toBeVisible();
   });
 
   it('offers another feature when the one in step 2 has been deleted', async () => {

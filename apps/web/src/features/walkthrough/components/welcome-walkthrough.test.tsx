@@ -51,8 +51,8 @@ describe('Welcome walkthrough', () => {
     const { user, onClose, readCalls } = renderWalkthrough();
 
     expect(title()).toBe('Welcome to Vexil');
-    expect(within(dialog()).getByText(/Hello Ada!/)).toBeTruthy();
-    expect(within(dialog()).getByText(`Step 1 of ${WALKTHROUGH_STEPS.length}`)).toBeTruthy();
+    expect(within(dialog()).getByText(/Hello Ada!/)).toBeVisible();
+    expect(within(dialog()).getByText(`Step 1 of ${WALKTHROUGH_STEPS.length}`)).toBeVisible();
     expect(button('Back')).toHaveProperty('disabled', true);
 
     const titles = [title()];
