@@ -1,31 +1,16 @@
 import { memo } from 'react';
-import {
-  Anchor,
-  Badge,
-  Code,
-  Group,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { Anchor, Code, Group, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime.js';
 import type { FeatureListSortColumn, HomeFeature, Principal, SortDirection } from '@vexil/core';
 import { FeatureStatusIcons } from '../../../components/feature-status';
 import { TruncatedText } from '../../../components/truncated-text';
-import { formatDate } from '../../../lib/format';
-import { FeatureToggle, type ToggleEnvironment } from './feature-toggle';
+import type { ToggleEnvironment } from './feature-toggle';
+import { FeatureCards } from './feature-cards';
+import { FeatureSwitch, FeatureTags, LastChanged, SKELETON_ROWS } from './feature-cells';
 import classes from './feature-list.module.css';
 import { useNarrowScreen } from '../../../lib/narrow-screen';
 import { featureDetailPath } from '../../../lib/paths';
-
-dayjs.extend(relativeTime);
 
 /** The column the server sorts by and which way. */
 export type Sort = { by: FeatureListSortColumn; direction: SortDirection };
@@ -45,82 +30,10 @@ export type FeatureListTableProps = {
   onSort: (column: FeatureListSortColumn) => void;
 };
 
-type RowProps = { feature: HomeFeature } & Pick<
+export type RowProps = { feature: HomeFeature } & Pick<
   FeatureListTableProps,
   'environment' | 'user' | 'projectKey' | 'showTags'
 >;
-
-/** Tags shown as badges before the rest is counted ("+2"), the whole list on hover. */
-const SHOWN_TAGS = 3;
-
-/**
- * A feature's tags as badges that wrap within the cell, each cut at the cell's width; past three, "+N"
- * with every tag on hover.
- */
-function FeatureTags({ tags }: { tags: readonly string[] }) {
-  if (tags.length === 0) {
-    return (
-      <Text size="sm" c="dimmed" aria-label="No tags">
-        —
-      </Text>
-    );
-  }
-  const hidden = tags.slice(SHOWN_TAGS);
-  return (
-    <Group component="ul" gap={4} className={classes.tags} aria-label="Tags">
-      {tags.slice(0, SHOWN_TAGS).map((tag) => (
-        <Badge
-          key={tag}
-          component="li"
-          variant="light"
-          color="gray"
-          size="sm"
-          className={classes.tag}
-          title={tag}
-        >
-          {tag}
-        </Badge>
-      ))}
-      {hidden.length > 0 ? (
-        <Tooltip
-          label={tags.join(', ')}
-          withArrow
-          multiline
-          maw={320}
-          events={{ hover: true, focus: true, touch: true }}
-        >
-          <Badge
-            component="li"
-            variant="outline"
-            color="gray"
-            size="sm"
-            className={classes.moreTags}
-            tabIndex={0}
-            aria-label={`${hidden.length} more: ${hidden.join(', ')}`}
-          >
-            +{hidden.length}
-          </Badge>
-        </Tooltip>
-      ) : null}
-    </Group>
-  );
-}
-
-/** "3 days ago", with the full date (docs/product.md §9 format) on hover and in `datetime`. */
-function LastChanged({ date, size = 'sm' }: { date: string; size?: 'xs' | 'sm' }) {
-  return (
-    <Tooltip
-      label={formatDate(date)}
-      withArrow
-      openDelay={300}
-      events={{ hover: true, focus: true, touch: true }}
-    >
-      <Text component="time" dateTime={date} size={size} className={classes.lastChanged} tabIndex={0}>
-        {dayjs(date).fromNow()}
-      </Text>
-    </Tooltip>
-  );
-}
 
 /** A column header that sorts by its column: the server sorts; `aria-sort` says how. */
 function SortHeader({
@@ -151,8 +64,6 @@ function SortHeader({
     </Table.Th>
   );
 }
-
-const SKELETON_ROWS = 6;
 
 function SkeletonRows({ showTags }: { showTags: boolean }) {
   return Array.from({ length: SKELETON_ROWS }, (_, index) => (
@@ -243,116 +154,6 @@ function FeatureRow({ feature, environment, user, projectKey, showTags }: RowPro
         <LastChanged date={feature.lastChangedDate} />
       </Table.Td>
     </Table.Tr>
-  );
-}
-
-/** The switch of a feature's row or card, or a dash when the feature has no control in the environment. */
-function FeatureSwitch({
-  feature,
-  environment,
-  user,
-}: { feature: HomeFeature } & Pick<FeatureListTableProps, 'environment' | 'user'>) {
-  const control = feature.controls[environment.key];
-  return control ? (
-    <FeatureToggle feature={feature} control={control} environment={environment} user={user} />
-  ) : (
-    <Text size="sm" c="dimmed" aria-label={`${feature.name} is not set up in ${environment.name}`}>
-      —
-    </Text>
-  );
-}
-
-/**
- * On a phone, a card per feature: the same switch, link, key, tags, description, status and last
- * change as a row, stacked.
- */
-function FeatureCard({ feature, environment, user, projectKey, showTags }: RowProps) {
-  const control = feature.controls[environment.key];
-  return (
-    <Paper component="li" withBorder radius="md" p="sm">
-      <Stack gap={6}>
-        <Group gap="sm" wrap="nowrap" align="flex-start">
-          <FeatureSwitch feature={feature} environment={environment} user={user} />
-          <Stack gap={2} miw={0}>
-            <Anchor
-              component={Link}
-              to={featureDetailPath(projectKey, environment.key, feature.key)}
-              fw={600}
-              size="sm"
-              className={classes.wrapAnywhere}
-            >
-              {feature.name}
-            </Anchor>
-            <Code w="fit-content" maw="100%" className={classes.wrapAnywhere}>
-              {feature.key}
-            </Code>
-          </Stack>
-        </Group>
-        {showTags && feature.tags.length > 0 ? <FeatureTags tags={feature.tags} /> : null}
-        {feature.description ? (
-          <Text size="sm" lineClamp={2} className={classes.wrapAnywhere}>
-            {feature.description}
-          </Text>
-        ) : null}
-        {control ? (
-          <Group gap="xs" wrap="nowrap" align="center">
-            <FeatureStatusIcons control={control} variants={feature.variants} />
-            <Text size="xs" c="dimmed" miw={0} className={classes.wrapAnywhere}>
-              {control.rulesDescription}
-            </Text>
-          </Group>
-        ) : null}
-        <Text size="xs" c="dimmed">
-          Changed <LastChanged date={feature.lastChangedDate} size="xs" />
-        </Text>
-      </Stack>
-    </Paper>
-  );
-}
-
-/**
- * Below the `sm` breakpoint the table would scroll sideways and hide the Status column (docs/product.md §2
- * "Feature list"): the features are a list of cards instead, with the same accessible names.
- */
-function FeatureCards({ features, environment, user, projectKey, stale, showTags }: FeatureListTableProps) {
-  return (
-    <Stack
-      component="ul"
-      gap="xs"
-      m={0}
-      p={0}
-      className={stale ? `${classes.cards} ${classes.stale}` : classes.cards}
-      aria-label={`Features in ${environment.name}`}
-      aria-busy={features === null || stale || undefined}
-    >
-      {features === null
-        ? Array.from({ length: SKELETON_ROWS }, (_, index) => (
-            <Paper
-              component="li"
-              key={index}
-              withBorder
-              radius="md"
-              p="sm"
-              data-testid="feature-skeleton-row"
-            >
-              <Stack gap={8}>
-                <Skeleton height={14} width="60%" />
-                <Skeleton height={14} width="40%" />
-                <Skeleton height={14} width="85%" />
-              </Stack>
-            </Paper>
-          ))
-        : features.map((feature) => (
-            <FeatureCard
-              key={feature.id}
-              feature={feature}
-              environment={environment}
-              user={user}
-              projectKey={projectKey}
-              showTags={showTags}
-            />
-          ))}
-    </Stack>
   );
 }
 
