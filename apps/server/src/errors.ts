@@ -1,4 +1,5 @@
 import {
+  DENIAL_MESSAGES,
   defaultErrorCode,
   denialOf,
   type Action,
@@ -55,7 +56,7 @@ export class UnauthorizedError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor(title = 'You do not have permission to do this.', code: ErrorCode = 'forbidden') {
+  constructor(title: string = DENIAL_MESSAGES.generic, code: ErrorCode = 'forbidden') {
     super(403, title, undefined, undefined, code);
   }
 

@@ -12,6 +12,20 @@ export const NUMERIC_LIMIT_KEYS = [
   'maxFeatures',
 ] as const;
 
+/**
+ * Numeric limits on what an organisation holds at any moment (seats, projects, environments,
+ * features): counted when one more is created, and when a change of plan is previewed.
+ */
+export const COUNTED_LIMIT_KEYS = [
+  'maxOrganisationUsers',
+  'maxProjects',
+  'maxEnvironments',
+  'maxFeatures',
+] as const;
+
+/** The monthly limits that only warn: going past them never stops evaluation (docs/product.md §9). */
+export const MONTHLY_LIMIT_KEYS = ['maxApplicationUniqueUsers', 'maxImpressions'] as const;
+
 /** Limits that switch a plan capability on or off. */
 export const BOOLEAN_LIMIT_KEYS = ['auditLog', 'variantTesting'] as const;
 
@@ -33,6 +47,10 @@ export type NumericLimitKey = (typeof NUMERIC_LIMIT_KEYS)[number];
 export type BooleanLimitKey = (typeof BOOLEAN_LIMIT_KEYS)[number];
 /** Any limit name. */
 export type LimitKey = (typeof LIMIT_KEYS)[number];
+/** A limit on a count held at any moment, such as `maxProjects`. */
+export type CountedLimitKey = (typeof COUNTED_LIMIT_KEYS)[number];
+/** A limit on a monthly count: `maxApplicationUniqueUsers` or `maxImpressions`. */
+export type MonthlyLimitKey = (typeof MONTHLY_LIMIT_KEYS)[number];
 
 /** A count limit; `null` means unlimited. */
 export type Limit = number | null | undefined;
@@ -128,7 +146,9 @@ export function formatLimit(limit: Limit): string {
 }
 
 /** Billing intervals of a price. */
-export type PriceInterval = 'month' | 'year';
+export const PRICE_INTERVALS = ['month', 'year'] as const;
+/** One of {@link PRICE_INTERVALS}. */
+export type PriceInterval = (typeof PRICE_INTERVALS)[number];
 
 /**
  * Plan price per seat per month (docs/product.md §9): the amount is in cents; a yearly price is spread over

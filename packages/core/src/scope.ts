@@ -18,7 +18,18 @@ export type EnvironmentRef = {
   project: ProjectRef;
 };
 
-/** A member as other records name them: "First Last", or the e-mail when both names are empty. */
-export function displayName(user: { firstName: string; lastName: string; email: string }): string {
-  return `${user.firstName} ${user.lastName}`.trim() || user.email;
+/**
+ * A member as the dashboard and other records name them: "First Last", or the e-mail address when
+ * the member has no name yet (both names empty or blank).
+ */
+export function displayName(user: {
+  firstName?: string | null;
+  lastName?: string | null;
+  email: string;
+}): string {
+  const name = [user.firstName, user.lastName]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
+  return name || user.email;
 }

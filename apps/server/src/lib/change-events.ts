@@ -1,29 +1,11 @@
 import { EventEmitter } from 'node:events';
+import type { LiveChange } from '@vexil/core';
 
 /**
- * What changed, for the dashboards open in the organisation (docs/product.md "Live updates"): which
- * feature of which project and environment, how, and who did it (absent for an SDK).
+ * What changed, for the dashboards open in the organisation (docs/product.md "Live updates"): core's
+ * wire type, which the dashboard parses.
  */
-export type LiveChange = {
-  kind:
-    | 'feature.toggled'
-    | 'feature.targeting'
-    | 'feature.settings'
-    | 'feature.created'
-    | 'feature.deleted'
-    | 'feature.seen'
-    | 'experiment.changed';
-  projectKey: string;
-  environmentKey?: string;
-  featureKey?: string;
-  actor?: { id: string; name: string };
-  /** When it happened (ISO 8601). */
-  at: string;
-  /** `feature.toggled`: the new state (integrations say "turned on" or "off"). */
-  enabled?: boolean;
-  /** `experiment.changed`: which experiment, and whether this change started or finished it. */
-  experiment?: { name: string; transition?: 'started' | 'finished' };
-};
+export type { LiveChange };
 
 /**
  * A change that the SDK snapshots and the live dashboards must learn about. Services publish after

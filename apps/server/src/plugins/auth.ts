@@ -1,3 +1,4 @@
+import { bearerTokenOf } from '@vexil/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ForbiddenError, UnauthorizedError } from '../errors';
@@ -87,10 +88,9 @@ function organisationFromHost(host: string | undefined, baseDomain: string): str
   return /^[a-z0-9-]+$/.test(sub) ? sub : null;
 }
 
+/** The token of an `Authorization: Bearer <token>` header (a session or a personal access token), or null. */
 export function bearerToken(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^bearer\s+(\S+)$/i.exec(header.trim());
-  return match ? match[1]! : null;
+  return bearerTokenOf(header);
 }
 
 function requestOrigin(request: FastifyRequest): string {

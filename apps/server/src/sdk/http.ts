@@ -1,3 +1,4 @@
+import { bearerTokenOf } from '@vexil/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { keyRefusal, sendAnswer } from './answers';
 import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
@@ -12,9 +13,7 @@ export function acceptAnyBody(app: FastifyInstance) {
 
 /** The key of an `Authorization: Bearer <key>` header (any case of the scheme, as old docs write `bearer`), or null. */
 export function bearerKeyOf(header: string | undefined): string | null {
-  if (typeof header !== 'string') return null;
-  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
+  return bearerTokenOf(header);
 }
 
 /** The request's SDK key from its `Authorization` header, or null. */

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { isOrganisationAdmin, type PrincipalUser } from '@vexil/core';
+import { INACTIVE_ACCOUNT } from '@vexil/core/messages';
 
 /** docs/product.md §4 "Subscription": the toast once an inactive subscription has sent the user away. */
-export const INACTIVE_ACCOUNT_MESSAGE = 'Your account is inactive. Please purchase a subscription.';
+export const INACTIVE_ACCOUNT_MESSAGE = INACTIVE_ACCOUNT;
 /** docs/product.md §9: the toast is shown 500 ms after the redirect. */
 export const INACTIVE_TOAST_DELAY_MS = 500;
 

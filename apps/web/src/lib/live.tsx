@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import type { LiveChange } from '@vexil/core/live';
 
 /*
  * The live dashboard (docs/product.md "Live updates"): one connection per browser tab to the
@@ -7,23 +8,8 @@ import { createContext, useContext, useEffect, useRef, useSyncExternalStore, typ
  * loads it; the connection itself (app/live/) loads after the first render.
  */
 
-/** A change someone made, as the server tells it. */
-export type LiveChange = {
-  kind:
-    | 'feature.toggled'
-    | 'feature.targeting'
-    | 'feature.settings'
-    | 'feature.created'
-    | 'feature.deleted'
-    | 'feature.seen'
-    | 'experiment.changed';
-  projectKey: string;
-  environmentKey?: string;
-  featureKey?: string;
-  /** Who did it; absent for an SDK. */
-  actor?: { id: string; name: string };
-  at: string;
-};
+/** A change someone made, as the server tells it (core's wire type; only its type is imported here). */
+export type { LiveChange };
 
 /** DISCONNECTED until the socket opens, and again while it is down (reconnecting with backoff). */
 export type LiveStatus = 'DISCONNECTED' | 'CONNECTING' | 'CONNECTED';

@@ -3,18 +3,8 @@
  * navigation's profile menu, on every page, does not bring the date library into the first load.
  */
 
-/** "First Last", or the e-mail address when the user has no name yet. */
-export function fullName(user: {
-  firstName?: string | null;
-  lastName?: string | null;
-  email: string;
-}): string {
-  const name = [user.firstName, user.lastName]
-    .map((part) => part?.trim())
-    .filter(Boolean)
-    .join(' ');
-  return name || user.email;
-}
+/** "First Last", or the e-mail address when the user has no name yet: core's, as the server names members. */
+export { displayName as fullName } from '@vexil/core/scope';
 
 /** Up to two initials for an avatar. */
 export function initials(user: {

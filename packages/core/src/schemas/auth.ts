@@ -10,8 +10,6 @@ export const PASSWORD_MIN_LENGTH = 4;
 export const PASSWORD_TOO_SHORT_MESSAGE = 'Your password should be greater than 4 characters long';
 /** Shown when the confirmation differs from the password. */
 export const PASSWORDS_DIFFER_MESSAGE = 'The two passwords do not match.';
-/** Login failure without a server message (docs/product.md §8). */
-export const LOGIN_FAILED_MESSAGE = 'The email and password combination you have provided is invalid.';
 
 /** Cookie holding the session token (docs/product.md §9). */
 export const SESSION_COOKIE_NAME = 'authenticationToken';

@@ -1,13 +1,11 @@
 import { z } from 'zod';
+import { COUNTED_LIMIT_KEYS, MONTHLY_LIMIT_KEYS, PRICE_INTERVALS, type PlanLimits } from '../limits';
 import { MAX_LENGTH, optionalText, text } from './common';
 
 /** Subscription states; `inactive` means the trial expired (docs/product.md §4). */
 export const SUBSCRIPTION_STATUSES = ['active', 'inactive'] as const;
 /** One of {@link SUBSCRIPTION_STATUSES}. */
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
-/** Price billing intervals. */
-export const PRICE_INTERVALS = ['month', 'year'] as const;
 
 const count = z.number().int().min(0);
 const countLimit = count.nullable();
@@ -22,8 +20,8 @@ export const limitsSchema = z.object({
   maxProjects: countLimit,
   maxEnvironments: countLimit,
   maxFeatures: countLimit,
-});
-/** Type of {@link limitsSchema}. */
+}) satisfies z.ZodType<PlanLimits>;
+/** Type of {@link limitsSchema}: core's {@link PlanLimits}. */
 export type Limits = z.infer<typeof limitsSchema>;
 
 /** Price of a subscription; `amount` is in cents. */
@@ -59,9 +57,6 @@ export type Subscription = z.infer<typeof subscriptionSchema>;
 
 /** The words shown to others than organisation admins on the Billing tab (docs/product.md §2). */
 export const BILLING_ADMIN_ONLY = 'Only organisation admins may manage billing...';
-
-/** The monthly limits that only warn: going past them never stops evaluation (docs/product.md §9). */
-export const MONTHLY_LIMIT_KEYS = ['maxApplicationUniqueUsers', 'maxImpressions'] as const;
 
 /** A monthly limit reached this month (GET /api/v1/billing/usage, with the impressions-limits flag on). */
 export const usageWarningSchema = z.object({
@@ -183,12 +178,9 @@ export const salesContactSchema = z.object({ url: z.string().nullable() });
 /** Type of {@link salesContactSchema}. */
 export type SalesContact = z.infer<typeof salesContactSchema>;
 
-/** Why New Experiment is disabled on a plan without `variantTesting`; the server's refusal begins so. */
-export const EXPERIMENTS_NOT_IN_PLAN = 'Experiments are not available on your current plan.';
-
 /** A counted limit the organisation already passes on the plan it would move to. */
 export const planExcessSchema = z.object({
-  key: z.enum(['maxOrganisationUsers', 'maxProjects', 'maxEnvironments', 'maxFeatures']),
+  key: z.enum(COUNTED_LIMIT_KEYS),
   used: count,
   limit: count,
   message: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KEY_MAX_LENGTH } from '../keys';
+import { DAY_MS } from '../time';
 import {
   MAX_LENGTH,
   basedOnVersion,
@@ -167,8 +168,6 @@ export function targetingStatusOf(control: { enabled: boolean; rules: readonly R
 
 /** A control with no impression for this many days is inactive (docs/product.md §4 traffic status). */
 export const STALE_AFTER_DAYS = 7;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Traffic status and stale days of a control (docs/product.md §3, §4): `never` without any impression;

@@ -11,25 +11,17 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { PlanLimits as Limits, PriceInterval } from '@vexil/core';
 import { createdAt, emptyTextArray, id, timestamptz, updatedAt } from './columns.ts';
 import { organisationId } from './tenant.ts';
 
 /**
- * Plan limits (docs/product.md §3 Subscription.limits, §9). An absent or null number means unlimited;
- * `auditLog` and `variantTesting` gate those features.
+ * Plan limits as stored (docs/product.md §3 Subscription.limits, §9): core's, each key optional. An
+ * absent or null number means unlimited; `auditLog` and `variantTesting` gate those features.
  */
-export interface PlanLimits {
-  maxOrganisationUsers?: number | null;
-  auditLog?: boolean;
-  variantTesting?: boolean;
-  maxApplicationUniqueUsers?: number | null;
-  maxImpressions?: number | null;
-  maxProjects?: number | null;
-  maxEnvironments?: number | null;
-  maxFeatures?: number | null;
-}
+export type PlanLimits = Partial<Limits>;
 
-export type PriceInterval = 'month' | 'year';
+export type { PriceInterval };
 
 export type SubscriptionStatus =
   | 'trialing'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AuditPage, Project } from '@vexil/core';
+import { AUDIT_NOT_ON_PLAN, type AuditPage, type Project } from '@vexil/core';
 import { createTeam, subscribe, type Team } from '../../../test/api';
 import { createHarness, type Harness } from '../../../test/helpers';
 
@@ -105,7 +105,7 @@ describe('GET /api/v1/audit-items', () => {
     await subscribe(h, team.admin.organisationId, { auditLog: false });
     const res = await team.admin.call('GET', '/api/v1/audit-items');
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ title: 'Audit logs are not available on your current plan.' });
+    expect(res.json()).toMatchObject({ title: AUDIT_NOT_ON_PLAN, code: 'plan_required' });
   });
 
   it('rejects a page size above 50', async () => {

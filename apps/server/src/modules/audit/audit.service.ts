@@ -1,4 +1,5 @@
 import {
+  AUDIT_NOT_ON_PLAN,
   AUDIT_PAGE_SIZE,
   denialOf,
   targetingChangedMessage,
@@ -26,7 +27,8 @@ export type AuditEntry = {
 /** Who made a change: a signed-in user (a Principal fits), or the system/SDK API (no user). */
 export type AuditActor = { organisationId: string; userId?: string | null };
 
-export const AUDIT_NOT_ON_PLAN = 'Audit logs are not available on your current plan.';
+/** Core's sentence, also read here by the billing tests. */
+export { AUDIT_NOT_ON_PLAN };
 
 export type AuditService = ReturnType<typeof createAuditService>;
 

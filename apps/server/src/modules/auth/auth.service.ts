@@ -1,4 +1,4 @@
-import type { RoleGrant } from '@vexil/core';
+import { DAY_MS, LOGIN_FAILED_MESSAGE, REMEMBER_ME_DAYS, type RoleGrant } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { createSharedCounters } from '../../db/counters';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors';
@@ -11,11 +11,10 @@ import type { OneTimeTokenPurpose, TokenOwner } from './auth.types';
 import { createLoginThrottle, loginThrottleKey } from './login-throttle';
 import { failedSignIns, linkSignIn, passwordSignIn, recordsFailures } from './sign-in-audit';
 
-export const INVALID_LOGIN = 'The email and password combination you have provided is invalid.';
 export const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
 export const INVALID_LOGIN_LINK = 'This login link is invalid or has expired.';
-const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
-const SESSION_MS = 24 * 60 * 60 * 1000;
+const REMEMBER_ME_MS = REMEMBER_ME_DAYS * DAY_MS;
+const SESSION_MS = DAY_MS;
 const ONE_TIME_LOGIN_MS = 15 * 60 * 1000;
 /** Writing last-used on every request would turn reads into writes; a minute's precision is enough. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
@@ -150,7 +149,7 @@ export function createAuthService(deps: {
             { organisationId: organisation.id },
             failedSignIns(input.username, failures, user?.id ?? null, client.ip),
           );
-        throw new UnauthorizedError(INVALID_LOGIN);
+        throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
       }
       await throttle.succeeded(key);
       // Asked only once the password is right, so the refusal tells nothing to who does not know it.

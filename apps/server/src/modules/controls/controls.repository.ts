@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, not, sql, type SQL } from 'drizzle-orm';
-import { STALE_AFTER_DAYS, type TargetingStatus, type TrafficStatus } from '@vexil/core';
+import { DAY_MS, STALE_AFTER_DAYS, type TargetingStatus, type TrafficStatus } from '@vexil/core';
 import type { Executor } from '../../db/client';
 import {
   environments,
@@ -203,8 +203,6 @@ export const targetingStatusSql: SQL<TargetingStatus> = sql<TargetingStatus>`(ca
       where given.split -> 'split' = '100'::jsonb
     ) then 'single'
   else 'targeted' end)`;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A control's traffic status at `now` (docs/product.md §4) in SQL over `feature_controls`, exactly as

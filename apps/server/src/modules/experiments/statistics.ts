@@ -1,4 +1,4 @@
-import { formatCount } from '@vexil/core';
+import { WINNING_CONFIDENCE, formatCount } from '@vexil/core';
 import { DEFAULT_EXPECTED_VARIATION_SHARE, sampleRatioMismatch } from './sample-ratio';
 import { DEFAULT_MIXING_VARIANCE, alwaysValidPvalue } from './sequential-test';
 import { MIN_CONVERSIONS, MIN_EXPOSURES, checkArm, checkCount, rate } from './statistics-counts';
@@ -32,8 +32,8 @@ export {
 export { DEFAULT_EXPECTED_VARIATION_SHARE, SRM_ALPHA, sampleRatioMismatch } from './sample-ratio';
 export { DEFAULT_MIXING_VARIANCE, alwaysValidPvalue, mixtureSprtPvalue } from './sequential-test';
 
-/** Confidence at which a winner is declared (docs/product.md §9). */
-export const WINNING_CONFIDENCE = 0.95;
+/** Confidence at which a winner is declared (docs/product.md §9): core's, which the dashboard explains. */
+export { WINNING_CONFIDENCE };
 
 /**
  * Why a result is not valid yet: one plain-language sentence per arm and minimum it misses, e.g.

@@ -1,4 +1,4 @@
-import type { VariantDailyImpressions } from '@vexil/core';
+import { DAY_MS, type VariantDailyImpressions } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import * as repo from './impressions.repository';
 
@@ -48,7 +48,7 @@ export function createImpressionsService(deps: { db: Database; now?: () => Date 
       const today = now();
       const labels: string[] = [];
       for (let back = IMPRESSION_CHART_DAYS - 1; back >= 0; back--) {
-        labels.push(utcDay(new Date(today.getTime() - back * 24 * 60 * 60 * 1000)));
+        labels.push(utcDay(new Date(today.getTime() - back * DAY_MS)));
       }
       const counts = await repo.dailyCounts(db, organisationId, controlId, labels[0]!);
       const index = new Map(labels.map((label, i) => [label, i]));

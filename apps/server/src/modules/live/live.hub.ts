@@ -1,4 +1,4 @@
-import { can } from '@vexil/core';
+import { can, type LiveMessage } from '@vexil/core';
 import type { ChangeEvents, LiveChange } from '../../lib/change-events';
 
 /** Close codes the dashboard reads (apps/web live connection): its session ended, or it may no longer read. */
@@ -59,7 +59,7 @@ export function createLiveHub(deps: {
   function broadcast(organisationId: string, change: LiveChange) {
     const group = clients.get(organisationId);
     if (!group) return;
-    const message = JSON.stringify({ type: 'change', change });
+    const message = JSON.stringify({ type: 'change', change } satisfies LiveMessage);
     for (const client of group) {
       if (!held.has(client) && mayRead(client.authorities)) client.send(message);
     }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { LiveMessage } from '@vexil/core';
 import { principalOf } from '../../plugins/auth';
 import type { LiveHub } from './live.hub';
 
@@ -58,7 +59,7 @@ export function registerLiveRoutes(app: FastifyInstance, deps: { hub: LiveHub })
         clearInterval(ping);
         leave();
       });
-      socket.send(JSON.stringify({ type: 'hello' }));
+      socket.send(JSON.stringify({ type: 'hello' } satisfies LiveMessage));
     },
   );
 }

@@ -1,5 +1,6 @@
 import {
   AUTHORITY_OPTIONS,
+  ROLES_ADMINS_ONLY,
   can,
   describeGrant,
   displayName,
@@ -22,7 +23,6 @@ import * as repo from './roles.repository';
 import type { RoleHolder, RoleRecord } from './roles.types';
 
 export const ROLES_TURNED_OFF = 'Custom roles are turned off on this server.';
-export const ROLES_ADMINS_ONLY = 'Only organisation admins may manage roles.';
 export const MEMBERS_ONLY_MESSAGE = 'Only activated members of this organisation can hold a role.';
 export const UNKNOWN_PROJECT_MESSAGE = 'Choose projects of this organisation: one of these does not exist.';
 

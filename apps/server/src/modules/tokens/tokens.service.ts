@@ -1,4 +1,5 @@
 import {
+  DAY_MS,
   MAX_TOKENS_PER_USER,
   TOKENS_ADMINS_ONLY,
   TOKEN_MAX_EXPIRY_DAYS,
@@ -23,7 +24,6 @@ import type { Principal } from '../auth/auth.service';
 import * as repo from './tokens.repository';
 import type { ActiveAccessToken, TokenRecord } from './tokens.types';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Writing last-used on every request would turn reads into writes; a minute's precision is enough. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 

@@ -60,6 +60,34 @@ describe('the live connection', () => {
     expect(changes).toEqual([change]);
   });
 
+  it('ignores a malformed message without breaking: later changes still arrive', () => {
+    const { connection, sockets } = setup();
+    const changes: unknown[] = [];
+    connection.onChange((change) => changes.push(change));
+    sockets[0]!.open();
+    sockets[0]!.receive({ type: 'change' });
+    sockets[0]!.receive({ type: 'change', change: null });
+    sockets[0]!.receive({ type: 'change', change: { kind: 'feature.toggled', at: 'now' } });
+    sockets[0]!.receive({
+      type: 'change',
+      change: { kind: 'feature.exploded', projectKey: 'web', at: 'now' },
+    });
+    sockets[0]!.receive({ type: 'change', change: { kind: 'feature.toggled', projectKey: 7, at: 'now' } });
+    sockets[0]!.receive('null');
+    sockets[0]!.receive('[1, 2]');
+    expect(changes).toEqual([]);
+    expect(connection.status()).toBe('CONNECTED');
+    const change = {
+      kind: 'experiment.changed',
+      projectKey: 'web',
+      at: '2026-12-07T00:00:00.000Z',
+      actor: { id: 'u1', name: 'ada@example.com' },
+      experiment: { name: 'Checkout', transition: 'started' },
+    };
+    sockets[0]!.receive({ type: 'change', change });
+    expect(changes).toEqual([change]);
+  });
+
   it('reconnects after a drop with a growing wait, and starts the count again once connected', () => {
     const { connection, sockets, timers } = setup();
     sockets[0]!.open();

@@ -1,3 +1,4 @@
+import { liveMessageSchema } from '@vexil/core/live';
 import type { LiveChange, LiveChannel, LiveStatus } from '../../lib/live';
 
 /** Waits between attempts: doubling from 1 s to 30 s, with up to a quarter more at random. */
@@ -21,7 +22,9 @@ type SocketLike = Pick<WebSocket, 'close'> & {
 /**
  * One WebSocket to `url` for the tab, opened again with backoff whenever it drops (a server
  * restart, a lost network, a sleeping laptop), until `stop`, or until the server ends it because
- * the session's access ended (`onEnded` is then called once). Messages other than changes are ignored.
+ * the session's access ended (`onEnded` is then called once). Messages other than changes are ignored,
+ * and so is one that is not a message of core's {@link liveMessageSchema} (malformed, or from a
+ * server that words them otherwise): it never reaches the screens.
  */
 export function createLiveConnection(
   url: string,
@@ -61,14 +64,15 @@ export function createLiveConnection(
       setStatus('CONNECTED');
     };
     current.onmessage = (event) => {
-      let message: { type?: unknown; change?: LiveChange };
+      let data: unknown;
       try {
-        message = JSON.parse(String(event.data)) as typeof message;
+        data = JSON.parse(String(event.data));
       } catch {
         return;
       }
-      if (message.type !== 'change' || !message.change) return;
-      for (const listener of changeListeners) listener(message.change);
+      const message = liveMessageSchema.safeParse(data);
+      if (!message.success || message.data.type !== 'change') return;
+      for (const listener of changeListeners) listener(message.data.change);
     };
     current.onclose = (event) => {
       if (socket !== current) return;

@@ -8,11 +8,10 @@ import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query
 import { isApiError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format';
 import type { AuditItem, AuditPage } from '@vexil/core';
+import { AUDIT_NOT_ON_PLAN } from '@vexil/core/messages';
 import { AuditMarkdown } from './audit-markdown';
 
 dayjs.extend(relativeTime);
-
-export const AUDIT_NOT_AVAILABLE_MESSAGE = 'Audit logs are not available with the current plan.';
 
 function AuditEntry({ item }: { item: AuditItem }) {
   return (
@@ -56,7 +55,7 @@ export function AuditLog({
       return (
         <Alert color="yellow" variant="light" icon={<IconLock size={18} aria-hidden="true" />} title="Audit">
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{AUDIT_NOT_AVAILABLE_MESSAGE}</Text>
+            <Text size="sm">{AUDIT_NOT_ON_PLAN}</Text>
             <Anchor component={Link} to="/admin/billing" size="sm" fw={600}>
               Upgrade your plan
             </Anchor>

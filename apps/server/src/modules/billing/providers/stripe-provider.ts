@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
+import { PLAN_NOT_ON_SALE } from '@vexil/core';
 import {
   BillingProviderUnavailable,
   SubscriptionChangeRefused,
@@ -173,7 +174,7 @@ export function createStripeProvider(options: StripeProviderOptions): BillingPro
     async changeUrl(customer: BillingCustomer, priceId: string, urls: ReturnUrls): Promise<ProviderRedirect> {
       const plans = await products();
       const onSale = plans.some((plan) => Object.values(plan.prices).some((price) => price?.id === priceId));
-      if (!onSale) throw new SubscriptionChangeRefused('This plan is not on sale.');
+      if (!onSale) throw new SubscriptionChangeRefused(PLAN_NOT_ON_SALE);
       const quantity = Math.max(1, customer.seats);
       try {
         const current = customer.externalSubscriptionId

@@ -1,23 +1,15 @@
 import {
   withinLimit,
   type BooleanLimitKey,
+  type CountedLimitKey,
   type NumericLimitKey,
   type PlanCounts,
   type Usage,
 } from '@vexil/core';
+import { limitMessage } from '@vexil/core/messages';
 import { useFlag } from '../../../lib/flags';
 import { useOptionalSession, useSession } from '../../../lib/session';
 import { usePlanCounts } from '../api/get-plan-counts';
-
-/** What each limit counts, for "Only {n} feature(s) allowed." (docs/product.md §8 "Feature limit"). */
-const LIMIT_NOUNS: Readonly<Record<NumericLimitKey, string>> = {
-  maxOrganisationUsers: 'user',
-  maxApplicationUniqueUsers: 'application user',
-  maxImpressions: 'impression',
-  maxProjects: 'project',
-  maxEnvironments: 'environment',
-  maxFeatures: 'feature',
-};
 
 /** A count of GET /api/v1/billing/usage. */
 export type UsageCount = {
@@ -34,11 +26,6 @@ export const USAGE_OF_LIMIT: Readonly<Record<NumericLimitKey, UsageCount>> = {
   maxFeatures: 'featuresUsed',
 };
 
-/** "Only 1 project(s) allowed.": the words the server refuses with, for every limit. */
-export function limitMessage(key: NumericLimitKey, limit: number): string {
-  return `Only ${limit} ${LIMIT_NOUNS[key]}(s) allowed.`;
-}
-
 export type PlanLimit = {
   /** The plan's limit, or null when there is none. */
   limit: number | null;
@@ -54,7 +41,7 @@ const COUNT_OF_LIMIT: Partial<Record<NumericLimitKey, keyof PlanCounts>> = {
   maxProjects: 'projectsUsed',
   maxEnvironments: 'environmentsUsed',
   maxFeatures: 'featuresUsed',
-};
+} satisfies Record<CountedLimitKey, keyof PlanCounts>;
 
 /**
  * docs/product.md §5/§9 "Plan limits": with the billing flag on and a subscription, whether one more item

@@ -2,11 +2,12 @@ import { Button, Group, Text } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
 import { isApiError } from '../../../lib/api-client';
 import { closeModal, showInfo, showModal } from '../../../lib/modals';
-import { CHANGE_FAILURE_PREFIX, PORTAL_FAILURE } from './billing-format';
+import { BILLING_PORTAL_UNAVAILABLE } from '@vexil/core/messages';
+import { CHANGE_FAILURE_PREFIX } from './billing-format';
 
 /** docs/product.md §8 "Billing portal failure dialog". */
 export function openPortalFailureDialog(): string {
-  return showInfo({ title: 'Billing portal unavailable', message: PORTAL_FAILURE });
+  return showInfo({ title: 'Billing portal unavailable', message: BILLING_PORTAL_UNAVAILABLE });
 }
 
 /** The reason a change was refused: the error body's `detail`, else its title. */

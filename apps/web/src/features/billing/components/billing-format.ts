@@ -4,8 +4,6 @@ import { monthlyPricePerSeat, type PriceInterval, type Product, type ProductPric
 export const BILLING_LOADING = 'Retrieving billing information...';
 /** docs/product.md §2 "Billing": an account without card or billing contact. */
 export const NO_BILLING_INFO = 'This account has no billing information';
-/** docs/product.md §8 "Billing portal failure dialog". */
-export const PORTAL_FAILURE = 'Sorry, we were unable to access the billing portal. Please try again later.';
 /** docs/product.md §8 "Subscription change failure dialog": followed by the server's detail. */
 export const CHANGE_FAILURE_PREFIX = 'We could not update this subscription: ';
 

@@ -1,10 +1,8 @@
 import { Alert, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconClockHour4 } from '@tabler/icons-react';
 import type { Subscription } from '@vexil/core';
+import { INACTIVE_ACCOUNT } from '@vexil/core/messages';
 import { days, formatCents, pricePerSeatPerMonth } from './billing-format';
-
-/** docs/product.md §4 "Subscription": what an inactive account is told (the redirect's toast says the same). */
-export const INACTIVE_NOTICE = 'Your account is inactive. Please purchase a subscription.';
 
 function StatusBadge({ subscription }: { subscription: Subscription }) {
   if (subscription.status === 'inactive')
@@ -75,7 +73,7 @@ export function CurrentPlan({ subscription }: { subscription: Subscription | nul
                 color="red"
                 variant="light"
                 icon={<IconAlertTriangle size={18} aria-hidden="true" />}
-                title={INACTIVE_NOTICE}
+                title={INACTIVE_ACCOUNT}
               >
                 Your features keep evaluating, but nobody can change them until the organisation has a plan.
               </Alert>

@@ -8,6 +8,7 @@ import {
   type Product,
   type ProductPrice,
 } from '@vexil/core';
+import { PLAN_NOT_ON_SALE } from '@vexil/core/messages';
 import { FormFailure, formFailureMessage } from '../../../components/form-failure';
 import { LoadError } from '../../../components/load-error';
 import { notifySuccess } from '../../../lib/notify';
@@ -21,8 +22,6 @@ import { BillingAdminOnly, BillingLoading } from './billing-admin';
 import { INTERVAL_LABELS, findPrice, formatCents, pricePerSeatPerMonth } from './billing-format';
 import { BackToBilling } from './local-manage-page';
 import { PlanConsequences } from './plan-consequences';
-
-export const PLAN_NOT_ON_SALE = 'This plan is not on sale.';
 
 /** The chosen plan: a product's price, or the Free plan. */
 type Choice = { name: string; price: ProductPrice | null };

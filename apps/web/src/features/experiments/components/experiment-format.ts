@@ -26,8 +26,8 @@ export function experimentState(experiment: Pick<Experiment, 'startDate' | 'endD
   return 'notStarted';
 }
 
-/** The confidence at which a winner is declared (docs/product.md §9). */
-export const WINNING_CONFIDENCE = 0.95;
+/** The confidence at which a winner is declared (docs/product.md §9), as the server declares it. */
+export { WINNING_CONFIDENCE } from '@vexil/core/stats';
 
 /** A non-breaking space keeps a figure and its unit on one line. */
 const NBSP = '\u00a0';

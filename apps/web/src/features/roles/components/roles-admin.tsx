@@ -8,6 +8,7 @@ import {
   type ProjectSummary,
   type Role,
 } from '@vexil/core';
+import { ROLES_ADMINS_ONLY } from '@vexil/core/messages';
 import { EmptyState } from '../../../components/empty-state';
 import { errorReason, LoadError } from '../../../components/load-error';
 import { confirm } from '../../../lib/modals';
@@ -19,7 +20,6 @@ import { openRoleForm } from './role-form';
 import { openRoleMembersForm } from './role-members-form';
 import { BuiltInRoles, RolesList } from './roles-list';
 
-export const ROLES_ADMIN_ONLY = 'Only organisation admins may manage roles.';
 export const NO_ROLES_MESSAGE = 'No custom roles yet.';
 
 function NewRoleButton({ projects }: { projects: ProjectSummary[] }) {
@@ -147,7 +147,7 @@ export function RolesAdmin() {
   return (
     <Stack gap="md">
       <Title order={2}>Role Management</Title>
-      <Text>{ROLES_ADMIN_ONLY}</Text>
+      <Text>{ROLES_ADMINS_ONLY}</Text>
     </Stack>
   );
 }
