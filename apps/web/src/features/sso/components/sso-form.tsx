@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  ActionIcon,
   Button,
   Checkbox,
-  CopyButton,
   Group,
   PasswordInput,
   Select,
@@ -14,146 +12,31 @@ import {
   TagsInput,
   TextInput,
   Title,
-  Tooltip,
 } from '@mantine/core';
-import { IconCheck, IconCopy, IconTrash } from '@tabler/icons-react';
-import { z } from 'zod';
-import {
-  ASSIGNABLE_AUTHORITIES,
-  AUTHORITIES,
-  AUTHORITY_LABELS,
-  SSO_MAX_ALLOWED_DOMAINS,
-  ssoConnectionInput,
-  type SsoConnection,
-  type SsoConnectionInput,
-} from '@vexil/core';
+import { IconTrash } from '@tabler/icons-react';
+import { SSO_MAX_ALLOWED_DOMAINS, type SsoConnection } from '@vexil/core';
 import { FormFailure } from '../../../components/form-failure';
-import {
-  COPIED_MESSAGE,
-  COPY_TOOLTIP_CLOSE_DELAY_MS,
-  COPY_TOOLTIP_OPEN_DELAY_MS,
-} from '../../../components/copy-tooltip';
 import { isApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { useSaveSsoConnection } from '../../../entities/sso/api/save-sso-connection';
+import { RedirectUri } from './redirect-uri';
+import {
+  ROLE_OPTIONS,
+  domainsError,
+  formFieldOf,
+  inputOf,
+  normaliseDomain,
+  ssoForm,
+  valuesOf,
+  type SsoFormOutput,
+  type SsoFormValues,
+} from './sso-form-values';
 
 export const SSO_SAVED_MESSAGE = 'Single sign-on saved.';
 export const SECRET_STORED_HINT = 'A secret is stored; leave empty to keep it.';
 export const NO_SECRET_HINT = 'Leave empty for a public client that signs in with PKCE only.';
 export const REQUIRED_HINT =
   'Members who are not organisation admins can then sign in only with single sign-on. Organisation admins can still use their password, so that they can mend the connection if the identity provider fails.';
-
-const ROLE_OPTIONS = ASSIGNABLE_AUTHORITIES.map((authority) => ({
-  value: authority,
-  label: AUTHORITY_LABELS[authority],
-}));
-
-/** The form: the connection's input, plus whether to clear a stored secret (sent as an empty secret). */
-const ssoForm = ssoConnectionInput.extend({ clearSecret: z.boolean() });
-type SsoFormValues = z.input<typeof ssoForm>;
-type SsoFormOutput = z.output<typeof ssoForm>;
-type Field = Exclude<keyof SsoFormValues, 'clearSecret'>;
-
-const FIELDS: readonly Field[] = [
-  'displayName',
-  'issuer',
-  'clientId',
-  'clientSecret',
-  'allowedDomains',
-  'defaultRole',
-  'required',
-];
-
-function valuesOf(connection: SsoConnection | null): SsoFormValues {
-  return {
-    displayName: connection?.displayName ?? '',
-    issuer: connection?.issuer ?? '',
-    clientId: connection?.clientId ?? '',
-    clientSecret: '',
-    clearSecret: false,
-    allowedDomains: connection ? [...connection.allowedDomains] : [],
-    defaultRole: connection?.defaultRole ?? AUTHORITIES.ROLE_ORGANISATION_READONLY_USER,
-    required: connection?.required ?? false,
-  };
-}
-
-/**
- * What PUT /api/v1/sso is sent: a typed secret replaces the stored one; an empty field keeps it (or
- * leaves the client without one); "clear" sends an empty secret, which removes it.
- */
-function inputOf(values: SsoFormOutput, hasClientSecret: boolean): SsoConnectionInput {
-  const { clearSecret, clientSecret, ...rest } = values;
-  if (clientSecret) return { ...rest, clientSecret };
-  if (hasClientSecret && clearSecret) return { ...rest, clientSecret: '' };
-  return rest;
-}
-
-/** A domain as people type it ("@Example.com ") as the server keeps it ("example.com"). */
-function normaliseDomain(value: string): string {
-  return value.trim().toLowerCase().replace(/^@+/, '');
-}
-
-/** The first message about the allowed domains: the list's own, else the first refused domain's. */
-function domainsError(errors: FieldErrors<SsoFormValues>, domains: readonly string[]): string | undefined {
-  const error = errors.allowedDomains;
-  if (!error) return undefined;
-  if (error.message) return error.message;
-  if (Array.isArray(error)) {
-    const index = error.findIndex((item) => item?.message);
-    if (index !== -1) {
-      const message = (error[index] as { message: string }).message;
-      return domains[index] ? `${domains[index]}: ${message}` : message;
-    }
-  }
-  return undefined;
-}
-
-/** The server's field for a form field: `allowedDomains.2` is the allowed domains. */
-function formFieldOf(field: string): Field | undefined {
-  const [head] = field.split(/[.[]/);
-  return FIELDS.find((name) => name === head);
-}
-
-/** The redirect URI, read-only, with a copy button. */
-function RedirectUri({ value }: { value: string }) {
-  return (
-    <TextInput
-      label="Redirect URI"
-      description="Register this address at your identity provider as the application’s redirect (callback) URI."
-      value={value}
-      readOnly
-      onFocus={(event) => event.currentTarget.select()}
-      styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-      rightSection={
-        <CopyButton value={value} timeout={2000}>
-          {({ copied, copy }) => (
-            <Tooltip
-              label={copied ? COPIED_MESSAGE : 'Copy redirect URI'}
-              opened={copied || undefined}
-              openDelay={COPY_TOOLTIP_OPEN_DELAY_MS}
-              closeDelay={COPY_TOOLTIP_CLOSE_DELAY_MS}
-              withArrow
-              position="left"
-            >
-              <ActionIcon
-                variant="subtle"
-                color={copied ? 'teal' : 'gray'}
-                onClick={copy}
-                aria-label={copied ? COPIED_MESSAGE : 'Copy redirect URI'}
-              >
-                {copied ? (
-                  <IconCheck size={16} aria-hidden="true" />
-                ) : (
-                  <IconCopy size={16} aria-hidden="true" />
-                )}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
-      }
-    />
-  );
-}
 
 export type SsoFormProps = {
   /** The stored connection; null while setting one up. */
