@@ -1,11 +1,9 @@
 import path from 'node:path';
-import v8 from 'node:v8';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createPgliteDataDir, openDatabase, PGLITE_V8_FLAGS } from './db/client';
+import { createPgliteDataDir, openDatabase } from './db/client';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock';
-import { compactingCollection, startIdleCollector } from './lib/idle-collector';
-import { serverEvaluator } from './lib/sha1';
+import { startCollector, useEmbeddedDatabaseFlags, warmUpWebAssembly } from './runtime/process';
 import { seed } from './seed';
 
 function readConfig(): Config {
@@ -22,8 +20,8 @@ function readConfig(): Config {
 
 /**
  * Opens the configured database. The embedded one's directory is first locked for this process
- * alone (db/data-dir-lock.ts); then it gets its V8 flags, before PGlite compiles its WebAssembly,
- * and its files created apart on the first start (both in db/client.ts).
+ * alone (db/data-dir-lock.ts); then it gets its V8 flags (runtime/process.ts), before PGlite compiles
+ * its WebAssembly, and its files created apart on the first start (db/client.ts).
  */
 async function openConfiguredDatabase(config: Config) {
   if (config.databaseUrl) {
@@ -48,43 +46,19 @@ async function openConfiguredDatabase(config: Config) {
     process.stderr.write(`Vexil cannot start.\n${err.message}\n`);
     process.exit(1);
   }
-  v8.setFlagsFromString(PGLITE_V8_FLAGS.join(' '));
+  useEmbeddedDatabaseFlags();
   await createPgliteDataDir(dataDir);
   return openDatabase({ kind: 'pglite', dataDir });
 }
 
 /**
- * `npm run serve` runs the compiled form of this file (apps/server/build.mjs) as
- * `MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 MALLOC_MMAP_THRESHOLD_=131072 node
- * --max-semi-space-size=4 --heap-growing-percent=50 --gc-memory-reducer-start-delay-ms=1000
- * --expose-gc apps/server/dist/main.js` (`npm run bench -- sdk memory` for every figure below):
- *
- * - The C library's allocator (glibc; other systems ignore these variables) keeps at most two arenas
- *   instead of eight a core, and gives freed memory back past 128 KiB instead of a threshold that
- *   grows up to 64 MiB as large blocks are freed. Native memory freed after the SDK load rows
- *   (sockets, parsers, the embedded database's buffers) had stayed resident: with 10,000 SSE streams
- *   open after those rows, 280 MiB with these settings, 303 without; after the whole bench 198 and 214;
- *   the SDK rows within their run-to-run spread.
- * - Young-generation halves of at most 4 MiB instead of 16. Start-up's allocations grow them to
- *   their limit, which stays resident until V8's idle memory reducer shrinks them: at 16 MiB about
- *   15 MiB of the idle server's memory. At 8 MiB, 200 flags evaluated for a new user on each JS client
- *   or OFREP request ran a tenth faster, but the idle server on PostgreSQL went past its 120 MiB
- *   target; the other SDK figures and event ingestion were the same at 4, 8 and 16.
- * - The old generation is collected when it reaches 1.5 times what the last full collection kept,
- *   instead of V8's own factor of up to 4: under the SDK load rows, garbage promoted from in-flight
- *   requests had grown the heap to 125 MiB used for 43 MiB live.
- * - V8's memory reducer makes its first check 1 s after start instead of 8, so that the garbage
- *   of migrations and the seed is returned before the server is first looked at idle. Its later
- *   checks still come 8 s after each full collection.
- * - `gc` is exposed for the idle collector (lib/idle-collector.ts), which collects as soon as the
- *   event loop has been idle for a second after a burst grew the heap: the garbage of closing 10,000
- *   SSE streams was still resident 2 s later without it (resident memory after the SDK bench:
- *   323–326 MiB without it, 215–257 MiB with it).
+ * `npm run serve` runs the compiled form of this file (apps/server/build.mjs) with the Node flags and
+ * allocator settings of runtime/settings.ts, which says why each is there.
  */
 async function main() {
   const config = readConfig();
-  // Compiled before the embedded database's V8 flags are set, which would slow it (lib/sha1.ts).
-  await serverEvaluator();
+  // Compiled before the embedded database's V8 flags are set, which would slow it (runtime/process.ts).
+  await warmUpWebAssembly();
   const database = await openConfiguredDatabase(config);
   await database.migrate();
   const seeded = await seed(database.db, {
@@ -99,7 +73,7 @@ async function main() {
     );
   }
 
-  const stopCollector = startIdleCollector(compactingCollection(globalThis.gc), (collection) =>
+  const stopCollector = startCollector((collection) =>
     app.log.debug(
       {
         heapUsedMiB: Math.round(collection.heapUsedBefore / 2 ** 20),
