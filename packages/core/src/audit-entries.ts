@@ -81,9 +81,47 @@ export type TargetUserAuditEntry = ByMember & {
   environment: AuditNamed & { projectKey: string };
 };
 
+/** An environment as its entries describe it. */
+export type AuditEnvironment = AuditNamed & { id: string; production: boolean; local: boolean };
+
+/** The settings of an environment an update may change, in the order its entry lists them. */
+export const AUDIT_ENVIRONMENT_FIELDS = [
+  'name',
+  'url',
+  'color',
+  'local',
+  'production',
+  'tags',
+  'sdkCanCreateFeatures',
+] as const;
+
+/** Environments of a project. */
+export type EnvironmentAuditEntry =
+  | (ByMember & {
+      kind: 'environment.created';
+      environment: AuditEnvironment;
+      project: AuditNamed;
+      /** Its targeting was copied from another environment. */
+      cloned: boolean;
+    })
+  | (ByMember & {
+      kind: 'environment.updated';
+      environment: AuditEnvironment;
+      project: AuditNamed;
+      /** The settings that changed, from and to; none when it was saved as it was. */
+      changes: { field: (typeof AUDIT_ENVIRONMENT_FIELDS)[number]; from: unknown; to: unknown }[];
+    })
+  | (ByMember & { kind: 'environment.deleted'; environment: AuditEnvironment; project: AuditNamed })
+  | (ByMember & {
+      kind: 'environment.key_rotated';
+      environment: AuditEnvironment;
+      project: AuditNamed;
+      sdk: 'server' | 'js';
+    });
+
 /** Every kind of audit entry described as data so far; the other writes still build their text inline. */
 export type AuditEntryKind =
-  ExperimentAuditEntry | SegmentAuditEntry | TargetAuditEntry | TargetUserAuditEntry;
+  ExperimentAuditEntry | SegmentAuditEntry | TargetAuditEntry | TargetUserAuditEntry | EnvironmentAuditEntry;
 
 /** The action each kind of entry is filed under (the audit log's Action filter). */
 export const AUDIT_ENTRY_ACTIONS = {
@@ -95,6 +133,10 @@ export const AUDIT_ENTRY_ACTIONS = {
   'segment.deleted': 'delete',
   'target.created': 'create',
   'target_user.removed': 'delete',
+  'environment.created': 'create',
+  'environment.updated': 'update',
+  'environment.deleted': 'archive',
+  'environment.key_rotated': 'update',
 } as const satisfies Record<AuditEntryKind['kind'], AuditAction>;
 
 /** The entry of one kind: `AuditEntryOf<'segment.created'>`. */

@@ -3,14 +3,13 @@ import {
   MASKED_SERVER_SDK_KEY,
   canSeeServerSdkKey,
   defaultSdkCanCreateFeatures,
-  escapeMarkdown,
   isProductionEnvironment,
-  markdownCode,
   type Environment,
   type EnvironmentInput,
   type EnvironmentUpdateInput,
   type ProjectRef,
 } from '@vexil/core';
+import { AUDIT_ENVIRONMENT_FIELDS } from '@vexil/core/audit-entries';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
@@ -23,6 +22,7 @@ import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
+import { environmentAudit } from './environment-audit';
 import * as repo from './environments.repository';
 import type { EnvironmentRecord } from './environments.types';
 
@@ -76,30 +76,9 @@ function nextSdkCanCreateFeatures(
   return becomesProduction ? false : before.sdkCanCreateFeatures;
 }
 
-function describeEnvironment(row: Pick<EnvironmentRecord, 'name' | 'key' | 'production' | 'local'>) {
-  const kinds = [row.production ? 'production' : null, row.local ? 'local' : null].filter(Boolean);
-  return `**${escapeMarkdown(row.name)}** (${markdownCode(row.key)}${kinds.length ? `, ${kinds.join(', ')}` : ''})`;
-}
-
-/** The fields an update may change, with how the audit log names them. */
-const EDITABLE: readonly {
-  field: 'name' | 'url' | 'color' | 'local' | 'production' | 'tags' | 'sdkCanCreateFeatures';
-  label: string;
-}[] = [
-  { field: 'name', label: 'name' },
-  { field: 'url', label: 'url' },
-  { field: 'color', label: 'colour' },
-  { field: 'local', label: 'local' },
-  { field: 'production', label: 'production' },
-  { field: 'tags', label: 'tags' },
-  { field: 'sdkCanCreateFeatures', label: 'SDKs may create features' },
-];
-
-function show(value: unknown): string {
-  if (Array.isArray(value))
-    return value.length ? value.map((v) => markdownCode(String(v))).join(', ') : '(none)';
-  if (value === null || value === '') return '(none)';
-  return markdownCode(String(value));
+/** An environment as its audit entries describe it. */
+function audited(row: Pick<EnvironmentRecord, 'id' | 'name' | 'key' | 'production' | 'local'>) {
+  return { id: row.id, key: row.key, name: row.name, production: row.production, local: row.local };
 }
 
 export type EnvironmentsService = ReturnType<typeof createEnvironmentsService>;
@@ -207,15 +186,17 @@ export function createEnvironmentsService(deps: {
           }
           await billing.assertWithinLimit(tx, organisationId, 'maxEnvironments');
           const row = await insertEnvironment(tx, principal, project, input);
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'environment',
-            resourceId: row.id,
-            projectKey: project.key,
-            environmentKey: row.key,
-            title: `Environment ${row.name} created in ${project.name}`,
-            description: `${escapeMarkdown(principal.email)} created the environment ${describeEnvironment(row)} in the project **${escapeMarkdown(project.name)}**${input.cloneEnvironmentId ? ', copying its targeting from another environment' : ''}.`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            environmentAudit({
+              kind: 'environment.created',
+              by: principal.email,
+              environment: audited(row),
+              project: { key: project.key, name: project.name },
+              cloned: Boolean(input.cloneEnvironmentId),
+            }),
+          );
           return { row, project };
         });
         changed(organisationId, row.id);
@@ -285,27 +266,21 @@ export function createEnvironmentsService(deps: {
             sdkCanCreateFeatures: input.sdkCanCreateFeatures,
           }),
         };
-        const changes = EDITABLE.filter(
-          ({ field }) => JSON.stringify(before[field]) !== JSON.stringify(next[field]),
+        const changes = AUDIT_ENVIRONMENT_FIELDS.filter(
+          (field) => JSON.stringify(before[field]) !== JSON.stringify(next[field]),
         );
         const after = await repo.update(tx, organisationId, id, { ...next, updatedAt: now() });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'environment',
-          resourceId: id,
-          projectKey: project.key,
-          environmentKey: before.key,
-          title: `Environment ${after.name} updated in ${project.name}`,
-          description:
-            changes.length === 0
-              ? `${escapeMarkdown(principal.email)} saved the environment ${describeEnvironment(after)} without changes.`
-              : `${escapeMarkdown(principal.email)} updated the environment ${describeEnvironment(after)} in **${escapeMarkdown(project.name)}**:\n\n${changes
-                  .map(({ field, label }) => `- ${label}: ${show(before[field])} → ${show(next[field])}`)
-                  .join('\n')}`,
-          data: Object.fromEntries(
-            changes.map(({ field }) => [field, { from: before[field], to: next[field] }]),
-          ),
-        });
+        await audit.record(
+          tx,
+          principal,
+          environmentAudit({
+            kind: 'environment.updated',
+            by: principal.email,
+            environment: audited(after),
+            project: { key: project.key, name: project.name },
+            changes: changes.map((field) => ({ field, from: before[field], to: next[field] })),
+          }),
+        );
         return { after, projectKey: project.key };
       });
       changed(organisationId, id);
@@ -327,15 +302,16 @@ export function createEnvironmentsService(deps: {
         }
         const at = now();
         await repo.update(tx, organisationId, id, { archived: true, archivedAt: at, updatedAt: at });
-        await audit.record(tx, principal, {
-          action: 'archive',
-          resourceType: 'environment',
-          resourceId: id,
-          projectKey: project.key,
-          environmentKey: environment.key,
-          title: `Environment ${environment.name} deleted from ${project.name}`,
-          description: `${escapeMarkdown(principal.email)} deleted the environment ${describeEnvironment(environment)} from the project **${escapeMarkdown(project.name)}**. Its SDK keys no longer work.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          environmentAudit({
+            kind: 'environment.deleted',
+            by: principal.email,
+            environment: audited({ ...environment, id }),
+            project: { key: project.key, name: project.name },
+          }),
+        );
       });
       events.publish({ type: 'environment.removed', organisationId, environmentId: id });
     },
@@ -360,16 +336,17 @@ export function createEnvironmentsService(deps: {
         const change =
           kind === 'server' ? { serverApiKey: newSdkKey('server') } : { jsApiKey: newSdkKey('js') };
         const after = await repo.update(tx, organisationId, id, { ...change, updatedAt: now() });
-        const label = kind === 'server' ? 'server SDK key' : 'JS client SDK key';
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'environment',
-          resourceId: id,
-          projectKey: project.key,
-          environmentKey: after.key,
-          title: `The ${label} of ${after.name} rotated`,
-          description: `${escapeMarkdown(principal.email)} replaced the ${label} of the environment ${describeEnvironment(after)} in **${escapeMarkdown(project.name)}**. The previous key no longer works.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          environmentAudit({
+            kind: 'environment.key_rotated',
+            by: principal.email,
+            environment: audited({ ...after, id }),
+            project: { key: project.key, name: project.name },
+            sdk: kind,
+          }),
+        );
         return { after, projectKey: project.key };
       });
       changed(organisationId, id);
