@@ -2,8 +2,6 @@ import {
   SSO_ADMINS_ONLY,
   can,
   escapeMarkdown,
-  isOrganisationAdmin,
-  ssoRequiredMessage,
   type PublicSso,
   type SsoConnection,
   type SsoConnectionInput,
@@ -14,7 +12,7 @@ import { lockOrganisation } from '../../db/locks';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
 import type { AuditService } from '../audit/audit.service';
-import type { AuthService, PasswordSignInRule, Principal } from '../auth/auth.service';
+import type { AuthService, Principal } from '../auth/auth.service';
 import type { MembersService } from '../members/members.service';
 import { OidcError, type OidcClient } from './oidc-client';
 import { describeConnection, secretContext, toConnection } from './sso-connection';
@@ -194,16 +192,6 @@ export function createSsoService(deps: {
       const row = await repo.findConnection(db, organisationId);
       return row ? { displayName: row.displayName, required: row.required } : null;
     },
-
-    /**
-     * For password sign-in (auth module): with "SSO required", only organisation admins keep their
-     * password, so that a broken identity provider cannot lock the organisation out.
-     */
-    passwordSignInRule: (async (member) => {
-      if (isOrganisationAdmin({ authorities: member.authorities })) return null;
-      const row = await repo.findConnection(db, member.organisationId);
-      return row?.required ? ssoRequiredMessage(row.displayName) : null;
-    }) satisfies PasswordSignInRule,
 
     /** GET /api/v1/sso/start and GET /api/v1/sso/callback: the sign-in round trip (sso-sign-in.ts). */
     ...signIn,
