@@ -64,6 +64,9 @@ const projects = [
       globalSetup: ['e2e/global-setup.ts'],
       testTimeout: 60_000,
       hookTimeout: 120_000,
+      // expect.poll waits on what the page shows as long as a locator does (browser.ts's 15 s), not
+      // Vitest's 1 s, which a busy machine's slower page overran.
+      expect: { poll: { timeout: 15_000 } },
       // Spec files run side by side, each worker on a demo server of its own (support/shared-server.ts).
       maxWorkers: workers,
     },

@@ -24,10 +24,7 @@ describe('access tokens', () => {
     const name = `Deploy script ${Date.now().toString(36)}`;
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.setViewportSize(DESKTOP);
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-
-    await page.goto('/admin/tokens');
+    await signIn(page, { at: '/admin/tokens' });
     await page.getByRole('heading', { name: 'Access Tokens', level: 2 }).waitFor();
     await page.getByRole('tab', { name: 'Access Tokens', selected: true }).waitFor();
     const empty = page.getByText('You have no access tokens yet.');
@@ -93,9 +90,7 @@ describe('access tokens', () => {
   it('shows the New Token modal and the created token on a phone', async () => {
     const { page } = page$;
     await page.setViewportSize(PHONE);
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-    await page.goto('/admin/tokens');
+    await signIn(page, { at: '/admin/tokens' });
     await page.getByRole('heading', { name: 'Access Tokens', level: 2 }).waitFor();
     await page.getByRole('button', { name: 'New Token' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New Token' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { launchBrowser, openPage, rendered, screenshot, signIn, watchRequests } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_DOMAIN, startServer, type RunningServer } from './support/server';
 import { DESKTOP, PHONE } from './support/api';
 
@@ -106,9 +106,11 @@ describe('project admin deletes', () => {
     // Mouse: hovering the button says the same, and a click opens no confirmation.
     await remove.hover({ force: true });
     await tooltip.getByText('You must have at least one environment.').waitFor();
+    const requests = watchRequests(page);
     await remove.click({ force: true });
-    await page.waitForTimeout(300);
+    await requests.settled();
     expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(requests.writes).toEqual([]);
     await context.close();
   });
 
@@ -129,9 +131,11 @@ describe('project admin deletes', () => {
     expect(await confirmButton.isDisabled()).toBe(true);
     await typed.fill('Spare');
     expect(await confirmButton.isDisabled()).toBe(true);
+    const requests = watchRequests(page);
     await typed.press('Enter');
-    await page.waitForTimeout(300);
+    await requests.settled();
     expect(await dialog.isVisible()).toBe(true);
+    expect(requests.writes).toEqual([]);
     await typed.fill('spare');
     expect(await confirmButton.isDisabled()).toBe(false);
     await screenshots(page, 'admin-delete-project-dialog');
@@ -176,9 +180,11 @@ describe('environment colour', () => {
     await form.getByLabel('URL').click();
     await form.getByText(COLOR_MESSAGE).waitFor();
     expect(await colour.inputValue()).toBe('blue');
+    const requests = watchRequests(page);
     await form.getByRole('button', { name: 'Create Environment' }).click();
-    await page.waitForTimeout(500);
+    await requests.settled();
     expect(await form.isVisible()).toBe(true);
+    expect(requests.writes).toEqual([]);
     await form.getByText(COLOR_MESSAGE).waitFor();
     expect(await colour.inputValue()).toBe('blue');
     await screenshots(page, 'admin-environment-invalid-colour');
@@ -257,13 +263,13 @@ describe('target picker', () => {
       await page.getByRole('option', { name: 'Create a new target…' }).click();
       const dialog = page.getByRole('dialog', { name: 'New target' });
       await dialog.waitFor();
-      await page.waitForTimeout(300);
-      expect(await list.count()).toBe(0);
+      // The list closes with a transition: it is gone once that ends.
+      await expect.poll(() => list.count(), { timeout: 15_000 }).toBe(0);
       if (finish === 'create') await dialog.getByRole('button', { name: 'Create target' }).click();
       else await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });
-      await page.waitForTimeout(300);
-      expect(await list.count()).toBe(0);
+      await rendered(page);
+      await expect.poll(() => list.count(), { timeout: 15_000 }).toBe(0);
     }
     expect(await picker.inputValue()).toBe('Plan');
     // The next field takes the click: nothing lies over it.

@@ -172,9 +172,7 @@ describe('project admin', () => {
 describe('project admin for other users and plans', () => {
   it('shows a read-only user "Only organisation admins may manage projects."', async () => {
     const { context, page } = await openPage(browser, limited.url);
-    await signIn(page, { email: 'viewer@example.com' });
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-    await page.goto('/admin/projects');
+    await signIn(page, { email: 'viewer@example.com', at: '/admin/projects' });
     await page.getByText('Only organisation admins may manage projects.').waitFor();
     expect(await page.getByRole('button', { name: 'New Project' }).count()).toBe(0);
     await screenshot(page, 'admin-projects-read-only');
@@ -183,9 +181,7 @@ describe('project admin for other users and plans', () => {
 
   it('shows a read-only user the public JS key but the server key only masked, with no copy', async () => {
     const { context, page } = await openPage(browser, limited.url);
-    await signIn(page, { email: 'viewer@example.com' });
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-    await page.goto('/projects/sp/environments/production/features');
+    await signIn(page, { email: 'viewer@example.com', at: '/projects/sp/environments/production/features' });
     await page.getByRole('button', { name: 'Api Keys' }).click();
     const keys = page.getByRole('dialog', { name: /Api keys/ });
     expect(await keys.getByRole('textbox', { name: 'JS Client Key' }).inputValue()).toMatch(JS_KEY);

@@ -43,9 +43,7 @@ describe('Admin › Audit', () => {
     { timeout: 120_000 },
     async () => {
       const { page } = t;
-      await signIn(page);
-      await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-      await page.goto('/admin/audit');
+      await signIn(page, { at: '/admin/audit' });
       await entries(page).first().waitFor();
 
       await choose(page, 'Project', 'Audit trail');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { launchBrowser, openPage, screenshot, signIn, watchRequests } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_DOMAIN, startServer, type RunningServer } from './support/server';
 
 /*
@@ -126,9 +126,12 @@ describe('the key of a new feature', () => {
     const offer = dialog.getByRole('button', { name: `Use ${free}` });
     await offer.waitFor();
     await pictures(page, 'feature-key-taken');
+    const requests = watchRequests(page);
     await dialog.getByRole('button', { name: 'Create Feature' }).click();
-    await page.waitForTimeout(500);
+    // Refused in the dialog once its check of the key has answered: nothing is created.
+    await requests.settled();
     expect(await dialog.isVisible()).toBe(true);
+    expect(requests.writes).toEqual([]);
     expect(await keysOf()).toEqual(before);
 
     await offer.click();

@@ -57,9 +57,7 @@ const filters = (page: Page) => page.getByRole('group', { name: 'Filters' });
 describe('feature list filters', () => {
   it('filters by tag and by Off, sorts by Last changed, and finds all three again after a reload', async () => {
     const { page } = browser;
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-    await page.goto(LIST);
+    await signIn(page, { at: LIST });
     await expect.poll(() => names(page)).toEqual(['Alpha pay', 'Bravo pay', 'Charlie pay', 'Delta', 'Echo']);
 
     // A tag: the features having it.
@@ -99,9 +97,7 @@ describe('feature list filters', () => {
 
   it('says when nothing matches, and on a phone folds the filters away without scrolling sideways', async () => {
     const { page } = browser;
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-    await page.goto(`${LIST}?tag=beta&state=off`);
+    await signIn(page, { at: `${LIST}?tag=beta&state=off` });
     await page.getByText('No feature matches these filters.').waitFor();
 
     await page.goto(`${LIST}?tag=payments`);

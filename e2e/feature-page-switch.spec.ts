@@ -7,7 +7,7 @@ import {
   features,
   impressionCounters,
 } from '../apps/server/src/db/schema/index';
-import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { launchBrowser, openPage, rendered, screenshot, signIn } from './support/browser';
 import { ADMIN_EMAIL, addDemoUser, startServer, type RunningServer } from './support/server';
 import { DESKTOP, PHONE } from './support/api';
 
@@ -209,6 +209,17 @@ type ChartFacts = {
 };
 
 /** What the chart draws, read from its SVG as the browser renders it. */
+/** The chart as drawn once two readings frames apart agree: it draws again once it knows its width. */
+async function settledChartFacts(page: Page): Promise<ChartFacts> {
+  let last = JSON.stringify(await chartFacts(page));
+  for (;;) {
+    await rendered(page);
+    const facts = await chartFacts(page);
+    if (JSON.stringify(facts) === last) return facts;
+    last = JSON.stringify(facts);
+  }
+}
+
 function chartFacts(page: Page): Promise<ChartFacts> {
   return page.locator('.recharts-wrapper').evaluate((wrapper): ChartFacts => {
     // The legend lists the lines in the order they are drawn.
@@ -249,8 +260,7 @@ describe('the Overview chart', () => {
       await page.goto(featurePage('dark-mode', 'development'));
       await page.getByRole('heading', { name: 'Daily impressions in Development' }).waitFor();
       await page.locator('.recharts-line-curve').first().waitFor();
-      await page.waitForTimeout(300); // the chart draws again once it knows its width
-      const facts = await chartFacts(page);
+      const facts = await settledChartFacts(page);
 
       // Soft: a broken chart shows every one of its faults at once.
       const on = facts.lines.find((line) => line.name === 'On')!;

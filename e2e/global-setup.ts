@@ -1,5 +1,11 @@
+import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { startServer, type RunningServer } from './support/server';
+import {
+  createDataTemplate,
+  DATA_TEMPLATE_VARIABLE,
+  startServer,
+  type RunningServer,
+} from './support/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,8 +18,12 @@ declare module 'vitest' {
 }
 
 let servers: RunningServer[] = [];
+let template: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  // Made before the workers start, which inherit the variable: every server of the run copies it.
+  template = await createDataTemplate();
+  process.env[DATA_TEMPLATE_VARIABLE] = template;
   const count = Math.max(1, Number(project.config.maxWorkers) || 1);
   servers = await Promise.all(Array.from({ length: count }, () => startServer()));
   project.provide(
@@ -24,4 +34,5 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await Promise.all(servers.map((server) => server.stop()));
+  if (template) await rm(template, { recursive: true, force: true });
 }

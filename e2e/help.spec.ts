@@ -55,9 +55,7 @@ afterAll(async () => {
 
 /** Signs in and works in the sample project's development environment, so Help shows that one. */
 async function signInToDevelopment(page: Page, email = ADMIN_EMAIL): Promise<void> {
-  await signIn(page, { email });
-  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-  await page.goto('/projects/sp/environments/development/features');
+  await signIn(page, { email, at: '/projects/sp/environments/development/features' });
   await page.getByRole('heading', { name: 'Features', level: 1 }).waitFor();
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, signIn } from './support/browser';
+import { launchBrowser, openPage, screenshot, signIn, watchRequests } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 import { adminApi, DESKTOP, PHONE } from './support/api';
 
@@ -173,13 +173,19 @@ describe('home Features section', () => {
         body: JSON.stringify({ title: 'Something went wrong on our side. Please try again.' }),
       });
     });
+    // The page's timers on a clock the test can run ahead: time passes as usual until then.
+    await page.clock.install();
+    const requests = watchRequests(page);
     await signIn(page);
     const alert = page.getByRole('alert').filter({ hasText: 'We could not load the features.' });
-    // At once: no retries behind a skeleton first (they took 3 s).
-    await alert.waitFor({ timeout: 1500 });
+    // At once: said after the one failed call, with no retries behind a skeleton first (they took 3 s).
+    await alert.waitFor();
+    expect(asked).toBe(1);
     await expect.poll(() => alert.innerText()).toContain('Something went wrong on our side.');
-    // Give a retry or a second toast the time to show up, then count what the user sees.
-    await page.waitForTimeout(1500);
+    // A retry (the client's comes 300 ms after a call that got no answer) or a second toast would
+    // come within the next 1.5 s: the page's clock runs them at once, and what they asked is answered.
+    await page.clock.runFor(1500);
+    await requests.settled();
     expect(asked).toBe(1);
     expect(await page.getByText('Something went wrong on our side. Please try again.').count()).toBe(1);
     expect(await page.locator('.mantine-Notification-root').count()).toBe(0);

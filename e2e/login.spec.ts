@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screenshot, signIn, useFreshPage } from './support/browser';
+import { screenshot, signInWithForm, useFreshPage } from './support/browser';
 import { ADMIN_EMAIL } from './support/server';
 
 const t = useFreshPage();
@@ -10,7 +10,7 @@ describe('login', () => {
     await t.page.getByRole('heading', { name: 'Sign in to Demo' }).waitFor();
     await screenshot(t.page, 'login');
 
-    await signIn(t.page);
+    await signInWithForm(t.page);
     await t.page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     expect(new URL(t.page.url()).pathname).toBe('/');
   });
@@ -48,7 +48,7 @@ describe('login', () => {
   });
 
   it('says the combination is invalid for a wrong password', async () => {
-    await signIn(t.page, { password: 'not-the-password' });
+    await signInWithForm(t.page, { password: 'not-the-password' });
     const alert = t.page.getByRole('alert').filter({ hasText: 'combination' });
     await alert.waitFor();
     expect(await alert.textContent()).toContain(

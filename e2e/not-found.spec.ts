@@ -15,10 +15,7 @@ afterAll(async () => {
 describe('page not found', () => {
   it('shows Page not found for an unknown address, with a Head home link', async () => {
     const { context, page } = await openPage(browser, sharedServerURL());
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-
-    await page.goto('/no/such/page');
+    await signIn(page, { at: '/no/such/page' });
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await screenshot(page, '404');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useFreshPage } from './support/browser';
+import { signIn, signInWithForm, useFreshPage } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/server';
 
 const t = useFreshPage();
@@ -27,10 +27,7 @@ describe('session', () => {
   });
 
   it('logs out from the profile menu, back to the remembered organisation login', async () => {
-    await t.page.goto('/demo/login');
-    await t.page.getByLabel('Email').fill(ADMIN_EMAIL);
-    await t.page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
-    await t.page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithForm(t.page);
     await t.page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
 
     await t.page.getByRole('button', { name: /Account menu/ }).click();
@@ -44,10 +41,7 @@ describe('session', () => {
   });
 
   it('signs the user out when a call answers 401 (/test/401)', async () => {
-    await t.page.goto('/demo/login');
-    await t.page.getByLabel('Email').fill(ADMIN_EMAIL);
-    await t.page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
-    await t.page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(t.page);
     await t.page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
 
     await t.page.goto('/test/401');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { DESKTOP, PHONE } from './support/api';
-import { launchBrowser, openPage, signIn, viewShot } from './support/browser';
+import { launchBrowser, openPage, signIn, viewShot, watchRequests } from './support/browser';
 import { ADMIN_PASSWORD, addDemoUser, startServer, type RunningServer } from './support/server';
 
 /*
@@ -113,9 +113,11 @@ describe('Welcome walkthrough', () => {
     await tour(page).waitFor({ state: 'detached' });
 
     // Read for good: not on the next visit either.
+    const requests = watchRequests(page);
     await page.reload();
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-    await page.waitForTimeout(1000);
+    // The walkthrough's code is loaded on demand: once every load has answered, it would be open.
+    await requests.settled();
     expect(await tour(page).count()).toBe(0);
     const initial = await page.evaluate(() => fetch('/api/v1/initial').then((response) => response.json()));
     expect(

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,13 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../apps/server/src/db/client';
-import { COMPILED_SERVER, serveCommand } from '../../apps/server/src/runtime/settings';
 import { organisations, subscriptions, users, type PlanLimits } from '../../apps/server/src/db/schema/index';
 import { hashPassword } from '../../apps/server/src/lib/passwords';
 import { seed } from '../../apps/server/src/seed';
 
 /** The repository root, where the root package.json and `apps/server/dist` are. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const COMPILED_SERVER = 'apps/server/dist/main.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'e2e-admin-password';
@@ -31,18 +31,51 @@ export type RunningServer = {
 };
 
 /**
- * Creates the server's embedded database before it starts, migrated and seeded as a first start
- * would, and lets `prepare` add what no screen can create yet (a plan, more teammates).
+ * Names the data directory that new servers copy (see prepareData). global-setup.ts makes one before
+ * the spec files start and sets it here, so that their processes inherit it.
  */
-async function prepareData(dataDir: string, prepare: (db: Database) => Promise<void>): Promise<void> {
+export const DATA_TEMPLATE_VARIABLE = 'VEXIL_E2E_DATA_TEMPLATE';
+
+/**
+ * Creates an embedded database migrated and seeded as a server's first start would (the demo
+ * organisation, its admin with ADMIN_PASSWORD). Creating PostgreSQL's files (initdb) and migrating
+ * them take some 10 s of CPU; copying the result takes a few milliseconds, and every server of a run
+ * starts from such a copy.
+ */
+export async function createDataTemplate(): Promise<string> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'vexil-e2e-template-'));
   const database = openDatabase({ kind: 'pglite', dataDir });
   try {
     await database.migrate();
     await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: true, hashCost: 'test' });
-    await prepare(database.db);
   } finally {
     await database.close();
   }
+  return dataDir;
+}
+
+/**
+ * A fresh data directory for one server: a copy of global-setup.ts's template when there is one (the
+ * browser tests), otherwise empty for the server's first start (the benchmarks). `prepare` adds what no
+ * screen can create yet (a plan, more teammates); an empty directory is migrated and seeded first.
+ */
+async function prepareData(prepare?: (db: Database) => Promise<void>): Promise<string> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'vexil-e2e-'));
+  const template = process.env[DATA_TEMPLATE_VARIABLE];
+  if (template) await cp(template, dataDir, { recursive: true });
+  if (prepare) {
+    const database = openDatabase({ kind: 'pglite', dataDir });
+    try {
+      if (!template) {
+        await database.migrate();
+        await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: true, hashCost: 'test' });
+      }
+      await prepare(database.db);
+    } finally {
+      await database.close();
+    }
+  }
+  return dataDir;
 }
 
 /** Adds a user of the demo organisation who signs in with the admin's password. */
@@ -82,9 +115,9 @@ function freePort(): Promise<number> {
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The product as `npm run serve` runs it: the compiled server (`npm run build`) with the Node flags
- * and environment of apps/server/src/runtime/settings.ts, which the `serve` script reads too, so that
- * the tests and benchmarks run what users run.
+ * The product as `npm run serve` runs it: the compiled server (`npm run build`) with the environment
+ * and Node flags of the root package.json's `serve` script (`NAME=value … node [flags] server`), read
+ * from there so that the tests and benchmarks run what users run.
  */
 function serveScript(): { environment: Record<string, string>; args: string[] } {
   if (!existsSync(path.join(ROOT, COMPILED_SERVER))) {
@@ -92,7 +125,22 @@ function serveScript(): { environment: Record<string, string>; args: string[] } 
       `${COMPILED_SERVER} is missing: the browser tests and benchmarks run the built product. Run \`npm run build\` first (\`npm run test:e2e\` does).`,
     );
   }
-  const { environment, args } = serveCommand();
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const words = (manifest.scripts.serve ?? '').trim().split(/\s+/);
+  const environment: Record<string, string> = {};
+  let assignment: RegExpExecArray | null;
+  while (words.length > 0 && (assignment = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0]!))) {
+    environment[assignment[1]!] = assignment[2]!;
+    words.shift();
+  }
+  const [command, ...args] = words;
+  if (command !== 'node' || args.at(-1) !== COMPILED_SERVER) {
+    throw new Error(
+      `The root package.json's serve script is not \`[NAME=value …] node [flags] ${COMPILED_SERVER}\``,
+    );
+  }
   return { environment, args };
 }
 
@@ -149,8 +197,7 @@ async function startOnce(
   options: { prepare?: (db: Database) => Promise<void> },
 ): Promise<RunningServer> {
   const args = serveArguments();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'vexil-e2e-'));
-  if (options.prepare) await prepareData(dataDir, options.prepare);
+  const dataDir = await prepareData(options.prepare);
   const url = `http://localhost:${port}`;
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -224,7 +271,7 @@ async function startOnce(
         `The server was not ready within ${READY_TIMEOUT_MS / 1000} s.\nstderr:\n${stderr || '(empty)'}\nstdout:\n${output || '(empty)'}`,
       );
     }
-    await delay(250);
+    await delay(100);
   }
 
   return { url, stop: cleanUp, pid: child.pid! };
