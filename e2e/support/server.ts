@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,13 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../apps/server/src/db/client';
+import { COMPILED_SERVER, serveCommand } from '../../apps/server/src/runtime/settings';
 import { organisations, subscriptions, users, type PlanLimits } from '../../apps/server/src/db/schema/index';
 import { hashPassword } from '../../apps/server/src/lib/passwords';
 import { seed } from '../../apps/server/src/seed';
 
 /** The repository root, where the root package.json and `apps/server/dist` are. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const COMPILED_SERVER = 'apps/server/dist/main.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'e2e-admin-password';
@@ -115,9 +115,9 @@ function freePort(): Promise<number> {
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The product as `npm run serve` runs it: the compiled server (`npm run build`) with the environment
- * and Node flags of the root package.json's `serve` script (`NAME=value … node [flags] server`), read
- * from there so that the tests and benchmarks run what users run.
+ * The product as `npm run serve` runs it: the compiled server (`npm run build`) with the Node flags
+ * and environment of apps/server/src/runtime/settings.ts, which the `serve` script reads too, so that
+ * the tests and benchmarks run what users run.
  */
 function serveScript(): { environment: Record<string, string>; args: string[] } {
   if (!existsSync(path.join(ROOT, COMPILED_SERVER))) {
@@ -125,22 +125,7 @@ function serveScript(): { environment: Record<string, string>; args: string[] } 
       `${COMPILED_SERVER} is missing: the browser tests and benchmarks run the built product. Run \`npm run build\` first (\`npm run test:e2e\` does).`,
     );
   }
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const words = (manifest.scripts.serve ?? '').trim().split(/\s+/);
-  const environment: Record<string, string> = {};
-  let assignment: RegExpExecArray | null;
-  while (words.length > 0 && (assignment = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0]!))) {
-    environment[assignment[1]!] = assignment[2]!;
-    words.shift();
-  }
-  const [command, ...args] = words;
-  if (command !== 'node' || args.at(-1) !== COMPILED_SERVER) {
-    throw new Error(
-      `The root package.json's serve script is not \`[NAME=value …] node [flags] ${COMPILED_SERVER}\``,
-    );
-  }
+  const { environment, args } = serveCommand();
   return { environment, args };
 }
 
