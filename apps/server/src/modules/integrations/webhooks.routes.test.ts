@@ -15,7 +15,7 @@ import { auditTrail, callerFor, createTeam, type Caller, type Team } from '../..
 import { createHarness, type Harness } from '../../../test/helpers';
 import { FAST_INTEGRATIONS, integrationsEnv, testClock } from '../../../test/integrations';
 import { sdkFixture } from '../../../test/sdk';
-import * as repo from './integrations.repository';
+import * as repo from './webhooks.repository';
 import { WEBHOOK_RETRY_DELAYS_S } from './webhooks.service';
 
 type Received = { headers: IncomingHttpHeaders; body: string };

@@ -17,38 +17,23 @@ import {
   type OutgoingFetch,
   type OutgoingPolicy,
 } from '../../lib/outgoing-url';
-import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
+import type { SecretBox } from '../../lib/secret-box';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { Scope } from '../scope/scope.service';
 import { assertIntegrationsAdmin, type IntegrationsLogger } from './access';
 import { passes, webhookPayload } from './change-messages';
-import * as repo from './integrations.repository';
-import type { AttemptRecord, DeliveryRecord, IntegrationEvent, WebhookRecord } from './integrations.types';
-import { failureReason, retryAfterMs } from './slack-adapter';
-import { newMessageId, newWebhookSecret, webhookHeaders } from './webhook-signature';
+import * as repo from './webhooks.repository';
+import type { DeliveryRecord, IntegrationEvent, WebhookRecord } from './integrations.types';
+import { newMessageId, newWebhookSecret } from './webhook-signature';
+import { TEST_EVENT, createWebhookWorker, webhookSecretContext } from './webhook-worker';
 
-/**
- * The waits before each retry of a failed delivery: 10 s, 1 min, 5 min, 30 min, 2 h, 5 h, then 10 h,
- * until 24 hours after the event, when the delivery fails for good.
- */
-export const WEBHOOK_RETRY_DELAYS_S = [10, 60, 300, 1_800, 7_200, 18_000, 36_000];
-/** How long after its event a delivery is still tried. */
-export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** How long one attempt may take. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
-/** How long a taken delivery is left to its worker before another may take it again. */
-const LEASE_MS = 2 * 60 * 1000;
-/** How many deliveries one pass takes at a time, and sends side by side. */
-const BATCH = 10;
-/** The delivery log keeps 30 days. */
-const KEEP_DELIVERIES_MS = 30 * 24 * 60 * 60 * 1000;
+export { WEBHOOK_RETRY_DELAYS_S, WEBHOOK_RETRY_WINDOW_MS, WEBHOOK_TIMEOUT_MS } from './webhook-worker';
+
+/** Why an address cannot be used, for the field that holds it. */
 /** How many deliveries the log shows. */
 export const DELIVERY_LOG_LIMIT = 100;
 
-const TEST_EVENT = 'webhook.test';
-
-/** Why an address cannot be used, for the field that holds it. */
 export function refusedUrlMessage(reason: string): string {
   return `Vexil may not send requests to this address: ${reason}.`;
 }
@@ -121,9 +106,9 @@ export function createWebhooksService(deps: {
   pollMs?: number;
   now?: () => Date;
 }) {
-  const { db, audit, scope, secrets, logger } = deps;
+  const { db, audit, scope, secrets } = deps;
   const now = deps.now ?? (() => new Date());
-  const secretContext = (webhookId: string) => `webhook.secret:${webhookId}`;
+  const worker = createWebhookWorker(deps);
 
   function assertAdmin(principal: Principal) {
     assertIntegrationsAdmin(principal, deps.enabled);
@@ -144,137 +129,6 @@ export function createWebhooksService(deps: {
     const row = await repo.findWebhook(db, principal.organisationId, project.id, id);
     if (!row) throw new NotFoundError('webhook', id);
     return { project, row };
-  }
-
-  /** One attempt of a delivery; its outcome as recorded (a test delivery is never retried). */
-  async function attempt(delivery: DeliveryRecord, webhook: WebhookRecord | null): Promise<AttemptRecord> {
-    const attempts = delivery.attempts + 1;
-    const finished = (error: string): AttemptRecord => ({
-      status: 'failed',
-      attempts,
-      responseCode: null,
-      durationMs: null,
-      error,
-      nextAttemptAt: null,
-      lastAttemptAt: now(),
-    });
-    const isTest = delivery.eventType === TEST_EVENT;
-    if (!webhook) return finished('The webhook was removed.');
-    if (!webhook.enabled && !isTest) return finished('The webhook is turned off.');
-    let secret: string;
-    try {
-      secret = secrets.decrypt(webhook.secretEncrypted, secretContext(webhook.id));
-    } catch (error) {
-      if (!(error instanceof SecretBoxError)) throw error;
-      return finished('The signing secret can no longer be read (SECRETS_KEY has changed): rotate it.');
-    }
-    const sentAt = now();
-    const started = performance.now();
-    let responseCode: number | null = null;
-    let error: string | null = null;
-    let wait: number | undefined;
-    try {
-      const response = await deps.fetch(webhook.url, {
-        method: 'POST',
-        headers: webhookHeaders(secret, delivery.messageId, sentAt, delivery.payload),
-        body: delivery.payload,
-      });
-      responseCode = response.status;
-      if (!response.ok) {
-        error =
-          response.status >= 300 && response.status < 400
-            ? `HTTP ${response.status}: redirects are not followed.`
-            : `HTTP ${response.status}.`;
-        wait = retryAfterMs(response.headers.get('retry-after'));
-      }
-    } catch (failure) {
-      const reason = failureReason(failure);
-      error = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
-    }
-    const durationMs = Math.round(performance.now() - started);
-    const at = now();
-    if (error === null)
-      return {
-        status: 'succeeded',
-        attempts,
-        responseCode,
-        durationMs,
-        error,
-        nextAttemptAt: null,
-        lastAttemptAt: at,
-      };
-    const delay = WEBHOOK_RETRY_DELAYS_S[Math.min(attempts, WEBHOOK_RETRY_DELAYS_S.length) - 1]! * 1000;
-    const next = new Date(at.getTime() + Math.max(delay, wait ?? 0));
-    const giveUp = isTest || next.getTime() > delivery.createdAt.getTime() + WEBHOOK_RETRY_WINDOW_MS;
-    return {
-      status: giveUp ? 'failed' : 'pending',
-      attempts,
-      responseCode,
-      durationMs,
-      error,
-      nextAttemptAt: giveUp ? null : next,
-      lastAttemptAt: at,
-    };
-  }
-
-  // The delivery worker: one pass at a time on this instance; instances share the rows.
-  let pass: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  let lastPrune = 0;
-
-  async function runPass(): Promise<void> {
-    for (let rounds = 0; rounds < 100 && !stopped; rounds++) {
-      const at = now();
-      const due = await repo.claimDueDeliveries(db, at, new Date(at.getTime() + LEASE_MS), BATCH);
-      if (due.length === 0) break;
-      const hooks = new Map(
-        (await repo.webhooksByIds(db, [...new Set(due.map((d) => d.webhookId))])).map((w) => [w.id, w]),
-      );
-      await Promise.all(
-        due.map(async (delivery) => {
-          const outcome = await attempt(delivery, hooks.get(delivery.webhookId) ?? null);
-          await repo.recordAttempt(db, delivery.id, outcome);
-          if (outcome.status === 'failed')
-            logger.warn(
-              {
-                webhookId: delivery.webhookId,
-                deliveryId: delivery.id,
-                attempts: outcome.attempts,
-                reason: outcome.error,
-              },
-              'A webhook delivery failed for good',
-            );
-        }),
-      );
-    }
-    const at = now().getTime();
-    if (at - lastPrune > 60 * 60 * 1000) {
-      lastPrune = at;
-      await repo.pruneDeliveries(db, new Date(at - KEEP_DELIVERIES_MS));
-    }
-  }
-
-  /** Sends what is due, now, after the current request; a pass under way runs once more. */
-  function wake(): void {
-    if (stopped) return;
-    if (pass) {
-      again = true;
-      return;
-    }
-    pass = (async () => {
-      do {
-        again = false;
-        try {
-          await runPass();
-        } catch (error) {
-          logger.warn({ err: error }, 'The webhook delivery worker failed; it tries again at its next pass');
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      pass = null;
-    });
   }
 
   return {
@@ -311,7 +165,7 @@ export function createWebhooksService(deps: {
           events: [...new Set(input.events)],
           environmentKeys: [...new Set(input.environmentKeys)],
           enabled: input.enabled,
-          secretEncrypted: secrets.encrypt(secret, secretContext(id)),
+          secretEncrypted: secrets.encrypt(secret, webhookSecretContext(id)),
           createdById: principal.userId,
           createdAt: now(),
         });
@@ -397,7 +251,7 @@ export function createWebhooksService(deps: {
         });
         if (!before) throw new NotFoundError('webhook', id);
         const after = await repo.updateWebhook(tx, id, {
-          secretEncrypted: secrets.encrypt(secret, secretContext(id)),
+          secretEncrypted: secrets.encrypt(secret, webhookSecretContext(id)),
           updatedAt: now(),
         });
         await audit.record(tx, principal, {
@@ -441,7 +295,7 @@ export function createWebhooksService(deps: {
           nextAttemptAt: null,
         },
       ]);
-      const outcome = await attempt(delivery!, row);
+      const outcome = await worker.attempt(delivery!, row);
       return toDelivery(await repo.recordAttempt(db, delivery!.id, outcome));
     },
 
@@ -477,7 +331,7 @@ export function createWebhooksService(deps: {
           nextAttemptAt: at,
         },
       ]);
-      wake();
+      worker.wake();
       return toDelivery(delivery!);
     },
 
@@ -505,44 +359,23 @@ export function createWebhooksService(deps: {
           nextAttemptAt: at,
         })),
       );
-      wake();
+      worker.wake();
       return hooks.length;
     },
 
     /** Sends what is due now (the worker's pass; tests call it after moving their clock). */
-    wake,
+    wake: worker.wake,
 
-    /** Whether a pass is under way. */
-    busy: () => pass !== null,
-
-    /** Resolves once the pass under way (and any it queued) has finished. */
-    async settled(): Promise<void> {
-      while (pass) await pass;
-    },
-
-    /** Starts looking for due deliveries every `pollMs`. */
-    start(): void {
-      stopped = false;
-      const pollMs = deps.pollMs ?? 5_000;
-      if (deps.enabled && pollMs > 0 && !timer) {
-        timer = setInterval(wake, pollMs);
-        timer.unref();
-      }
-      if (deps.enabled) wake();
-    },
-
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      while (pass) await pass;
-    },
+    busy: worker.busy,
+    settled: worker.settled,
+    start: worker.start,
+    stop: worker.stop,
 
     /** Encrypts every signing secret with the current key (a SECRETS_KEY rotation); how many were. */
     async reencryptSecrets(): Promise<number> {
       let changed = 0;
       for (const row of await repo.allWebhookSecrets(db)) {
-        const next = secrets.reencrypt(row.secretEncrypted, secretContext(row.id));
+        const next = secrets.reencrypt(row.secretEncrypted, webhookSecretContext(row.id));
         if (next) {
           await repo.setWebhookSecret(db, row.id, next);
           changed++;
