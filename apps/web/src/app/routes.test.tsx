@@ -41,16 +41,16 @@ describe('routes', () => {
       });
       const { router } = render('/profile');
       // On the bare app address, with app-login on and no remembered organisation: sign-up.
-      expect(await screen.findByText('Confirm your e-mail')).toBeInTheDocument();
+      expect(await screen.findByText('Confirm your e-mail')).toBeVisible();
       expect(pathOf(router)).toBe('/signup');
       expect(sessionStorage.getItem('vexil.returnPath')).toBe('/profile');
 
       const user = userEvent.setup();
       await user.click(screen.getByRole('link', { name: 'Sign in' }));
-      expect(await screen.findByText('Sign in to Vexil')).toBeInTheDocument();
+      expect(await screen.findByText('Sign in to Vexil')).toBeVisible();
       await user.type(screen.getByLabelText('Organisation'), 'Demo');
       await user.click(screen.getByRole('button', { name: 'Continue' }));
-      expect(await screen.findByText('Sign in to Demo')).toBeInTheDocument();
+      expect(await screen.findByText('Sign in to Demo')).toBeVisible();
       expect(pathOf(router)).toBe('/demo/login');
 
       await user.type(screen.getByLabelText('Email'), 'admin@example.com');
@@ -58,7 +58,7 @@ describe('routes', () => {
       await user.click(screen.getByLabelText('Keep me signed in'));
       await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
-      expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Profile' })).toBeVisible();
       expect(pathOf(router)).toBe('/profile');
       expect(calls.find((c) => c.path === '/api/authenticate')?.body).toEqual({
         username: 'admin@example.com',
@@ -76,7 +76,7 @@ describe('routes', () => {
           jsonResponse(200, { ...bareContext, flags: { ...allFlagsOn, 'app-login': false } }),
       });
       const first = render('/profile');
-      expect(await screen.findByText('Sign in to Vexil')).toBeInTheDocument();
+      expect(await screen.findByText('Sign in to Vexil')).toBeVisible();
       expect(pathOf(first.router)).toBe('/login');
       // Without app-login, the bare page offers no sign-up.
       expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
@@ -89,14 +89,14 @@ describe('routes', () => {
       });
       rememberOrganisation('demo');
       const second = render('/profile');
-      expect(await screen.findByText('Sign in to Demo')).toBeInTheDocument();
+      expect(await screen.findByText('Sign in to Demo')).toBeVisible();
       expect(pathOf(second.router)).toBe('/demo/login');
     });
 
     it('shows the Loading page while the initial payload loads', async () => {
       stubApi({ 'GET /api/v1/initial': () => new Promise<Response>(() => undefined) });
       render('/');
-      expect(await screen.findByText('Loading')).toBeInTheDocument();
+      expect(await screen.findByText('Loading')).toBeVisible();
     });
 
     it('goes to /logout, then /login, when the initial load fails', async () => {
@@ -193,10 +193,8 @@ describe('routes', () => {
 
     it('says when the organisation in the path does not exist', async () => {
       render('/nowhere/login');
-      expect(
-        await screen.findByText(/We could not find an organisation with the domain/),
-      ).toBeInTheDocument();
-      expect(screen.getByLabelText('Organisation')).toBeInTheDocument();
+      expect(await screen.findByText(/We could not find an organisation with the domain/)).toBeVisible();
+      expect(screen.getByLabelText('Organisation')).toBeVisible();
     });
 
     it('signs up by e-mail from the bare app address: the wizard sends the pin at once', async () => {
@@ -210,8 +208,8 @@ describe('routes', () => {
       expect(await screen.findByText('Please provide an email address.')).toBeVisible();
       await user.type(screen.getByLabelText('Work e-mail'), 'grace@example.com');
       await user.click(screen.getByRole('button', { name: 'Sign up' }));
-      expect(await screen.findByText(/We sent a 6-digit pin to/)).toBeInTheDocument();
-      expect(screen.getByText('grace@example.com')).toBeInTheDocument();
+      expect(await screen.findByText(/We sent a 6-digit pin to/)).toBeVisible();
+      expect(screen.getByText('grace@example.com')).toBeVisible();
       expect(pathOf(router)).toBe('/signup');
       expect(calls.filter((c) => c.path === '/api/v1/signup/registeremail').map((c) => c.body)).toEqual([
         { email: 'grace@example.com', beta: false },
@@ -232,7 +230,7 @@ describe('routes', () => {
       'GET /api/v1/public/context': () => jsonResponse(200, demoContext),
     });
     const { router } = render('/demo/login');
-    expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Home' })).toBeVisible();
     expect(pathOf(router)).toBe('/');
   });
 
@@ -248,7 +246,7 @@ describe('routes', () => {
         },
       });
       const { router } = render('/login/one-time-token?domain=demo');
-      expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Home' })).toBeVisible();
       expect(pathOf(router)).toBe('/');
       expect(calls.find((c) => c.path === '/api/authenticate/token')?.body).toEqual({
         token: 'one-time-token',
@@ -264,7 +262,7 @@ describe('routes', () => {
         'POST /api/authenticate/token': () => jsonResponse(401, { title: 'Expired' }),
       });
       const { router } = render('/login/old-token');
-      expect(await screen.findByText('Sign in to Vexil')).toBeInTheDocument();
+      expect(await screen.findByText('Sign in to Vexil')).toBeVisible();
       expect(pathOf(router)).toBe('/login');
     });
   });
@@ -297,7 +295,7 @@ describe('routes', () => {
       const { router } = render('/no/such/page');
       expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
       await userEvent.setup().click(screen.getByRole('link', { name: 'Head home' }));
-      expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Home' })).toBeVisible();
       expect(pathOf(router)).toBe('/');
     });
 

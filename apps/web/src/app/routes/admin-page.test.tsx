@@ -51,7 +51,7 @@ describe('admin tabs', () => {
 
   it('sends /admin to the projects tab', async () => {
     const { router } = renderAdmin('/admin');
-    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeVisible();
     expect(pathOf(router)).toBe('/admin/projects');
     expect(screen.getByRole('tab', { name: 'Projects' }).getAttribute('aria-selected')).toBe('true');
   });
@@ -165,10 +165,10 @@ describe('admin tabs', () => {
       },
     });
     renderRoute(routes, '/admin/audit');
-    expect(await screen.findByText('Project P1 created')).toBeInTheDocument();
-    expect(screen.getByText('P1', { selector: 'strong' })).toBeInTheDocument();
+    expect(await screen.findByText('Project P1 created')).toBeVisible();
+    expect(screen.getByText('P1', { selector: 'strong' })).toBeVisible();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Load More' }));
-    expect(await screen.findByText('Project P4 created')).toBeInTheDocument();
+    expect(await screen.findByText('Project P4 created')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
     expect(requested).toEqual(['0', '1']);
   });
@@ -180,9 +180,7 @@ describe('admin tabs', () => {
         jsonResponse(403, { title: 'Audit logs are not available on your current plan.' }),
     });
     renderRoute(routes, '/admin/audit');
-    expect(
-      await screen.findByText('Audit logs are not available with the current plan.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Audit logs are not available with the current plan.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
       '/admin/billing',
     );

@@ -56,7 +56,7 @@ describe('/projects/:projectKey/environments/:environmentKey', () => {
 
   it('rewrites a bare environment id and then opens its feature list', async () => {
     const { router } = render(`/projects/web/environments/${development.id}`);
-    expect(await screen.findByText('Development environment of Web shop')).toBeInTheDocument();
+    expect(await screen.findByText('Development environment of Web shop')).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features');
   });
 
@@ -90,7 +90,7 @@ describe('/projects/:projectKey/features/:featureKey', () => {
     const { router } = render('/projects/web/environments/production/features');
     expect(await screen.findByText('Production environment of Web shop')).toBeVisible();
     await router.navigate('/projects/app/environments/staging/features');
-    expect(await screen.findByText('Staging environment of Mobile app')).toBeInTheDocument();
+    expect(await screen.findByText('Staging environment of Mobile app')).toBeVisible();
     await router.navigate('/projects/web/features/checkout');
     await vi.waitFor(() =>
       expect(router.state.location.pathname).toBe('/projects/web/environments/production/features/checkout'),

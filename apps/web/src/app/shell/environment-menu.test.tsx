@@ -162,7 +162,7 @@ describe('environment dropdown', () => {
     const drawer = await screen.findByRole('dialog');
     await user.click(within(drawer).getByRole('button', { name: 'Environment: Development (Web shop)' }));
     await user.click(within(await findOpenMenu()).getByRole('menuitem', { name: /Production/ }));
-    expect(await screen.findByText('Production environment of Web shop')).toBeInTheDocument();
+    expect(await screen.findByText('Production environment of Web shop')).toBeVisible();
     expect(router.state.location.pathname).toBe('/projects/web/environments/production/features');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });

@@ -72,13 +72,13 @@ describe('sign-in page with single sign-on', () => {
 
     const link = ssoLink('Acme ID');
     expect(startQuery(link)).toEqual({ path: '/api/v1/sso/start', domain: 'demo', rememberMe: 'false' });
-    expect(screen.getByText('or')).toBeInTheDocument();
+    expect(screen.getByText('or')).toBeVisible();
     const email = screen.getByLabelText('Email');
     // The single sign-on button comes first, the password form after it.
     expect(link.compareDocumentPosition(email) & Node.DOCUMENT_POSITION_FOLLOWING).toBe(
       Node.DOCUMENT_POSITION_FOLLOWING,
     );
-    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeVisible();
 
     await user.click(screen.getByLabelText('Keep me signed in'));
     expect(startQuery(ssoLink('Acme ID')).rememberMe).toBe('true');

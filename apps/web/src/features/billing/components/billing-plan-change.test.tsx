@@ -141,9 +141,9 @@ describe('Billing tab: changing the plan and leaving for the provider', () => {
     serveBilling({ payload: billingPayload(free) });
     renderBilling();
     await screen.findByRole('heading', { name: 'Plans' });
-    expect(within(plan('Free')).getByText('Current plan')).toBeInTheDocument();
+    expect(within(plan('Free')).getByText('Current plan')).toBeVisible();
     expect(within(plan('Free')).queryByRole('button')).toBeNull();
-    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeInTheDocument();
+    expect(within(plan('Team')).getByRole('button', { name: 'Choose Team' })).toBeVisible();
   });
 
   it('says why a change was refused, with Contact us', async () => {
@@ -163,7 +163,7 @@ describe('Billing tab: changing the plan and leaving for the provider', () => {
     const dialog = await screen.findByRole('dialog');
     expect(
       within(dialog).getByText('We could not update this subscription: Your card was declined.'),
-    ).toBeInTheDocument();
+    ).toBeVisible();
     expect(within(dialog).getByRole('link', { name: 'Contact us' }).getAttribute('href')).toMatch(/^mailto:/);
   });
 

@@ -115,7 +115,7 @@ describe('Checkout page (local provider)', () => {
       },
     });
     const { router } = renderBilling('/admin/billing/checkout?price=free');
-    expect(await screen.findByRole('cell', { name: 'Free' })).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: 'Free' })).toBeVisible();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Only 1 user(s) allowed.');
     expect(router.state.location.pathname).toBe('/admin/billing/checkout');

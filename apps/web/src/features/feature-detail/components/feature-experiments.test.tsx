@@ -58,7 +58,7 @@ describe("Overview's Experiments section", () => {
     expect(links[0]!.getAttribute('href')).toBe(
       `/projects/web/environments/production/experiments/${running.id}/stats`,
     );
-    expect(screen.getByText('Running on this feature in Production')).toBeInTheDocument();
+    expect(screen.getByText('Running on this feature in Production')).toBeVisible();
     expect(
       calls.some((call) => call.path === '/api/v1/experiments/?projectKey=web&environmentKey=production'),
     ).toBe(true);

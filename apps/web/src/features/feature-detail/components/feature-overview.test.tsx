@@ -63,7 +63,7 @@ describe('Overview tab', () => {
 
   it('shows an empty state instead of a flat chart when there were no impressions', async () => {
     const { calls } = renderFeatureDetail(DETAIL);
-    expect(await screen.findByText('No impressions in the last 30 days.')).toBeInTheDocument();
+    expect(await screen.findByText('No impressions in the last 30 days.')).toBeVisible();
     expect(screen.queryByLabelText(/^Daily impressions in Production/)).toBeNull();
     expect(
       calls.some(
@@ -82,7 +82,7 @@ describe('Overview tab', () => {
     });
     expect(
       await screen.findByLabelText('Daily impressions in Production, last 30 days, by variant'),
-    ).toBeInTheDocument();
+    ).toBeVisible();
     expect(screen.queryByText('No impressions in the last 30 days.')).toBeNull();
   });
 });

@@ -53,7 +53,7 @@ describe('Feature Settings', () => {
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
 
-    expect(await screen.findByText('Faster checkout settings saved.')).toBeInTheDocument();
+    expect(await screen.findByText('Faster checkout settings saved.')).toBeVisible();
     const put = calls.find((c) => c.method === 'PUT');
     expect(put?.path).toBe('/api/v1/projects/web/features');
     expect(put?.body).toMatchObject({
@@ -71,7 +71,7 @@ describe('Feature Settings', () => {
       // The version the form loaded, so that the server refuses the save when someone saved since.
       lastModifiedDate: featureFixture().lastModifiedDate,
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Faster checkout' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Faster checkout' })).toBeVisible();
   });
 
   it('offers to reload when someone saved the settings since the form loaded, and Reload shows theirs', async () => {

@@ -37,7 +37,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
     await user.type(description(form), 'Not saved yet');
 
     await user.click(screen.getByRole('tab', { name: 'Audit' }));
-    expect(await screen.findByText('Nothing has been recorded for this feature yet.')).toBeInTheDocument();
+    expect(await screen.findByText('Nothing has been recorded for this feature yet.')).toBeVisible();
     expect(pathname()).toBe(`${DETAIL}/audit`);
     expect(screen.queryByRole('dialog')).toBeNull();
 
@@ -64,7 +64,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('link', { name: 'Features' }));
     dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
     await user.click(within(dialog).getByRole('button', { name: 'Leave without saving' }));
-    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeVisible();
     expect(pathname()).toBe(FEATURE_LIST);
   });
 
@@ -102,7 +102,7 @@ describe('Unsaved edits on the feature page', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete feature' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete feature' }));
 
-    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Feature list' })).toBeVisible();
     expect(pathname()).toBe(FEATURE_LIST);
     expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).toBeNull();
   });

@@ -44,7 +44,7 @@ describe('Feature Settings: variant values of different types', { timeout: 20_00
     await user.click(within(form).getByRole('button', { name: 'Update feature' }));
     const dialog = await screen.findByRole('dialog', { name: 'Update feature settings' });
     await user.click(within(dialog).getByRole('button', { name: 'Update feature' }));
-    expect(await screen.findByText('New checkout settings saved.')).toBeInTheDocument();
+    expect(await screen.findByText('New checkout settings saved.')).toBeVisible();
     const body = calls.find((c) => c.method === 'PUT')?.body as { variants: { value?: unknown }[] };
     expect(body.variants.map((v) => v.value)).toEqual([{ c: 1 }, { c: 2 }, { colour: '#00f' }]);
   });

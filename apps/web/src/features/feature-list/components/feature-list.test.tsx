@@ -53,24 +53,24 @@ describe('Feature list', () => {
 
     const name = await screen.findByRole('link', { name: 'Checkout' });
     expect(name.getAttribute('href')).toBe(`${LIST}/checkout`);
-    expect(screen.getByRole('heading', { name: 'Features' })).toBeInTheDocument();
-    expect(screen.getByText('Development environment of Web shop')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Features' })).toBeVisible();
+    expect(screen.getByText('Development environment of Web shop')).toBeVisible();
     const [row] = rows();
     const cells = within(row!);
     expect(
       (cells.getByRole('switch', { name: 'Checkout on in Development' }) as HTMLInputElement).checked,
     ).toBe(true);
-    expect(cells.getByText('checkout')).toBeInTheDocument();
-    expect(cells.getByText('The new one-page checkout')).toBeInTheDocument();
-    expect(cells.getByText('Everyone gets On.')).toBeInTheDocument();
+    expect(cells.getByText('checkout')).toBeVisible();
+    expect(cells.getByText('The new one-page checkout')).toBeVisible();
+    expect(cells.getByText('Everyone gets On.')).toBeVisible();
     expect(
       cells.getByRole('img', { name: 'Availability: Not seen by an SDK in this environment yet' }),
-    ).toBeInTheDocument();
-    expect(cells.getByRole('img', { name: 'Traffic: No impressions for 9 days' })).toBeInTheDocument();
+    ).toBeVisible();
+    expect(cells.getByRole('img', { name: 'Traffic: No impressions for 9 days' })).toBeVisible();
     const targeting = cells.getByRole('img', { name: 'Targeting: 100% On' });
 
     await user.hover(targeting);
-    expect(await screen.findByRole('tooltip', { name: '100% On' })).toBeInTheDocument();
+    expect(await screen.findByRole('tooltip', { name: '100% On' })).toBeVisible();
   });
 
   it('shows each feature as a card on a phone, with the same link, switch and status', async () => {
@@ -97,10 +97,10 @@ describe('Feature list', () => {
     expect(
       (content.getByRole('switch', { name: 'Checkout on in Development' }) as HTMLInputElement).checked,
     ).toBe(true);
-    expect(content.getByText('checkout')).toBeInTheDocument();
-    expect(content.getByText('The new one-page checkout')).toBeInTheDocument();
-    expect(content.getByText('Everyone gets On.')).toBeInTheDocument();
-    expect(content.getByRole('img', { name: 'Targeting: 100% On' })).toBeInTheDocument();
+    expect(content.getByText('checkout')).toBeVisible();
+    expect(content.getByText('The new one-page checkout')).toBeVisible();
+    expect(content.getByText('Everyone gets On.')).toBeVisible();
+    expect(content.getByRole('img', { name: 'Targeting: 100% On' })).toBeVisible();
   });
 
   it('shows skeleton rows while loading and a retry when loading fails', async () => {
@@ -188,7 +188,7 @@ describe('Feature list', () => {
   it('reads the search from the address', async () => {
     const { calls } = serveFeatures({ features: [checkout] });
     open(`${LIST}?q=check`);
-    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeVisible();
     expect((screen.getByRole('searchbox', { name: 'Search features' }) as HTMLInputElement).value).toBe(
       'check',
     );
@@ -198,19 +198,19 @@ describe('Feature list', () => {
   it('says when nothing matches the search', async () => {
     serveFeatures({ features: [checkout] });
     const { user } = open(`${LIST}?q=zzz`);
-    expect(await screen.findByText('No features match “zzz”.')).toBeInTheDocument();
+    expect(await screen.findByText('No features match “zzz”.')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Clear search' }));
-    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Checkout' })).toBeVisible();
   });
 
   it('invites to create the first feature when there are none', async () => {
     serveFeatures({ features: [] });
     const { user } = open();
-    expect(await screen.findByText('No features yet. Create one to get started.')).toBeInTheDocument();
+    expect(await screen.findByText('No features yet. Create one to get started.')).toBeVisible();
     const buttons = screen.getAllByRole('button', { name: 'New Feature' });
     expect(buttons).toHaveLength(2);
     await user.click(buttons[1]!);
-    expect(await screen.findByRole('dialog', { name: 'New feature' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'New feature' })).toBeVisible();
   });
 
   it('creates a feature whose key follows its name, made unique in the project, then goes to it', async () => {

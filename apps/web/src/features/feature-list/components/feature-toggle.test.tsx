@@ -43,7 +43,7 @@ describe('Feature list on/off toggle', () => {
 
     await user.click(toggle);
 
-    expect(await screen.findByText('Feature saved.')).toBeInTheDocument();
+    expect(await screen.findByText('Feature saved.')).toBeVisible();
     expect(toggle.checked).toBe(true);
     expect(screen.queryByRole('dialog')).toBeNull();
     // Only the switch and the version the list showed: the targeting stays as stored.
@@ -51,7 +51,7 @@ describe('Feature list on/off toggle', () => {
       { path: switchPath(dev.id), body: { enabled: true, lastModifiedDate: dev.lastModifiedDate } },
     ]);
     // The row shows what the server now serves.
-    expect(await screen.findByText('Everyone gets On.')).toBeInTheDocument();
+    expect(await screen.findByText('Everyone gets On.')).toBeVisible();
   });
 
   it('sends the version of the last answer when switched again', async () => {
@@ -61,7 +61,7 @@ describe('Feature list on/off toggle', () => {
     const { user, toggle } = await openList('dev');
 
     await user.click(toggle);
-    expect(await screen.findByText('Feature saved.')).toBeInTheDocument();
+    expect(await screen.findByText('Feature saved.')).toBeVisible();
     await user.click(toggle);
 
     await waitFor(() => expect(saves(calls)).toHaveLength(2));
@@ -80,7 +80,7 @@ describe('Feature list on/off toggle', () => {
       within(dialog).getByText(
         'Warning, this is a production environment. Are you sure you wish to update Checkout in Production?',
       ),
-    ).toBeInTheDocument();
+    ).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -98,7 +98,7 @@ describe('Feature list on/off toggle', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Production environment' });
     await user.click(within(dialog).getByRole('button', { name: 'Turn on' }));
 
-    expect(await screen.findByText('Feature saved.')).toBeInTheDocument();
+    expect(await screen.findByText('Feature saved.')).toBeVisible();
     expect(toggle.checked).toBe(true);
     expect(saves(calls).map(({ path, body }) => ({ path, body }))).toEqual([
       {
@@ -128,7 +128,7 @@ describe('Feature list on/off toggle', () => {
 
     expect(
       await screen.findByText(`We encountered an error, the feature was not saved. ${title}`),
-    ).toBeInTheDocument();
+    ).toBeVisible();
     await waitFor(() => expect(toggle.checked).toBe(false));
     // The failure is worded once: no generic toast with the bare title.
     expect(screen.queryByText(title)).toBeNull();
@@ -144,7 +144,7 @@ describe('Feature list on/off toggle', () => {
       handlers: { [`PUT ${switchPath(dev.id)}`]: () => jsonResponse(409, { title, code: 'stale_write' }) },
     });
     const { user, toggle } = await openList('dev');
-    expect(screen.getByText('Off: everyone gets Off.')).toBeInTheDocument();
+    expect(screen.getByText('Off: everyone gets Off.')).toBeVisible();
     // Meanwhile someone turned the feature on and now serves everyone Off.
     const theirs = {
       ...dev,
@@ -158,10 +158,10 @@ describe('Feature list on/off toggle', () => {
 
     await user.click(toggle);
 
-    expect(await screen.findByText(title)).toBeInTheDocument();
+    expect(await screen.findByText(title)).toBeVisible();
     expect(screen.queryByText(/We encountered an error/)).toBeNull();
     // The list loads again and shows what is stored: on, serving Off.
-    expect(await screen.findByText('Everyone gets Off.')).toBeInTheDocument();
+    expect(await screen.findByText('Everyone gets Off.')).toBeVisible();
     expect(toggle.checked).toBe(true);
     expect(calls.filter((call) => call.method === 'GET').length).toBeGreaterThan(listCalls);
     expect(saves(calls).map((call) => call.body)).toEqual([

@@ -201,7 +201,7 @@ describe('home page Features section', () => {
     await waitFor(async () => expect(await names()).toEqual(['Dark mode']));
     await user.clear(filter);
     await user.type(filter, 'no such feature');
-    expect(await within(await table()).findByText('No results')).toBeInTheDocument();
+    expect(await within(await table()).findByText('No results')).toBeVisible();
     expect(homeCalls(calls)).toContain(
       '/api/v1/features/home?list=recent&query=DARK-mo&page=0&sortBy=lastChanged&sortDirection=desc',
     );
@@ -210,7 +210,7 @@ describe('home page Features section', () => {
   it('says "No results" when the list is empty', async () => {
     serve({ lists: { recent: [] } });
     renderHome('/');
-    expect(await screen.findByText('No results')).toBeInTheDocument();
+    expect(await screen.findByText('No results')).toBeVisible();
   });
 
   it('sorts by a column when its header is clicked, reverses on a second click, and keeps it in the address', async () => {
@@ -347,8 +347,8 @@ describe('home page Features section', () => {
       await screen.findByText(
         'We encountered an error, the bookmark was not saved. The database is unavailable.',
       ),
-    ).toBeInTheDocument();
-    expect(await screen.findByRole('button', { name: 'Bookmark Summer banner' })).toBeInTheDocument();
+    ).toBeVisible();
+    expect(await screen.findByRole('button', { name: 'Bookmark Summer banner' })).toBeVisible();
   });
 
   it('says once, at once, when the list cannot be loaded, and loads it again on Retry', async () => {

@@ -110,7 +110,7 @@ describe('project Webhooks section', () => {
     await user.click(await screen.findByRole('option', { name: 'Production' }));
     await user.click(form.getByRole('button', { name: 'Create webhook' }));
 
-    expect(await screen.findByText('Webhook created.')).toBeInTheDocument();
+    expect(await screen.findByText('Webhook created.')).toBeVisible();
     expect(calls.find((c) => c.method === 'POST')).toEqual({
       method: 'POST',
       path: webhooksPath(),
@@ -131,13 +131,13 @@ describe('project Webhooks section', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     await user.click(form.getByRole('button', { name: 'Copy secret' }));
     expect(writeText).toHaveBeenCalledWith(secret);
-    expect(await form.findByRole('button', { name: 'Copied to clipboard' })).toBeInTheDocument();
+    expect(await form.findByRole('button', { name: 'Copied to clipboard' })).toBeVisible();
 
     await user.click(form.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(
       within(await webhookList()).getByRole('listitem', { name: 'https://hooks.example.com/new' }),
-    ).toBeInTheDocument();
+    ).toBeVisible();
     // Once closed, the secret is nowhere on the page.
     expect(document.body.textContent).not.toContain(secret);
   });

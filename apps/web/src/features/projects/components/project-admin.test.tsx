@@ -215,7 +215,7 @@ describe('Project admin', () => {
       expect(confirmButton.hasAttribute('disabled')).toBe(false);
       await user.click(confirmButton);
       expect(await screen.findByText('Project deleted.')).toBeVisible();
-      expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Web shop' })).toBeVisible();
       expect(pathOf(router)).toBe('/admin/projects');
     });
   });

@@ -107,7 +107,7 @@ describe('Targeting saved elsewhere during an edit', { timeout: 30_000 }, () => 
         return;
       }
       await user.click(saveButton());
-      expect(await screen.findByText('New checkout targeting for Development saved.')).toBeInTheDocument();
+      expect(await screen.findByText('New checkout targeting for Development saved.')).toBeVisible();
       expect(lastPut(calls)).toMatchObject({ enabled: true, lastModifiedDate: theirs.lastModifiedDate });
       expect((lastPut(calls)!.rules[0] as Rule).audience!.conditions[0]!.target).toBe('email');
     },
@@ -130,7 +130,7 @@ describe('Targeting saved elsewhere during an edit', { timeout: 30_000 }, () => 
     expect(screen.getByLabelText('Off variant', { selector: 'input' })).toHaveProperty('value', 'On');
 
     await user.click(saveButton());
-    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeInTheDocument();
+    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeVisible();
     expect(lastPut(calls)).toMatchObject({ offVariantKey: 'on', lastModifiedDate: theirs.lastModifiedDate });
     expect((lastPut(calls)!.rules[0] as Rule).audience!.conditions[0]!.target).toBe('email');
   });
