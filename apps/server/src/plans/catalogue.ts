@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { FREE_PLAN_LIMITS, LIMIT_KEYS, type Limits, type Product } from '@vexil/core';
+import { FREE_PLAN_LIMITS, LIMIT_KEYS, type Limits, type PriceInterval, type Product } from '@vexil/core';
 
 /*
  * The plans of the `local` billing provider, and the Free plan and the trial's plan whichever the
@@ -88,7 +88,7 @@ function crossProblems(json: unknown): string[] {
   return problems;
 }
 
-export type PriceInterval = 'month' | 'year';
+export type { PriceInterval };
 
 /** A paid plan of the catalogue, with its API ids (`local-team`, `local-team-month`). */
 export type CataloguePlan = {

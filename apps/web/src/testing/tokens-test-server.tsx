@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
-import type { Token, TokenInput } from '@vexil/core';
+import { DAY_MS, type Token, type TokenInput } from '@vexil/core';
 import { closeAllModals } from '../lib/modals';
 import { createTestQueryClient, jsonResponse, Providers, stubApi } from './test-utils';
 import { AccessTokensAdmin } from '../features/tokens/components/access-tokens-admin';
@@ -16,7 +16,6 @@ import { AccessTokensAdmin } from '../features/tokens/components/access-tokens-a
 export type ApiHandler = Parameters<typeof stubApi>[0][string];
 
 export const LIST_PATH = '/api/internal/v1/tokens';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 let ids = 0;
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -1,5 +1,6 @@
 import {
   AUTHORITY_LABELS,
+  DAY_MS,
   INVITATIONS_SENT_MESSAGE,
   INVITATION_LIFETIME_DAYS,
   INVITED_AUTHORITY,
@@ -27,7 +28,6 @@ import * as repo from './members.repository';
 
 /** Activation keys: 256 random bits after a prefix that says what they are. */
 const INVITATION_KEY_PREFIX = 'vxi_';
-const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Invitation e-mails one organisation may send one address in an hour: an admin resending a few
  * times passes, an organisation made to flood someone's inbox does not (docs/product.md §8). Making
