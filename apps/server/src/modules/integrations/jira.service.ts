@@ -1,4 +1,3 @@
-// Over 400 lines: the Jira connection, its connect-token flow, issue lookups and issue comments are one service today; they split with the structure issue (#30).
 import {
   escapeMarkdown,
   markdownCode,
@@ -6,12 +5,11 @@ import {
   type JiraConnectionInput,
   type JiraConnectInput,
   type JiraConnectToken,
-  type JiraIssue,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { OutgoingUrlError, checkOutgoingUrl, type OutgoingPolicy } from '../../lib/outgoing-url';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
 import { hashToken, newSecretToken } from '../../lib/tokens';
@@ -20,34 +18,22 @@ import type { Principal } from '../auth/auth.service';
 import type { IssueLinkWriter } from '../features/ports';
 import type { OrganisationsService } from '../organisations/organisations.service';
 import type { TeamService } from '../team/team.service';
-import { JIRA_TURNED_OFF, assertIntegrationsAdmin, secretContext, type IntegrationsLogger } from './access';
+import { JIRA_TURNED_OFF, assertIntegrationsAdmin, type IntegrationsLogger } from './access';
 import type { Background } from './background';
-import { organisationDashboard } from './change-messages';
 import * as repo from './integrations.repository';
-import type { IntegrationRecord, JiraConfiguration, JiraIntegrationRecord } from './integrations.types';
-import {
-  JiraError,
-  browseUrl,
-  commentDocument,
-  type JiraAdapter,
-  type JiraCredentials,
-  type JiraIssueSummary,
-} from './jira-adapter';
+import type { IntegrationRecord } from './integrations.types';
+import { JiraError, type JiraAdapter, type JiraCredentials } from './jira-adapter';
+import { configurationOf, connectionOf, credentialsOf, tokenContext } from './jira-credentials';
+import { createJiraIssues } from './jira-issues';
 import { refusedUrlMessage } from './webhooks.service';
+
+export { ISSUE_CACHE_MS, JIRA_NOT_CONNECTED, noSuchIssueMessage, type IssuesLinked } from './jira-issues';
 
 /** How long a connect token works. */
 export const JIRA_CONNECT_TOKEN_MS = 30 * 60 * 1000;
-/** How long an issue's title is used before it is read again from Jira. */
-export const ISSUE_CACHE_MS = 10 * 60 * 1000;
-/** After a failed read, how long before Jira is asked again about the same issue. */
-const ISSUE_RETRY_MS = 60 * 1000;
-/** Most issues remembered per organisation. */
-const ISSUE_CACHE_SIZE = 2_000;
-
 export const JIRA_TOKEN_EXPIRED =
   'This link to connect Jira has expired or was already used. Start again from Admin › Integrations.';
 export const JIRA_ALREADY_CONNECTED = 'Jira is already connected: edit or remove that connection.';
-export const JIRA_NOT_CONNECTED = 'Jira is not connected.';
 export const JIRA_UNREADABLE_TOKEN =
   'The stored API token can no longer be read (SECRETS_KEY has changed): enter it again.';
 export const JIRA_REFUSED_CREDENTIALS = 'Jira refused this e-mail and API token.';
@@ -57,29 +43,14 @@ export function jiraUnreachableMessage(detail: string): string {
   return `Could not use Jira at this address: ${detail}${/[.?!]$/.test(detail) ? '' : '.'}`;
 }
 
-export function noSuchIssueMessage(key: string): string {
-  return `Jira has no issue ${key}, or the connected account cannot see it.`;
-}
-
-type CacheEntry = { issue: JiraIssueSummary | null; fetchedAt: number; failedAt: number };
-
-/** A feature's link to an issue as the issue tracker announces it: who linked which feature, and where. */
-export type IssuesLinked = {
-  organisationId: string;
-  actorEmail: string;
-  how: 'created' | 'linked';
-  feature: { key: string; name: string };
-  project: { key: string; name: string };
-  issueKeys: string[];
-};
-
 export type JiraService = ReturnType<typeof createJiraService>;
 
 /**
  * The issue tracker (docs/adr/0017-integrations-and-outgoing-requests.md): one Jira connection per
  * organisation (base URL, e-mail, encrypted API token), connected through a one-time token; issue keys
  * resolved to titles and links (remembered ten minutes, refreshed in the background, the bare key when
- * Jira cannot be reached); and a comment on each issue a feature is linked to.
+ * Jira cannot be reached); and a comment on each issue a feature is linked to. The connection is here;
+ * the issues are jira-issues.ts.
  */
 export function createJiraService(deps: {
   db: Database;
@@ -100,47 +71,14 @@ export function createJiraService(deps: {
   logger: IntegrationsLogger;
   now?: () => Date;
 }) {
-  const { db, audit, team, secrets, adapter, background, logger } = deps;
+  const { db, audit, team, secrets, adapter } = deps;
   const now = deps.now ?? (() => new Date());
   const publicUrl = deps.publicUrl.replace(/\/+$/, '');
-  const tokenContext = (organisationId: string) => secretContext('apiToken', organisationId);
-  /** Issues by organisation, then by key. */
-  const cache = new Map<string, Map<string, CacheEntry>>();
-  const refreshing = new Set<string>();
+  const issues = createJiraIssues({ ...deps, publicUrl, now });
+  const { forget } = issues;
 
   function assertAdmin(principal: Principal) {
     assertIntegrationsAdmin(principal, deps.enabled, JIRA_TURNED_OFF);
-  }
-
-  function remember(organisationId: string, key: string, entry: CacheEntry) {
-    let issues = cache.get(organisationId);
-    if (!issues) cache.set(organisationId, (issues = new Map()));
-    issues.delete(key);
-    issues.set(key, entry);
-    if (issues.size > ISSUE_CACHE_SIZE) issues.delete(issues.keys().next().value!);
-  }
-
-  function configurationOf(row: IntegrationRecord): JiraConfiguration {
-    return row.configuration as JiraConfiguration;
-  }
-
-  function credentialsOf(row: IntegrationRecord): JiraCredentials {
-    const configuration = configurationOf(row);
-    return {
-      baseUrl: configuration.baseUrl,
-      email: configuration.email ?? '',
-      apiToken: row.secrets.apiToken
-        ? secrets.decrypt(row.secrets.apiToken, tokenContext(row.organisationId))
-        : '',
-    };
-  }
-
-  async function connectionOf(
-    executor: Executor,
-    organisationId: string,
-  ): Promise<JiraIntegrationRecord | null> {
-    const [row] = await repo.listIntegrations(executor, organisationId, 'jira');
-    return (row as JiraIntegrationRecord | undefined) ?? null;
   }
 
   async function toConnection(executor: Executor, row: IntegrationRecord): Promise<JiraConnection> {
@@ -175,47 +113,6 @@ export function createJiraService(deps: {
       if (error.kind === 'unauthorised') throw new ValidationError('apiToken', JIRA_REFUSED_CREDENTIALS);
       throw new ValidationError('baseUrl', jiraUnreachableMessage(error.detail));
     }
-  }
-
-  /** Reads an issue from Jira and remembers it (here and on the features' links); throws JiraError. */
-  async function fetchIssue(connection: JiraIntegrationRecord, key: string): Promise<JiraIssueSummary> {
-    const organisationId = connection.organisationId;
-    try {
-      const issue = await adapter.issue(credentialsOf(connection), key);
-      remember(organisationId, key, { issue, fetchedAt: now().getTime(), failedAt: 0 });
-      await deps.issueLinks.remember(db, organisationId, connection.id, { ...issue, key });
-      return issue;
-    } catch (error) {
-      const previous = cache.get(organisationId)?.get(key);
-      remember(organisationId, key, {
-        issue: previous?.issue ?? null,
-        fetchedAt: previous?.fetchedAt ?? 0,
-        failedAt: now().getTime(),
-      });
-      if (error instanceof SecretBoxError)
-        throw new JiraError('failed', 'the stored API token cannot be read');
-      throw error;
-    }
-  }
-
-  /** Reads the issue again after the answer, once at a time per issue. */
-  function refresh(connection: JiraIntegrationRecord, key: string): void {
-    const id = `${connection.organisationId}:${key}`;
-    if (refreshing.has(id)) return;
-    refreshing.add(id);
-    background.run(async () => {
-      try {
-        await fetchIssue(connection, key);
-      } catch (error) {
-        if (!(error instanceof JiraError)) throw error;
-      } finally {
-        refreshing.delete(id);
-      }
-    });
-  }
-
-  function forget(organisationId: string) {
-    cache.delete(organisationId);
   }
 
   return {
@@ -306,7 +203,7 @@ export function createJiraService(deps: {
       let apiToken = input.apiToken;
       if (apiToken === undefined) {
         try {
-          apiToken = credentialsOf(stored).apiToken;
+          apiToken = credentialsOf(secrets, stored).apiToken;
         } catch (error) {
           if (!(error instanceof SecretBoxError)) throw error;
           throw new ValidationError('apiToken', JIRA_UNREADABLE_TOKEN);
@@ -343,116 +240,16 @@ export function createJiraService(deps: {
       return connection;
     },
 
+    /** GET /api/v1/integrations/jira/issues/{key}, the features' issue titles and the comments on linked issues (jira-issues.ts). */
+    issue: issues.issue,
+    describeIssues: issues.describeIssues,
+    issuesLinked: issues.issuesLinked,
+
     /** The connection is removed (integrations service): titles and links of its issues are forgotten. */
     async removed(executor: Executor, organisationId: string): Promise<void> {
       await deps.organisations.setJiraEnabled(executor, organisationId, false);
       await deps.issueLinks.forget(executor, organisationId);
       forget(organisationId);
-    },
-
-    /**
-     * GET /api/v1/integrations/jira/issues/{key} (any member): the issue's title and page, read from
-     * Jira unless remembered in the last ten minutes; when Jira cannot be reached, what was last known,
-     * else the bare key (with its page's address).
-     */
-    async issue(principal: Principal, key: string): Promise<JiraIssue> {
-      if (!deps.enabled) throw new AppError(404, 'Not found', JIRA_TURNED_OFF);
-      const connection = await connectionOf(db, principal.organisationId);
-      if (!connection) throw new AppError(404, 'Not found', JIRA_NOT_CONNECTED);
-      const cached = cache.get(principal.organisationId)?.get(key);
-      if (cached?.issue && now().getTime() - cached.fetchedAt < ISSUE_CACHE_MS) return cached.issue;
-      try {
-        return await fetchIssue(connection, key);
-      } catch (error) {
-        if (!(error instanceof JiraError)) throw error;
-        if (error.kind === 'not-found') throw new AppError(404, noSuchIssueMessage(key));
-        return cached?.issue ?? { key, title: '', url: browseUrl(configurationOf(connection).baseUrl, key) };
-      }
-    },
-
-    /**
-     * For the features' `jiraIssues` (feature read model): what is known of these issues without
-     * waiting for Jira, the stale ones and the unknown ones read again after the answer; null when Jira
-     * is not connected. A title of `''` means not known yet: the read model keeps what the link stored.
-     */
-    async describeIssues(
-      executor: Executor,
-      organisationId: string,
-      keys: string[],
-    ): Promise<Map<string, { title: string; url: string }> | null> {
-      if (!deps.enabled || keys.length === 0) return null;
-      const connection = await connectionOf(executor, organisationId);
-      if (!connection) return null;
-      const baseUrl = configurationOf(connection).baseUrl;
-      const known = cache.get(organisationId);
-      const described = new Map<string, { title: string; url: string }>();
-      const at = now().getTime();
-      for (const key of new Set(keys)) {
-        const entry = known?.get(key);
-        const fresh = entry?.issue && at - entry.fetchedAt < ISSUE_CACHE_MS;
-        const resting = entry && at - entry.failedAt < ISSUE_RETRY_MS;
-        if (!fresh && !resting) refresh(connection, key);
-        described.set(key, {
-          title: entry?.issue?.title ?? '',
-          url: entry?.issue?.url ?? browseUrl(baseUrl, key),
-        });
-      }
-      return described;
-    },
-
-    /**
-     * After a feature is created from, or linked to, issues: a comment on each with a link back to the
-     * feature, in the background (retried; a failure never fails the feature's write).
-     */
-    issuesLinked(linked: IssuesLinked): void {
-      if (!deps.enabled || linked.issueKeys.length === 0) return;
-      background.run(async (signal) => {
-        const connection = await connectionOf(db, linked.organisationId);
-        if (!connection) return;
-        const domain = await repo.organisationDomain(db, linked.organisationId);
-        if (!domain) return;
-        const dashboard = organisationDashboard(publicUrl, deps.baseDomain, domain);
-        const featureUrl = `${dashboard}/projects/${encodeURIComponent(linked.project.key)}/features/${encodeURIComponent(linked.feature.key)}`;
-        const body = commentDocument([
-          {
-            text: `${linked.actorEmail} ${linked.how === 'created' ? 'created the Vexil feature ' : 'linked this issue to the Vexil feature '}`,
-          },
-          { text: linked.feature.name, href: featureUrl },
-          {
-            text: ` (${linked.feature.key}) in the project ${linked.project.name}${linked.how === 'created' ? ' from this issue' : ''}.`,
-          },
-        ]);
-        for (const key of linked.issueKeys) {
-          const outcome = await background.withRetries(async () => {
-            try {
-              await adapter.comment(credentialsOf(connection), key, body);
-              return { ok: true };
-            } catch (error) {
-              if (error instanceof SecretBoxError)
-                return { ok: false, retry: false, reason: 'the stored API token cannot be read' };
-              if (!(error instanceof JiraError)) throw error;
-              return {
-                ok: false,
-                retry: error.kind === 'unreachable',
-                reason: error.detail,
-                retryAfterMs: error.retryAfterMs,
-              };
-            }
-          }, signal);
-          if (!outcome.ok)
-            logger.warn(
-              {
-                organisationId: linked.organisationId,
-                integrationId: connection.id,
-                issueKey: key,
-                reason: outcome.reason,
-              },
-              'Could not comment on a Jira issue',
-            );
-          // The title, for the feature page.
-          await fetchIssue(connection, key).catch(() => {});
-        }
-      });
     },
   };
 }
