@@ -1,29 +1,23 @@
-// Over 400 lines: the integrations list, Slack's install round trip, the delivery of changes and secret re-encryption share one closure today; they split with the structure issue (#30).
 import {
   INTEGRATION_EVENT_KINDS,
   escapeMarkdown,
-  isOrganisationAdmin,
   markdownCode,
   type Integration,
   type IntegrationEventKind,
   type IntegrationFilters,
   type IntegrationsAvailable,
-  type SlackInstall,
-  type SlackInstallError,
 } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { BadRequestError, NotFoundError } from '../../errors';
 import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
-import { hashToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { TeamService } from '../team/team.service';
 import { assertIntegrationsAdmin, secretContext, type IntegrationsLogger } from './access';
 import type { Background } from './background';
 import { eventKindOf, integrationEvent, passes, slackMessage } from './change-messages';
-import { signState, verifyState } from './install-state';
 import * as repo from './integrations.repository';
 import type {
   IntegrationEvent,
@@ -31,21 +25,20 @@ import type {
   IntegrationSecrets,
   SlackConfiguration,
   SlackIntegrationRecord,
-  StoredIntegrationFilters,
 } from './integrations.types';
 import type { JiraService } from './jira.service';
-import { SlackError, type SlackAdapter } from './slack-adapter';
+import { type SlackAdapter } from './slack-adapter';
 import type { WebhooksService } from './webhooks.service';
+import { NO_FILTERS, createSlackInstall } from './slack-install';
 
-/** How long an admin has to authorise the chat service. */
-export const SLACK_STATE_MS = 10 * 60 * 1000;
-/** Where the chat service sends the browser back: one redirect URI for every organisation. */
-export const SLACK_CALLBACK_PATH = '/api/v1/integrations/slack/callback';
-export const SLACK_NOT_CONFIGURED =
-  'Slack is not configured on this server: set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET.';
+export {
+  SLACK_CALLBACK_PATH,
+  SLACK_NOT_CONFIGURED,
+  SLACK_STATE_MS,
+  type SlackCallback,
+} from './slack-install';
+
 export const NO_FILTERS_FOR_JIRA = 'Only Slack integrations have filters.';
-
-const NO_FILTERS: StoredIntegrationFilters = { projectKeys: [], environmentKeys: [], events: [] };
 
 function filtersOf(configuration: SlackConfiguration): IntegrationFilters {
   const stored = configuration.filters ?? NO_FILTERS;
@@ -67,17 +60,11 @@ function describeFilters(filters: IntegrationFilters): string {
   ].join('\n');
 }
 
-export type SlackCallback = {
-  code?: string | undefined;
-  state?: string | undefined;
-  error?: string | undefined;
-};
-
 export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
 
 /**
  * The Integrations screen (docs/product.md "Integrations"): installed integrations, removing them, the
- * chat service's OAuth install and the filters of what it is told; and the listener that passes the
+ * chat service's OAuth install (slack-install.ts) and the filters of what it is told; and the listener that passes the
  * organisation's changes on to the chat service and the outgoing webhooks, after the change and
  * without delaying it (docs/adr/0017-integrations-and-outgoing-requests.md).
  */
@@ -102,13 +89,13 @@ export function createIntegrationsService(deps: {
   const { db, audit, team, events, secrets, slack, jira, webhooks, background, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const publicUrl = deps.publicUrl.replace(/\/+$/, '');
-  const redirectUri = `${publicUrl}${SLACK_CALLBACK_PATH}`;
-  const stateKey = () => secrets.derivedKey('integrations.slack-state');
   let unsubscribe: (() => void) | null = null;
 
   function assertAdmin(principal: Principal) {
     assertIntegrationsAdmin(principal, deps.enabled);
   }
+
+  const slackInstall = createSlackInstall({ ...deps, publicUrl, now, assertAdmin });
 
   async function toIntegrations(rows: IntegrationRecord[], organisationId: string): Promise<Integration[]> {
     const members = await team.summariesOf(
@@ -141,18 +128,6 @@ export function createIntegrationsService(deps: {
         createdDate,
       };
     });
-  }
-
-  /** The dashboard's address for this organisation: its sub-domain when the admin was there. */
-  function dashboardOrigin(domain: string, hostname: string): string {
-    if (hostname.toLowerCase() !== `${domain}.${deps.baseDomain}`) return publicUrl;
-    const base = new URL(publicUrl);
-    return `${base.protocol}//${domain}.${deps.baseDomain}${base.port ? `:${base.port}` : ''}`;
-  }
-
-  function back(origin: string, outcome: { installed: 'slack' } | { error: SlackInstallError }) {
-    const query = 'installed' in outcome ? `installed=${outcome.installed}` : `error=${outcome.error}`;
-    return { location: `${origin}/admin/integrations?${query}` };
   }
 
   /** The last task queued under each key: an organisation's changes, an integration's posts. */
@@ -299,105 +274,8 @@ export function createIntegrationsService(deps: {
       return integration!;
     },
 
-    /**
-     * GET /api/v1/integrations/slack/install: Slack's authorisation page with a state that names this
-     * organisation and admin, signed, valid ten minutes and once.
-     */
-    async slackInstall(principal: Principal, hostname: string): Promise<SlackInstall> {
-      assertAdmin(principal);
-      if (!slack.configured) throw new BadRequestError(SLACK_NOT_CONFIGURED);
-      const at = now();
-      const expiresAt = new Date(at.getTime() + SLACK_STATE_MS);
-      const { state, nonce } = signState(stateKey(), {
-        organisationId: principal.organisationId,
-        userId: principal.userId,
-        expiresAt,
-      });
-      await repo.deleteExpiredStates(db, at);
-      await repo.insertState(db, {
-        organisationId: principal.organisationId,
-        userId: principal.userId,
-        kind: 'slack-install',
-        nonceHash: hashToken(nonce),
-        returnTo: dashboardOrigin(principal.organisationDomain, hostname),
-        createdAt: at,
-        expiresAt,
-      });
-      return { url: slack.authorizeUrl(state, redirectUri) };
-    },
-
-    /**
-     * GET /api/v1/integrations/slack/callback: Slack's answer. The state must be one this server signed,
-     * unexpired and unused (it is used up here); its admin must still be one. The code is exchanged for
-     * the channel's incoming webhook, stored encrypted. Ends on the Integrations screen, with the outcome.
-     */
-    async slackCallback(input: SlackCallback): Promise<{ location: string }> {
-      const refuse = (reason: string) => {
-        logger.warn({ reason }, 'A Slack install was refused');
-        return back(publicUrl, { error: 'state' });
-      };
-      if (!input.state) return refuse('no state');
-      const claims = verifyState(stateKey(), input.state, now());
-      if (claims === 'invalid') return refuse('state not signed by this server');
-      if (claims === 'expired') return refuse('state expired');
-      const stored = await repo.takeState(db, 'slack-install', hashToken(claims.nonce));
-      if (!stored) return refuse('state already used');
-      if (stored.organisationId !== claims.organisationId || stored.userId !== claims.userId)
-        return refuse('state does not match its record');
-      if (stored.expiresAt.getTime() <= now().getTime()) return refuse('state expired');
-      const origin = stored.returnTo ?? publicUrl;
-      const { organisationId, userId } = claims;
-      if (input.error) return back(origin, { error: 'denied' });
-      if (!deps.enabled || !slack.configured) return back(origin, { error: 'not-configured' });
-      const member = await repo.memberOf(db, organisationId, userId);
-      if (!member || !isOrganisationAdmin({ authorities: member.authorities }))
-        return back(origin, { error: 'forbidden' });
-      if (!input.code) return back(origin, { error: 'failed' });
-      let installation;
-      try {
-        installation = await slack.exchangeCode(input.code, redirectUri);
-      } catch (error) {
-        if (!(error instanceof SlackError)) throw error;
-        logger.warn({ organisationId, reason: error.reason }, 'Slack refused the install');
-        return back(origin, { error: 'failed' });
-      }
-      await db.transaction(async (tx) => {
-        await lockOrganisation(tx, organisationId);
-        const secretsOf: IntegrationSecrets = {
-          webhookUrl: secrets.encrypt(installation.webhookUrl, secretContext('webhookUrl', organisationId)),
-        };
-        const created = await repo.insertIntegration(tx, {
-          organisationId,
-          type: 'slack',
-          memberId: userId,
-          configuration: {
-            incomingWebhook: {
-              channel: installation.channel,
-              ...(installation.channelId ? { channelId: installation.channelId } : {}),
-              ...(installation.configurationUrl ? { configurationUrl: installation.configurationUrl } : {}),
-            },
-            ...(installation.teamId ? { teamId: installation.teamId } : {}),
-            ...(installation.teamName ? { teamName: installation.teamName } : {}),
-            filters: NO_FILTERS,
-          },
-          secrets: secretsOf,
-          externalId: installation.teamId,
-          createdAt: now(),
-        });
-        await audit.record(
-          tx,
-          { organisationId, userId },
-          {
-            action: 'create',
-            resourceType: 'integration',
-            resourceId: created.id,
-            title: 'Slack integration added',
-            description: `${escapeMarkdown(member.email)} added Slack: changes are posted to ${markdownCode(installation.channel)}${installation.teamName ? ` of ${markdownCode(installation.teamName)}` : ''}.`,
-          },
-        );
-      });
-      return back(origin, { installed: 'slack' });
-    },
+    /** GET /api/v1/integrations/slack/install and /callback: adding Slack (slack-install.ts). */
+    ...slackInstall,
 
     /** Starts passing changes on. */
     start(): void {
