@@ -1,8 +1,11 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Evaluator } from '@vexil/core';
-import type { KeyCheck } from './http';
-import type { SdkStore } from './sdk-store';
+import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
+
+/** What checking an SDK key found: its environment, or the refusal to answer (sdk/http.ts checkKey). */
+export type KeyCheck =
+  { ok: true; snapshot: EnvironmentSnapshot } | { ok: false; status: 401 | 403 | 503; title: string };
 
 /**
  * An SDK answer, whole: its status, every header it carries (its length included) and its body

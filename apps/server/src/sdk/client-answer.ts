@@ -1,7 +1,7 @@
 import type { EvaluationUser } from '@vexil/core';
 import { jsItem, joinItems } from './answer-items';
 import { bytesAnswer, jsonAnswer, keyRefusal, NOSNIFF, type Answering, type SdkAnswer } from './answers';
-import type { KeyCheck } from './http';
+import type { KeyCheck } from './answers';
 import type { EnvironmentSnapshot } from './sdk-store';
 
 /** Byte-exact: JS 1.x and 2.x compare this string (docs/sdk-protocol.md §6.1). */

@@ -1,6 +1,6 @@
 import { bearerTokenOf } from '@vexil/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { keyRefusal, sendAnswer } from './answers';
+import { keyRefusal, sendAnswer, type KeyCheck } from './answers';
 import type { EnvironmentSnapshot, SdkStore } from './sdk-store';
 
 /** Takes every body as raw text: SDKs send JSON with any Content-Type, or none (docs/sdk-protocol.md §1). */
@@ -24,8 +24,7 @@ export function bearerKey(request: FastifyRequest): string | null {
 /** Every SDK key the server issues has this shape (`newSdkKey` in lib/tokens.ts), whichever kind. */
 const SDK_KEY_SHAPE = /^sdk-(srv|js)-env-[0-9a-f]{32}$/;
 
-export type KeyCheck =
-  { ok: true; snapshot: EnvironmentSnapshot } | { ok: false; status: 401 | 403 | 503; title: string };
+export type { KeyCheck } from './answers';
 
 /**
  * Resolves an SDK key to its environment. 401/403 only when the key is really not one (SDKs mute

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { FeatureStatusIcons } from '../../../components/feature-status';
 import { featureDetailPath } from '../../../lib/paths';
 import { FeatureSwitch, FeatureTags, LastChanged, SKELETON_ROWS } from './feature-cells';
-import type { FeatureListTableProps, RowProps } from './feature-list-table';
+import type { FeatureListTableProps, RowProps } from './feature-list.types';
 import classes from './feature-list.module.css';
 
 /**

@@ -4,7 +4,7 @@ import relativeTime from 'dayjs/plugin/relativeTime.js';
 import type { HomeFeature } from '@vexil/core';
 import { formatDate } from '../../../lib/format';
 import { FeatureToggle } from './feature-toggle';
-import type { FeatureListTableProps } from './feature-list-table';
+import type { FeatureListTableProps } from './feature-list.types';
 import classes from './feature-list.module.css';
 
 dayjs.extend(relativeTime);

@@ -2,38 +2,15 @@ import { memo } from 'react';
 import { Anchor, Code, Group, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import type { FeatureListSortColumn, HomeFeature, Principal, SortDirection } from '@vexil/core';
+import type { FeatureListSortColumn } from '@vexil/core';
 import { FeatureStatusIcons } from '../../../components/feature-status';
 import { TruncatedText } from '../../../components/truncated-text';
-import type { ToggleEnvironment } from './feature-toggle';
+import type { FeatureListTableProps, RowProps, Sort } from './feature-list.types';
 import { FeatureCards } from './feature-cards';
 import { FeatureSwitch, FeatureTags, LastChanged, SKELETON_ROWS } from './feature-cells';
 import classes from './feature-list.module.css';
 import { useNarrowScreen } from '../../../lib/narrow-screen';
 import { featureDetailPath } from '../../../lib/paths';
-
-/** The column the server sorts by and which way. */
-export type Sort = { by: FeatureListSortColumn; direction: SortDirection };
-
-export type FeatureListTableProps = {
-  /** null while the first page loads: skeleton rows stand in. */
-  features: HomeFeature[] | null;
-  environment: ToggleEnvironment & { key: string };
-  user: Principal;
-  /** The project of the list, for the features' pages. */
-  projectKey: string;
-  /** The rows shown are the previous page's while the next one loads. */
-  stale: boolean;
-  /** Flag `tags`: the Tags column and the cards' tags. */
-  showTags: boolean;
-  sort: Sort;
-  onSort: (column: FeatureListSortColumn) => void;
-};
-
-export type RowProps = { feature: HomeFeature } & Pick<
-  FeatureListTableProps,
-  'environment' | 'user' | 'projectKey' | 'showTags'
->;
 
 /** A column header that sorts by its column: the server sorts; `aria-sort` says how. */
 function SortHeader({
@@ -208,3 +185,5 @@ export const FeatureListTable = memo(function FeatureListTable(props: FeatureLis
     </Table.ScrollContainer>
   );
 });
+
+export type { FeatureListTableProps, RowProps, Sort } from './feature-list.types';
