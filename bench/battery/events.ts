@@ -5,10 +5,7 @@
  */
 import type { Planned, Shot } from './client';
 import { percentile } from './client';
-import type { SdkEnvironment } from './setup';
-
-/** Features per row that events name; each row has its own (`r2-0`…`r2-4`), so rows never mix. */
-export const ROW_FEATURES = 5;
+import { ROW_FEATURES, type SdkEnvironment } from './setup';
 
 export type Batch = { body: string; impressions: number };
 

@@ -9,7 +9,6 @@ import { organisations, users } from '@vexil/server/src/db/schema/index';
 import { hashPassword } from '@vexil/server/src/lib/passwords';
 import { seed } from '@vexil/server/src/seed';
 import { apiOk, inPool, signIn } from './client';
-import { ROW_FEATURES } from './events';
 import type { Store } from './store';
 
 export const PASSWORD = 'battery-password-1';
@@ -18,6 +17,8 @@ export const TENANTS = ['tenant-a', 'tenant-b', 'tenant-c'] as const;
 export const PERMISSIONS_DOMAIN = 'perms';
 export const LOGIN_DOMAIN = 'login';
 /** Rows that store events, each with features of its own. */
+/** Features per row that events name; each row has its own (`r2-0`…`r2-4`), so rows never mix. */
+export const ROW_FEATURES = 5;
 export const EVENT_ROWS = ['r2', 'r3', 'r4', 'r5', 's1'] as const;
 
 export const ownerOf = (domain: string) => `owner@${domain}.example.com`;
