@@ -17,7 +17,7 @@ const sources = import.meta.glob(
     '../../../apps/*/src/**/*.{ts,tsx}',
     '!../../../apps/*/src/**/*.test.{ts,tsx}',
     '!../../../apps/*/src/**/*-test-server.{ts,tsx}',
-    '!../../../apps/*/src/test-setup.ts',
+    '!../../../apps/*/src/testing/**',
   ],
   { query: '?raw', import: 'default', eager: true },
 ) as Record<string, string>;

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { DAY_MS } from '@vexil/core';
 import { findUnstorableText } from '../lib/storable-text';
 
 /** Bounds of what one SDK user brings along (its attributes become a jsonb row). */
@@ -77,7 +78,7 @@ export function userOf(event: SdkEvent): EventUser | null {
 /** Timestamps before this are clocks gone wrong, not impressions. */
 const EARLIEST_EVENT = Date.UTC(2000, 0, 1);
 /** How far ahead of the server an SDK's clock may run. */
-const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
+const MAX_CLOCK_AHEAD_MS = DAY_MS;
 
 /**
  * When the row happened: its timestamp when it parses and is plausible, else when it arrived. A

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@vexil/core';
 import type { Database } from '../../db/client';
 import type { OutgoingFetch } from '../../lib/outgoing-url';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
@@ -13,7 +14,7 @@ import * as repo from './webhooks.repository';
  */
 export const WEBHOOK_RETRY_DELAYS_S = [10, 60, 300, 1_800, 7_200, 18_000, 36_000];
 /** How long after its event a delivery is still tried. */
-export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const WEBHOOK_RETRY_WINDOW_MS = DAY_MS;
 /** How long one attempt may take. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** How long a taken delivery is left to its worker before another may take it again. */
