@@ -1,4 +1,5 @@
 import type { AuditAction } from './schemas/audit';
+import { ORGANISATION_AUDIT_ENTRY_ACTIONS, type OrganisationAuditEntry } from './audit-entries-organisation';
 
 /*
  * What an audited write did, as data (docs/adr/0011-audit-entries.md): one kind per write, with the
@@ -121,10 +122,16 @@ export type EnvironmentAuditEntry =
 
 /** Every kind of audit entry described as data so far; the other writes still build their text inline. */
 export type AuditEntryKind =
-  ExperimentAuditEntry | SegmentAuditEntry | TargetAuditEntry | TargetUserAuditEntry | EnvironmentAuditEntry;
+  | ExperimentAuditEntry
+  | SegmentAuditEntry
+  | TargetAuditEntry
+  | TargetUserAuditEntry
+  | EnvironmentAuditEntry
+  | OrganisationAuditEntry;
 
 /** The action each kind of entry is filed under (the audit log's Action filter). */
 export const AUDIT_ENTRY_ACTIONS = {
+  ...ORGANISATION_AUDIT_ENTRY_ACTIONS,
   'experiment.created': 'create',
   'experiment.updated': 'update',
   'experiment.archived': 'delete',
