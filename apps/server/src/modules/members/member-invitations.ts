@@ -1,11 +1,9 @@
 import {
-  AUTHORITY_LABELS,
   DAY_MS,
   INVITATIONS_SENT_MESSAGE,
   INVITATION_LIFETIME_DAYS,
   INVITED_AUTHORITY,
   displayName,
-  escapeMarkdown,
   invitationLink,
   type Invitation,
   type InvitesInput,
@@ -23,7 +21,7 @@ import type { BillingService } from '../billing/billing.service';
 import * as identities from './identities.repository';
 import { invitationMail } from './invitation-mail';
 import { assertTeamAdmin, stillAdmin } from './member-access';
-import { describeMember } from './member-text';
+import { memberAudit } from './member-audit';
 import * as repo from './members.repository';
 
 /** Activation keys: 256 random bits after a prefix that says what they are. */
@@ -232,16 +230,18 @@ export function createMemberInvitations(deps: {
             expiresAt,
             createdAt: at,
           });
-          const who = describeMember({ firstName, lastName, email: row.email });
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'user',
-            resourceId: userId,
-            title: resent ? `Invitation to ${row.email} sent again` : `${row.email} invited`,
-            description: resent
-              ? `${escapeMarkdown(principal.email)} invited ${who} again; the earlier invitation link no longer works. The new one expires in ${INVITATION_LIFETIME_DAYS} days.`
-              : `${escapeMarkdown(principal.email)} invited ${who} to join as **${AUTHORITY_LABELS[INVITED_AUTHORITY]}**. The invitation expires in ${INVITATION_LIFETIME_DAYS} days.`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            memberAudit({
+              kind: 'member.invited',
+              by: principal.email,
+              member: { id: userId, firstName, lastName, email: row.email },
+              role: INVITED_AUTHORITY,
+              resent,
+              expiresInDays: INVITATION_LIFETIME_DAYS,
+            }),
+          );
           made.push({ userId, email: row.email, firstName, lastName, key, resent });
         }
         return {

@@ -1,13 +1,10 @@
 import {
   ASSIGNABLE_AUTHORITIES,
-  AUTHORITY_LABELS,
   AUTHORITY_NAMES,
   LAST_ADMIN_MESSAGE,
   OWN_ROLE_MESSAGE,
   PENDING_EDIT_MESSAGE,
   REMOVE_SELF_MESSAGE,
-  displayName,
-  escapeMarkdown,
   isOrganisationAdmin,
   primaryAuthority,
   type Authority,
@@ -23,8 +20,8 @@ import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import * as identities from './identities.repository';
 import { assertTeamAdmin, stillAdmin } from './member-access';
+import { memberAudit } from './member-audit';
 import { createMemberInvitations, type MembersLogger } from './member-invitations';
-import { describeMember } from './member-text';
 import * as repo from './members.repository';
 import { createSsoMembers } from './sso-members';
 import type { MemberRecord } from './members.types';
@@ -34,11 +31,6 @@ function isAuthority(name: string): name is Authority {
 }
 
 const ASSIGNABLE: ReadonlySet<string> = new Set(ASSIGNABLE_AUTHORITIES);
-
-function roleLabel(authorities: readonly string[]): string {
-  const primary = primaryAuthority(authorities);
-  return primary ? AUTHORITY_LABELS[primary] : 'no role';
-}
 
 function toTeamMember(record: MemberRecord, invitationExpires: Date | null): TeamMember {
   const authorities = record.authorities.filter(isAuthority);
@@ -132,32 +124,22 @@ export function createMembersService(deps: {
           authorities,
           at: now(),
         });
-        const changes: string[] = [];
-        const data: Record<string, unknown> = {};
         const nameBefore = `${before.firstName} ${before.lastName}`.trim();
         const nameAfter = `${after.firstName} ${after.lastName}`.trim();
-        if (before.firstName !== after.firstName || before.lastName !== after.lastName) {
-          changes.push(
-            `renamed them from **${escapeMarkdown(nameBefore || '(no name)')}** to **${escapeMarkdown(nameAfter)}**`,
-          );
-          data['name'] = { from: nameBefore, to: nameAfter };
-        }
-        if (roleChanges) {
-          changes.push(
-            `changed their role from **${roleLabel(before.authorities)}** to **${roleLabel(authorities)}**`,
-          );
-          data['role'] = { from: primaryAuthority(before.authorities), to: primaryAuthority(authorities) };
-        }
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'user',
-          resourceId: after.id,
-          title: `Member ${displayName(after)} updated`,
-          description: changes.length
-            ? `${escapeMarkdown(principal.email)} updated ${describeMember(after)}: ${changes.join('; ')}.`
-            : `${escapeMarkdown(principal.email)} saved ${describeMember(after)} without changes.`,
-          data,
-        });
+        const renamed = before.firstName !== after.firstName || before.lastName !== after.lastName;
+        await audit.record(
+          tx,
+          principal,
+          memberAudit({
+            kind: 'member.updated',
+            by: principal.email,
+            member: after,
+            name: renamed ? { from: nameBefore, to: nameAfter } : null,
+            role: roleChanges
+              ? { from: primaryAuthority(before.authorities), to: primaryAuthority(authorities) }
+              : null,
+          }),
+        );
         return toTeamMember(after, null);
       });
       // Their open dashboards are checked again with the role they hold now.
@@ -197,21 +179,16 @@ export function createMembersService(deps: {
         await audit.record(
           tx,
           principal,
-          member.activated
-            ? {
-                action: 'delete',
-                resourceType: 'user',
-                resourceId: member.id,
-                title: `${displayName(member)} removed from the team`,
-                description: `${escapeMarkdown(principal.email)} removed ${describeMember(member)}, who was a **${roleLabel(member.authorities)}**. Their sessions and access tokens no longer work, and single sign-on does not let them back in unless they are invited again.`,
-              }
-            : {
-                action: 'delete',
-                resourceType: 'user',
-                resourceId: member.id,
-                title: `Invitation to ${member.email} cancelled`,
-                description: `${escapeMarkdown(principal.email)} cancelled the invitation of ${describeMember(member)}. Its link no longer works.`,
-              },
+          memberAudit(
+            member.activated
+              ? {
+                  kind: 'member.removed',
+                  by: principal.email,
+                  member,
+                  role: primaryAuthority(member.authorities),
+                }
+              : { kind: 'member.invitation_cancelled', by: principal.email, member },
+          ),
         );
       });
       // Their open dashboards close now that the removal has committed.
@@ -273,13 +250,16 @@ export function createMembersService(deps: {
     async signOutEverywhere(principal: Principal): Promise<void> {
       await db.transaction(async (tx) => {
         const ended = await auth.revokeAllSessions(tx, principal.organisationId, principal.userId);
-        await audit.record(tx, principal, {
-          action: 'other',
-          resourceType: 'user',
-          resourceId: principal.userId,
-          title: `${principal.email} signed out everywhere`,
-          description: `${escapeMarkdown(principal.email)} ended all of their sessions (${ended}).`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          memberAudit({
+            kind: 'member.signed_out_everywhere',
+            by: principal.email,
+            userId: principal.userId,
+            sessions: ended,
+          }),
+        );
       });
       auth.accessChanged(principal.organisationId, principal.userId);
     },

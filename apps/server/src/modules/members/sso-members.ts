@@ -1,10 +1,10 @@
-import { AUTHORITY_LABELS, displayName, escapeMarkdown, type Authority } from '@vexil/core';
+import type { Authority } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
 import * as identities from './identities.repository';
-import { describeMember } from './member-text';
+import { memberAudit } from './member-audit';
 import * as repo from './members.repository';
 
 /**
@@ -71,34 +71,32 @@ export function createSsoMembers(deps: {
           return { refused: 'bound-elsewhere' as const };
         const at = now();
         const actor = (userId: string) => ({ organisationId, userId });
-        const via = escapeMarkdown(person.via);
         if (member?.activated) {
           await identities.bindIdentity(tx, organisationId, member.id, identity, at);
-          await audit.record(tx, actor(member.id), {
-            action: 'update',
-            resourceType: 'user',
-            resourceId: member.id,
-            title: `${displayName(member)} linked to ${person.via}`,
-            description: `${describeMember(member)} signed in with ${via} for the first time: from now on that identity signs them in, whatever e-mail the provider gives.`,
-          });
+          await audit.record(
+            tx,
+            actor(member.id),
+            memberAudit({ kind: 'member.sso_linked', member, via: person.via }),
+          );
           return { userId: member.id };
         }
         const firstName = member?.firstName || person.firstName;
         const lastName = member?.lastName || person.lastName;
-        const who = describeMember({ firstName, lastName, email });
         if (member) {
           // The invitation took its seat when sent; the plan may have shrunk since.
           if (!(await billing.hasSeatForNewMember(tx, organisationId)))
             return { refused: 'no-seat' as const };
           await repo.activatePendingMember(tx, organisationId, member.id, { firstName, lastName, at });
           await identities.bindIdentity(tx, organisationId, member.id, identity, at);
-          await audit.record(tx, actor(member.id), {
-            action: 'update',
-            resourceType: 'user',
-            resourceId: member.id,
-            title: `${displayName({ firstName, lastName, email })} joined the team`,
-            description: `${who} accepted their invitation by signing in with ${via}.`,
-          });
+          await audit.record(
+            tx,
+            actor(member.id),
+            memberAudit({
+              kind: 'member.sso_invitation_accepted',
+              member: { id: member.id, firstName, lastName, email },
+              via: person.via,
+            }),
+          );
           return { userId: member.id };
         }
         if ((await billing.remaining(tx, organisationId, 'maxOrganisationUsers')) < 1)
@@ -113,13 +111,16 @@ export function createSsoMembers(deps: {
           at,
         });
         await identities.bindIdentity(tx, organisationId, userId, identity, at);
-        await audit.record(tx, actor(userId), {
-          action: 'create',
-          resourceType: 'user',
-          resourceId: userId,
-          title: `${displayName({ firstName, lastName, email })} joined the team`,
-          description: `${who} signed in with ${via} for the first time and joined as **${AUTHORITY_LABELS[role]}**.`,
-        });
+        await audit.record(
+          tx,
+          actor(userId),
+          memberAudit({
+            kind: 'member.sso_joined',
+            member: { id: userId, firstName, lastName, email },
+            via: person.via,
+            role,
+          }),
+        );
         return { userId };
       });
     },

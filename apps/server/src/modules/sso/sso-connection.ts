@@ -1,10 +1,4 @@
-import {
-  ASSIGNABLE_AUTHORITIES,
-  AUTHORITIES,
-  AUTHORITY_LABELS,
-  markdownCode,
-  type SsoConnection,
-} from '@vexil/core';
+import { ASSIGNABLE_AUTHORITIES, AUTHORITIES, type SsoConnection } from '@vexil/core';
 import type { SsoConnectionRecord } from './sso.types';
 
 const ASSIGNABLE: ReadonlySet<string> = new Set(ASSIGNABLE_AUTHORITIES);
@@ -32,17 +26,4 @@ export function toConnection(row: SsoConnectionRecord): SsoConnection {
     required: row.required,
     lastModifiedDate: row.updatedAt.toISOString(),
   };
-}
-
-/** The connection as the audit log describes it, in markdown. */
-export function describeConnection(row: SsoConnectionRecord): string {
-  const domains = row.allowedDomains.map((domain) => markdownCode(domain)).join(', ');
-  return [
-    `- Issuer: ${markdownCode(row.issuer)}`,
-    `- Client ID: ${markdownCode(row.clientId)}`,
-    `- Client secret: ${row.clientSecretEncrypted ? 'stored' : 'none (public client)'}`,
-    `- Allowed e-mail domains: ${domains}`,
-    `- Role of new members: **${AUTHORITY_LABELS[roleOf(row.defaultRole)]}**`,
-    `- Single sign-on required: ${row.required ? '**yes**' : 'no'}`,
-  ].join('\n');
 }

@@ -1,7 +1,6 @@
 import {
   SSO_ADMINS_ONLY,
   can,
-  escapeMarkdown,
   type PublicSso,
   type SsoConnection,
   type SsoConnectionInput,
@@ -15,7 +14,8 @@ import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { MembersService } from '../members/members.service';
 import { OidcError, type OidcClient } from './oidc-client';
-import { describeConnection, secretContext, toConnection } from './sso-connection';
+import { ssoAudit } from './sso-audit';
+import { roleOf, secretContext, toConnection } from './sso-connection';
 import { SSO_CALLBACK_PATH, createSsoSignIn, type SsoLogger } from './sso-sign-in';
 import * as repo from './sso.repository';
 
@@ -128,23 +128,33 @@ export function createSsoService(deps: {
           },
           now(),
         );
-        const secretChange =
+        const secret =
           input.clientSecret === undefined
-            ? ''
+            ? null
             : input.clientSecret
-              ? ' The client secret was replaced.'
+              ? 'replaced'
               : before?.clientSecretEncrypted
-                ? ' The client secret was removed.'
-                : '';
-        await audit.record(tx, principal, {
-          action: before ? 'update' : 'create',
-          resourceType: 'sso_connection',
-          resourceId: row.id,
-          title: before
-            ? `Single sign-on with ${row.displayName} changed`
-            : `Single sign-on with ${row.displayName} set up`,
-          description: `${escapeMarkdown(principal.email)} ${before ? 'changed' : 'set up'} single sign-on with **${escapeMarkdown(row.displayName)}**.${secretChange}\n\n${describeConnection(row)}`,
-        });
+                ? 'removed'
+                : null;
+        await audit.record(
+          tx,
+          principal,
+          ssoAudit({
+            kind: before ? 'sso.updated' : 'sso.created',
+            by: principal.email,
+            connection: {
+              id: row.id,
+              displayName: row.displayName,
+              issuer: row.issuer,
+              clientId: row.clientId,
+              secretStored: Boolean(row.clientSecretEncrypted),
+              allowedDomains: row.allowedDomains,
+              defaultRole: roleOf(row.defaultRole),
+              required: row.required,
+            },
+            secret,
+          }),
+        );
         return toConnection(row);
       });
     },
@@ -159,13 +169,15 @@ export function createSsoService(deps: {
         if (!before || !(await repo.deleteConnection(tx, organisationId)))
           throw new NotFoundError('single sign-on connection');
         await repo.deleteAttempts(tx, organisationId);
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'sso_connection',
-          resourceId: before.id,
-          title: `Single sign-on with ${before.displayName} removed`,
-          description: `${escapeMarkdown(principal.email)} removed single sign-on with **${escapeMarkdown(before.displayName)}**. Members sign in with their passwords.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          ssoAudit({
+            kind: 'sso.removed',
+            by: principal.email,
+            connection: { id: before.id, displayName: before.displayName },
+          }),
+        );
       });
     },
 
