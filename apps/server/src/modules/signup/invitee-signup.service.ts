@@ -2,7 +2,6 @@ import {
   INVITEE_ALREADY_ACTIVATED_MESSAGE,
   INVITEE_NOT_FOUND_MESSAGE,
   INVITEE_NO_SEAT_MESSAGE,
-  escapeMarkdown,
   inviteeNoSeatDetail,
   type Invitee,
   type InviteeSignupInput,
@@ -16,6 +15,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { AuthService, ClientInfo, NewSession } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { MembersService } from '../members/members.service';
+import { signupAudit } from './signup-audit';
 import * as repo from './signup.repository';
 
 /** Unknown, expired or cancelled: 404 with the page's words (docs/product.md §8). */
@@ -109,13 +109,11 @@ export function createInviteeSignupService(deps: {
           at,
         );
         const name = `${input.firstName} ${input.lastName}`.trim();
-        await audit.record(tx, owner, {
-          action: 'update',
-          resourceType: 'user',
-          resourceId: found.userId,
-          title: `${name} (${found.email}) joined the team`,
-          description: `**${escapeMarkdown(name)}** (${escapeMarkdown(found.email)}) accepted the invitation and activated their account.`,
-        });
+        await audit.record(
+          tx,
+          owner,
+          signupAudit({ kind: 'signup.invitation_accepted', userId: found.userId, name, email: found.email }),
+        );
         return found;
       });
       // The one-time login token of the sign-in flow starts the session, so it is made like any other.

@@ -1,7 +1,6 @@
 import {
   RESET_FINISH_FAILED_MESSAGE,
   RESET_PASSWORD_LIFETIME_MINUTES,
-  escapeMarkdown,
   resetPasswordLink,
   type ResetPasswordFinishInput,
   type ResetPasswordFinishResponse,
@@ -14,6 +13,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { MembersService } from '../members/members.service';
 import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
+import { signupAudit } from './signup-audit';
 import { resetPasswordMail } from './signup-mails';
 import * as repo from './signup.repository';
 
@@ -66,13 +66,16 @@ export function createPasswordResetService(deps: {
         createdAt: at,
         expiresAt: new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS),
       });
-      await audit.record(tx, owner, {
-        action: 'other',
-        resourceType: 'user',
-        resourceId: account.id,
-        title: `Password reset requested for ${account.email}`,
-        description: `A password reset link was e-mailed to ${escapeMarkdown(account.email)}. It works once, for ${RESET_PASSWORD_LIFETIME_MINUTES} minutes.`,
-      });
+      await audit.record(
+        tx,
+        owner,
+        signupAudit({
+          kind: 'signup.password_reset_requested',
+          userId: account.id,
+          email: account.email,
+          lifetimeMinutes: RESET_PASSWORD_LIFETIME_MINUTES,
+        }),
+      );
     });
     outbox.post(
       resetPasswordMail({
@@ -122,13 +125,16 @@ export function createPasswordResetService(deps: {
         await members.setPassword(tx, owner, passwordHash, at);
         await auth.retireOneTimeTokens(tx, owner, repo.RESET_PURPOSE, at);
         const ended = await auth.revokeAllSessions(tx, owner.organisationId, owner.userId);
-        await audit.record(tx, owner, {
-          action: 'update',
-          resourceType: 'user',
-          resourceId: owner.userId,
-          title: `${account.email} reset their password`,
-          description: `${escapeMarkdown(account.email)} set a new password from a reset link; their ${ended} session(s) were ended.`,
-        });
+        await audit.record(
+          tx,
+          owner,
+          signupAudit({
+            kind: 'signup.password_reset',
+            userId: owner.userId,
+            email: account.email,
+            sessionsEnded: ended,
+          }),
+        );
         return { domain: account.organisationDomain, owner };
       });
       if (done === null) throw new BadRequestError(RESET_FINISH_FAILED_MESSAGE, undefined, RESET_LINK_DEAD);

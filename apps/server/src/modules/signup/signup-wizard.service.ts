@@ -8,9 +8,7 @@ import {
   SIGNUP_PIN_LIFETIME_MINUTES,
   SIGNUP_PIN_TRIES,
   domainSuggestions,
-  escapeMarkdown,
   isReservedOrganisationDomain,
-  markdownCode,
   organisationLoginLink,
   type CheckDomainResponse,
   type CreateAccountInput,
@@ -30,6 +28,7 @@ import type { MembersService } from '../members/members.service';
 import type { OrganisationsService } from '../organisations/organisations.service';
 import type { ProjectsService } from '../projects/projects.service';
 import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
+import { signupAudit } from './signup-audit';
 import { signupPinMail, welcomeMail } from './signup-mails';
 import * as repo from './signup-wizard.repository';
 
@@ -212,15 +211,17 @@ export function createSignupWizardService(deps: {
         const { project, environmentIds } = await projects.createWithin(tx, principal, FIRST_PROJECT);
         await repo.markSignupCompleted(tx, signup.id, at);
         const name = `${input.firstName} ${input.lastName}`.trim();
-        await audit.record(tx, principal, {
-          action: 'create',
-          resourceType: 'organisation',
-          resourceId: organisation.id,
-          title: `Organisation ${organisation.name} created`,
-          description: `**${escapeMarkdown(name)}** (${escapeMarkdown(email)}) signed up and created the organisation **${escapeMarkdown(organisation.name)}** (${markdownCode(organisation.domain)}) with the project **${escapeMarkdown(project.name)}** (${markdownCode(project.key)}) and the environments ${project.environments
-            .map((e) => `**${escapeMarkdown(e.name)}**`)
-            .join(', ')}.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          signupAudit({
+            kind: 'signup.organisation_created',
+            admin: { name, email },
+            organisation: { id: organisation.id, name: organisation.name, domain: organisation.domain },
+            project: { key: project.key, name: project.name },
+            environments: project.environments.map((e) => e.name),
+          }),
+        );
         return { organisation, admin, account, environmentIds };
       });
       if (!created) throw pinError(SIGNUP_DEAD_DETAIL);
