@@ -1,5 +1,6 @@
 import type { AuditAction } from './schemas/audit';
 import { ORGANISATION_AUDIT_ENTRY_ACTIONS, type OrganisationAuditEntry } from './audit-entries-organisation';
+import { FLAGS_AUDIT_ENTRY_ACTIONS, type FlagsAuditEntry } from './audit-entries-flags';
 
 /*
  * What an audited write did, as data (docs/adr/0011-audit-entries.md): one kind per write, with the
@@ -127,10 +128,12 @@ export type AuditEntryKind =
   | TargetAuditEntry
   | TargetUserAuditEntry
   | EnvironmentAuditEntry
-  | OrganisationAuditEntry;
+  | OrganisationAuditEntry
+  | FlagsAuditEntry;
 
 /** The action each kind of entry is filed under (the audit log's Action filter). */
 export const AUDIT_ENTRY_ACTIONS = {
+  ...FLAGS_AUDIT_ENTRY_ACTIONS,
   ...ORGANISATION_AUDIT_ENTRY_ACTIONS,
   'experiment.created': 'create',
   'experiment.updated': 'update',

@@ -2,8 +2,6 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   defaultControlFor,
   describeRules,
-  escapeMarkdown,
-  markdownCode,
   ruleProblems,
   variantProblems,
   targetingStatusOf,
@@ -25,6 +23,7 @@ import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ImpressionsService } from '../impressions/impressions.service';
 import type { Scope } from '../scope/scope.service';
+import { controlAudit } from './control-audit';
 import * as repo from './controls.repository';
 import type { ControlRecord } from './controls.types';
 
@@ -157,28 +156,23 @@ export function createControlsService(deps: {
       }
       const at = now();
       const after = await repo.updateControl(tx, organisationId, before.id, { ...state, updatedAt: at });
-      const who = escapeMarkdown(principal.email);
-      const where = `**${escapeMarkdown(feature.name)}** (${markdownCode(feature.key)}) in **${escapeMarkdown(environment.name)}**`;
-      const describeBefore = describeRules(before, variantNames);
-      const describeAfter = describeRules(after, variantNames);
+      await audit.record(
+        tx,
+        principal,
+        controlAudit({
+          kind: 'feature_control.updated',
+          by: principal.email,
+          control: before,
+          feature,
+          environment,
+          project,
+          variantNames,
+          before,
+          after: state,
+          targetingChanged: rulesChanged,
+        }),
+      );
       const switched = before.enabled !== after.enabled;
-      await audit.record(tx, principal, {
-        action: 'update',
-        resourceType: 'feature_control',
-        resourceId: feature.id,
-        projectKey: project.key,
-        environmentKey: environment.key,
-        featureKey: feature.key,
-        title:
-          switched && !rulesChanged
-            ? `Feature ${feature.name} turned ${after.enabled ? 'on' : 'off'} in ${environment.name}`
-            : `Targeting of ${feature.name} in ${environment.name} updated`,
-        description: `${who} ${switched ? `turned ${after.enabled ? 'on' : 'off'}` : 'updated the targeting of'} ${where}.\n\n- before: ${escapeMarkdown(describeBefore)}\n- after: ${escapeMarkdown(describeAfter)}`,
-        data: {
-          before: { enabled: before.enabled, offVariantKey: before.offVariantKey, rules: before.rules },
-          after: { id: before.id, ...state },
-        },
-      });
       const today = await impressions.today(tx, organisationId, [after.id]);
       return {
         environmentId: environment.id,

@@ -1,11 +1,11 @@
 /**
- * What the audit log says about features: titles and Markdown descriptions, in one place so the
- * wording stays consistent whichever path (dashboard or SDK) made the change. User text is escaped;
- * keys are shown as code.
+ * What the audit log says about features: each kind of feature entry (core's `FeatureAuditEntry`)
+ * rendered to its title and markdown description, in one place so the wording stays consistent
+ * whichever path (dashboard or SDK) made the change. User text is escaped; keys are shown as code.
  */
 import { escapeMarkdown, markdownCode } from '@vexil/core';
+import { FLAGS_AUDIT_ENTRY_ACTIONS, type FeatureAuditEntry } from '@vexil/core/audit-entries-flags';
 import type { AuditEntry } from '../audit/audit.service';
-import type { FeatureRecord } from './features.types';
 
 type Named = { name: string; key: string };
 
@@ -17,28 +17,10 @@ function feature(row: Named): string {
   return `**${escapeMarkdown(row.name)}** (${markdownCode(row.key)})`;
 }
 
-export function featureCreated(actor: string, row: Named, project: { name: string }, variantKeys: string[]) {
-  return {
-    title: `Feature ${row.name} created in ${project.name}`,
-    description: `${escapeMarkdown(actor)} created the feature ${feature(row)} with the variants ${list(variantKeys)}. It is off in every environment.`,
-  } satisfies Pick<AuditEntry, 'title' | 'description'>;
-}
-
-type Settings = Pick<FeatureRecord, 'name' | 'description' | 'permanent' | 'tags' | 'maintainerId'>;
-
-/** The settings an update may change, before and after. */
-export type SettingsChange = {
-  before: Settings;
-  after: Settings;
-  variantsAdded: string[];
-  variantsEdited: string[];
-  issuesBefore: string[];
-  issuesAfter: string[];
-};
-
-export function featureUpdated(actor: string, row: Named, change: SettingsChange) {
-  const { before, after } = change;
-  const lines = [
+/** The lines of an update's description, one per setting that changed. */
+function changes(entry: Extract<FeatureAuditEntry, { kind: 'feature.updated' }>): string[] {
+  const { before, after } = entry.settings;
+  return [
     before.name !== after.name ? `- name: ${markdownCode(before.name)} → ${markdownCode(after.name)}` : null,
     before.description !== after.description ? '- description changed' : null,
     before.permanent !== after.permanent ? `- permanent: ${markdownCode(String(after.permanent))}` : null,
@@ -46,36 +28,74 @@ export function featureUpdated(actor: string, row: Named, change: SettingsChange
       ? `- tags: ${list(before.tags)} → ${list(after.tags)}`
       : null,
     before.maintainerId !== after.maintainerId ? '- maintainer changed' : null,
-    change.variantsAdded.length ? `- variants added: ${list(change.variantsAdded)}` : null,
-    change.variantsEdited.length ? `- variants changed: ${list(change.variantsEdited)}` : null,
-    JSON.stringify(change.issuesBefore) !== JSON.stringify(change.issuesAfter)
-      ? `- issues: ${list(change.issuesBefore)} → ${list(change.issuesAfter)}`
+    entry.variantsAdded.length ? `- variants added: ${list(entry.variantsAdded)}` : null,
+    entry.variantsEdited.length ? `- variants changed: ${list(entry.variantsEdited)}` : null,
+    JSON.stringify(entry.issues.before) !== JSON.stringify(entry.issues.after)
+      ? `- issues: ${list(entry.issues.before)} → ${list(entry.issues.after)}`
       : null,
   ].filter((line): line is string => line !== null);
-  return {
-    title: `Feature ${after.name} updated`,
-    description: `${escapeMarkdown(actor)} updated the settings of ${feature(row)}${lines.length ? `:\n\n${lines.join('\n')}` : '.'}`,
-  };
 }
 
-export function featureDeleted(actor: string, row: Named, project: { name: string }) {
-  return {
-    title: `Feature ${row.name} deleted`,
-    description: `${escapeMarkdown(actor)} deleted the feature ${feature(row)} from **${escapeMarkdown(project.name)}**. SDKs no longer receive it.`,
-  };
+function text(entry: FeatureAuditEntry): Pick<AuditEntry, 'title' | 'description'> {
+  if (entry.kind === 'feature.registered') {
+    const { environment } = entry;
+    const sdk = `The server SDK key of the environment ${feature(environment)}`;
+    return {
+      title: `Feature ${entry.feature.key} registered by the SDK of ${environment.name}`,
+      description: `${sdk} registered the feature ${markdownCode(entry.feature.key)} with the variants ${list(entry.variantKeys)}. It is off in every environment.`,
+    };
+  }
+  const by = escapeMarkdown(entry.by);
+  switch (entry.kind) {
+    case 'feature.created':
+      return {
+        title: `Feature ${entry.feature.name} created in ${entry.project.name}`,
+        description: `${by} created the feature ${feature(entry.feature)} with the variants ${list(entry.variantKeys)}. It is off in every environment.`,
+      };
+    case 'feature.updated': {
+      const lines = changes(entry);
+      return {
+        title: `Feature ${entry.settings.after.name} updated`,
+        description: `${by} updated the settings of ${feature(entry.feature)}${lines.length ? `:\n\n${lines.join('\n')}` : '.'}`,
+      };
+    }
+    case 'feature.deleted':
+      return {
+        title: `Feature ${entry.feature.name} deleted`,
+        description: `${by} deleted the feature ${feature(entry.feature)} from **${escapeMarkdown(entry.project.name)}**. SDKs no longer receive it.`,
+      };
+    case 'feature.linked':
+      return {
+        title: `Feature ${entry.feature.name} linked to ${entry.issueKey}`,
+        description: `${by} linked the issue ${markdownCode(entry.issueKey)} to ${feature(entry.feature)}.`,
+      };
+  }
 }
 
-export function featureLinked(actor: string, row: Named, issueKey: string) {
+/**
+ * The audit entry of a feature write. A feature an SDK registered names the SDK as its actor in
+ * `data`, as there is no member to name.
+ */
+export function featureAudit(entry: FeatureAuditEntry): AuditEntry {
+  const registered = entry.kind === 'feature.registered';
   return {
-    title: `Feature ${row.name} linked to ${issueKey}`,
-    description: `${escapeMarkdown(actor)} linked the issue ${markdownCode(issueKey)} to ${feature(row)}.`,
-  };
-}
-
-export function featureRegisteredBySdk(environment: Named, featureKey: string, variantKeys: string[]) {
-  const sdk = `The server SDK key of the environment ${feature(environment)}`;
-  return {
-    title: `Feature ${featureKey} registered by the SDK of ${environment.name}`,
-    description: `${sdk} registered the feature ${markdownCode(featureKey)} with the variants ${list(variantKeys)}. It is off in every environment.`,
+    action: FLAGS_AUDIT_ENTRY_ACTIONS[entry.kind],
+    resourceType: 'feature',
+    resourceId: entry.feature.id,
+    projectKey: registered ? entry.environment.projectKey : entry.project.key,
+    ...(registered ? { environmentKey: entry.environment.key } : {}),
+    featureKey: entry.feature.key,
+    ...text(entry),
+    ...(registered
+      ? {
+          data: {
+            actor: {
+              type: 'sdk',
+              environmentId: entry.environment.id,
+              environmentKey: entry.environment.key,
+            },
+          },
+        }
+      : {}),
   };
 }

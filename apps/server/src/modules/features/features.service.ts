@@ -12,7 +12,7 @@ import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
-import { featureCreated, featureDeleted, featureLinked, featureUpdated } from './feature-audit';
+import { featureAudit } from './feature-audit';
 import type { FeatureReadModel } from './feature-read-model';
 import * as linkRepo from './feature-links.repository';
 import { issuesLinked, type GoalIds, type IssueTracker, type IssuesLinked } from './ports';
@@ -166,19 +166,17 @@ export function createFeaturesService(deps: {
             featureId: row.id,
             variantKeys: input.variants.map((v) => v.key),
           });
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'feature',
-            resourceId: row.id,
-            projectKey: project.key,
-            featureKey: row.key,
-            ...featureCreated(
-              principal.email,
-              row,
+          await audit.record(
+            tx,
+            principal,
+            featureAudit({
+              kind: 'feature.created',
+              by: principal.email,
+              feature: row,
               project,
-              input.variants.map((v) => v.key),
-            ),
-          });
+              variantKeys: input.variants.map((v) => v.key),
+            }),
+          );
           return {
             feature: await read.one(tx, principal, { feature: row, project }),
             environmentIds,
@@ -286,21 +284,20 @@ export function createFeaturesService(deps: {
           maintainerId: input.maintainerId,
           updatedAt: at,
         });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'feature',
-          resourceId: id,
-          projectKey: project.key,
-          featureKey: after.key,
-          ...featureUpdated(principal.email, after, {
-            before,
-            after,
+        await audit.record(
+          tx,
+          principal,
+          featureAudit({
+            kind: 'feature.updated',
+            by: principal.email,
+            feature: after,
+            project,
+            settings: { before, after },
             variantsAdded: added.map((v) => v.key),
             variantsEdited: edited,
-            issuesBefore: linkedKeys,
-            issuesAfter: input.jiraIssueKeys,
+            issues: { before: linkedKeys, after: input.jiraIssueKeys },
           }),
-        });
+        );
         const environmentIds = await environmentIdsOf(tx, organisationId, project.id);
         return {
           feature: await read.one(tx, principal, { feature: after, project }),
@@ -329,14 +326,11 @@ export function createFeaturesService(deps: {
         const { feature, project } = found;
         const at = now();
         await repo.update(tx, organisationId, featureId, { archived: true, archivedAt: at, updatedAt: at });
-        await audit.record(tx, principal, {
-          action: 'archive',
-          resourceType: 'feature',
-          resourceId: featureId,
-          projectKey: project.key,
-          featureKey: feature.key,
-          ...featureDeleted(principal.email, feature, project),
-        });
+        await audit.record(
+          tx,
+          principal,
+          featureAudit({ kind: 'feature.deleted', by: principal.email, feature, project }),
+        );
         return { environmentIds: await environmentIdsOf(tx, organisationId, project.id), key: feature.key };
       });
       publishProject(principal, archived.environmentIds, {
@@ -360,14 +354,17 @@ export function createFeaturesService(deps: {
         if (linked) {
           await linkRepo.addIssueLinks(tx, organisationId, featureId, [issueKey]);
           await repo.update(tx, organisationId, featureId, { updatedAt: now() });
-          await audit.record(tx, principal, {
-            action: 'update',
-            resourceType: 'feature',
-            resourceId: featureId,
-            projectKey: found.project.key,
-            featureKey: found.feature.key,
-            ...featureLinked(principal.email, found.feature, issueKey),
-          });
+          await audit.record(
+            tx,
+            principal,
+            featureAudit({
+              kind: 'feature.linked',
+              by: principal.email,
+              feature: found.feature,
+              project: found.project,
+              issueKey,
+            }),
+          );
         }
         return { feature: await read.one(tx, principal, found), linked };
       });

@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
-import { featureRegisteredBySdk } from './feature-audit';
+import { featureAudit } from './feature-audit';
 import * as repo from './features.repository';
 
 /** One feature an SDK declares (docs/sdk-protocol.md §5). */
@@ -122,20 +122,21 @@ export function createSdkRegistration(deps: {
             featureId: row.id,
             variantKeys: variants.map((v) => v.key),
           });
-          await audit.record(tx, actor, {
-            action: 'create',
-            resourceType: 'feature',
-            resourceId: row.id,
-            projectKey: target.project.key,
-            environmentKey: target.key,
-            featureKey: row.key,
-            ...featureRegisteredBySdk(
-              target,
-              row.key,
-              variants.map((v) => v.key),
-            ),
-            data: { actor: { type: 'sdk', environmentId, environmentKey: target.key } },
-          });
+          await audit.record(
+            tx,
+            actor,
+            featureAudit({
+              kind: 'feature.registered',
+              feature: row,
+              environment: {
+                id: environmentId,
+                key: target.key,
+                name: target.name,
+                projectKey: target.project.key,
+              },
+              variantKeys: variants.map((v) => v.key),
+            }),
+          );
           featureId = row.id;
           existing.set(item.key, featureId);
           created.push(item.key);

@@ -1,8 +1,6 @@
 import {
   DEFAULT_ENVIRONMENT_COLOR,
   LAST_PROJECT_MESSAGE,
-  escapeMarkdown,
-  markdownCode,
   type EnvironmentInput,
   type Project,
   type ProjectInput,
@@ -19,6 +17,7 @@ import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { EnvironmentsService } from '../environments/environments.service';
 import type { FeaturesService } from '../features/features.service';
+import { projectAudit } from './project-audit';
 import * as repo from './projects.repository';
 import type { ProjectRecord } from './projects.types';
 
@@ -46,10 +45,6 @@ export const DEFAULT_PROJECT_ENVIRONMENTS: readonly Omit<EnvironmentInput, 'proj
 
 function keyTakenError(key: string) {
   return new ValidationError('key', `A project with the key "${key}" already exists.`);
-}
-
-function describeProject(row: Pick<ProjectRecord, 'name' | 'key'>) {
-  return `**${escapeMarkdown(row.name)}** (${markdownCode(row.key)})`;
 }
 
 export type ProjectsService = ReturnType<typeof createProjectsService>;
@@ -130,16 +125,16 @@ export function createProjectsService(deps: {
       updatedAt: at,
     });
     const created = await environments.createDefaults(tx, principal, row, DEFAULT_PROJECT_ENVIRONMENTS);
-    await audit.record(tx, principal, {
-      action: 'create',
-      resourceType: 'project',
-      resourceId: row.id,
-      projectKey: row.key,
-      title: `Project ${row.name} created`,
-      description: `${escapeMarkdown(principal.email)} created the project ${describeProject(row)} with the environments ${created
-        .map((e) => `**${escapeMarkdown(e.name)}**`)
-        .join(', ')}.`,
-    });
+    await audit.record(
+      tx,
+      principal,
+      projectAudit({
+        kind: 'project.created',
+        by: principal.email,
+        project: row,
+        environments: created.map((e) => e.name),
+      }),
+    );
     return { project: await toProject(tx, principal, row), environmentIds: created.map((e) => e.id) };
   }
 
@@ -200,18 +195,16 @@ export function createProjectsService(deps: {
         if (input.key !== before.key)
           throw new ValidationError('key', 'The key of a project cannot be changed.');
         const after = await repo.update(tx, organisationId, id, { name: input.name, updatedAt: now() });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'project',
-          resourceId: id,
-          projectKey: after.key,
-          title: `Project ${after.name} updated`,
-          description:
-            before.name === after.name
-              ? `${escapeMarkdown(principal.email)} saved the project ${describeProject(after)} without changes.`
-              : `${escapeMarkdown(principal.email)} renamed the project ${markdownCode(after.key)} from **${escapeMarkdown(before.name)}** to **${escapeMarkdown(after.name)}**.`,
-          data: before.name === after.name ? {} : { name: { from: before.name, to: after.name } },
-        });
+        await audit.record(
+          tx,
+          principal,
+          projectAudit({
+            kind: 'project.updated',
+            by: principal.email,
+            project: { id, key: after.key },
+            name: { from: before.name, to: after.name },
+          }),
+        );
         return toProject(tx, principal, after);
       });
     },
@@ -235,14 +228,16 @@ export function createProjectsService(deps: {
         const featureCount = await features.archiveAllOf(tx, organisationId, row.id, at);
         const removed = await environments.archiveAllOfProject(tx, organisationId, row.id);
         await repo.update(tx, organisationId, row.id, { archived: true, archivedAt: at, updatedAt: at });
-        await audit.record(tx, principal, {
-          action: 'archive',
-          resourceType: 'project',
-          resourceId: row.id,
-          projectKey: row.key,
-          title: `Project ${row.name} deleted`,
-          description: `${escapeMarkdown(principal.email)} deleted the project ${describeProject(row)} with its ${removed.length} environment(s) and ${featureCount} feature(s). Their SDK keys no longer work.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          projectAudit({
+            kind: 'project.deleted',
+            by: principal.email,
+            project: row,
+            archived: { environments: removed.length, features: featureCount },
+          }),
+        );
         return removed;
       });
       for (const environment of archived) {

@@ -2,9 +2,7 @@ import {
   AUTHORITY_OPTIONS,
   ROLES_ADMINS_ONLY,
   can,
-  describeGrant,
   displayName,
-  escapeMarkdown,
   roleNameTakenMessage,
   type AuthorityOption,
   type Grant,
@@ -19,6 +17,7 @@ import { lockOrganisation } from '../../db/locks';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
+import { roleAudit } from './role-audit';
 import * as repo from './roles.repository';
 import type { RoleHolder, RoleRecord } from './roles.types';
 
@@ -45,18 +44,6 @@ function toRole(row: RoleRecord, holders: readonly RoleHolder[]): Role {
       .filter((holder) => holder.roleId === row.id)
       .map((holder) => ({ id: holder.userId, name: nameOf(holder) })),
   };
-}
-
-/** The grants as a markdown list for the audit log. */
-function grantsMarkdown(grants: readonly Grant[], projectNames: Map<string, string>): string {
-  if (grants.length === 0) return 'It grants nothing yet.';
-  return grants
-    .map((grant) => `- ${escapeMarkdown(describeGrant(grant, (id) => projectNames.get(id)))}`)
-    .join('\n');
-}
-
-function membersMarkdown(members: readonly Pick<RoleHolder, 'firstName' | 'lastName' | 'email'>[]): string {
-  return members.map((member) => `**${escapeMarkdown(nameOf(member))}**`).join(', ');
 }
 
 export type RolesService = ReturnType<typeof createRolesService>;
@@ -105,14 +92,17 @@ export function createRolesService(deps: {
         throw new ConflictError(roleNameTakenMessage(input.name), 'name');
       await assertProjects(tx, organisationId, input.grants);
       const row = await repo.insert(tx, { organisationId, ...input, at: now() });
-      const projectNames = await repo.projectNames(tx, organisationId);
-      await audit.record(tx, principal, {
-        action: 'create',
-        resourceType: 'role',
-        resourceId: row.id,
-        title: `Role ${row.name} created`,
-        description: `${escapeMarkdown(principal.email)} created the role **${escapeMarkdown(row.name)}**.\n\n${grantsMarkdown(row.grants, projectNames)}`,
-      });
+      await audit.record(
+        tx,
+        principal,
+        roleAudit({
+          kind: 'role.created',
+          by: principal.email,
+          role: row,
+          grants: row.grants,
+          projectNames: await repo.projectNames(tx, organisationId),
+        }),
+      );
       return toRole(row, []);
     });
   }
@@ -127,16 +117,19 @@ export function createRolesService(deps: {
       await assertProjects(tx, organisationId, input.grants);
       const row = await repo.update(tx, organisationId, id, { ...input, at: now() });
       const holders = await repo.holdersOf(tx, organisationId, [id]);
-      const projectNames = await repo.projectNames(tx, organisationId);
-      const renamed = before.name === row.name ? '' : ` (formerly **${escapeMarkdown(before.name)}**)`;
-      const held = holders.length ? `\n\nHeld by ${membersMarkdown(holders)}.` : '';
-      await audit.record(tx, principal, {
-        action: 'update',
-        resourceType: 'role',
-        resourceId: row.id,
-        title: `Role ${row.name} changed`,
-        description: `${escapeMarkdown(principal.email)} changed the role **${escapeMarkdown(row.name)}**${renamed}.\n\nBefore:\n\n${grantsMarkdown(before.grants, projectNames)}\n\nNow:\n\n${grantsMarkdown(row.grants, projectNames)}${held}`,
-      });
+      await audit.record(
+        tx,
+        principal,
+        roleAudit({
+          kind: 'role.updated',
+          by: principal.email,
+          role: row,
+          formerName: before.name === row.name ? null : before.name,
+          grants: { before: before.grants, after: row.grants },
+          projectNames: await repo.projectNames(tx, organisationId),
+          holders: holders.map(nameOf),
+        }),
+      );
       return toRole(row, holders);
     });
   }
@@ -186,13 +179,11 @@ export function createRolesService(deps: {
         const holders = await repo.holdersOf(tx, organisationId, [id]);
         if (holders.length > 0) throw new ConflictError(roleInUseMessage(role.name, holders.map(nameOf)));
         await repo.remove(tx, organisationId, id);
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'role',
-          resourceId: id,
-          title: `Role ${role.name} deleted`,
-          description: `${escapeMarkdown(principal.email)} deleted the role **${escapeMarkdown(role.name)}**.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          roleAudit({ kind: 'role.deleted', by: principal.email, role: { id, name: role.name } }),
+        );
       });
     },
 
@@ -220,17 +211,17 @@ export function createRolesService(deps: {
         const removed = before.filter((holder) => !wanted.has(holder.userId));
         await repo.setHolders(tx, organisationId, id, input.userIds, now());
         if (added.length > 0 || removed.length > 0) {
-          const changes = [
-            added.length ? `gave it to ${membersMarkdown(added)}` : '',
-            removed.length ? `took it from ${membersMarkdown(removed)}` : '',
-          ].filter(Boolean);
-          await audit.record(tx, principal, {
-            action: 'update',
-            resourceType: 'role',
-            resourceId: id,
-            title: `Members of role ${role.name} changed`,
-            description: `${escapeMarkdown(principal.email)} ${changes.join(' and ')} (role **${escapeMarkdown(role.name)}**).`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            roleAudit({
+              kind: 'role.members_changed',
+              by: principal.email,
+              role: { id, name: role.name },
+              added: added.map(nameOf),
+              removed: removed.map(nameOf),
+            }),
+          );
         }
         return toRole(role, await repo.holdersOf(tx, organisationId, [id]));
       });

@@ -4,8 +4,6 @@ import {
   TOKENS_ADMINS_ONLY,
   TOKEN_MAX_EXPIRY_DAYS,
   can,
-  escapeMarkdown,
-  markdownCode,
   type Token,
   type TokenInput,
 } from '@vexil/core';
@@ -21,8 +19,9 @@ import {
 } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
+import { tokenAudit } from './token-audit';
 import * as repo from './tokens.repository';
-import type { ActiveAccessToken, TokenRecord } from './tokens.types';
+import type { TokenRecord } from './tokens.types';
 
 /** Writing last-used on every request would turn reads into writes; a minute's precision is enough. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
@@ -45,10 +44,6 @@ function toToken(row: TokenRecord, key?: string): Token {
     expiresDate: row.expiresAt?.toISOString() ?? null,
     lastUsedDate: row.lastUsedAt?.toISOString() ?? null,
   };
-}
-
-function expiryPhrase(expiresAt: Date | null): string {
-  return expiresAt ? `expiring on ${expiresAt.toISOString().slice(0, 10)}` : 'that does not expire';
 }
 
 export type TokensService = ReturnType<typeof createTokensService>;
@@ -120,13 +115,16 @@ export function createTokensService(deps: {
           expiresAt,
           createdAt: at,
         });
-        await audit.record(tx, principal, {
-          action: 'create',
-          resourceType: 'access_token',
-          resourceId: row.id,
-          title: `Access token ${row.name} created`,
-          description: `${escapeMarkdown(principal.email)} created the personal access token **${escapeMarkdown(row.name)}** (${markdownCode(maskedAccessToken(parts))}) ${expiryPhrase(expiresAt)}.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          tokenAudit({
+            kind: 'access_token.created',
+            by: principal.email,
+            token: { id: row.id, name: row.name, masked: maskedAccessToken(parts) },
+            expiresAt,
+          }),
+        );
         return toToken(row, token);
       });
     },
@@ -141,13 +139,16 @@ export function createTokensService(deps: {
         const found = await repo.findOwn(tx, principal.organisationId, principal.userId, id);
         if (!found) throw new NotFoundError('access token', id);
         await repo.archive(tx, id, now());
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'access_token',
-          resourceId: id,
-          title: `Access token ${found.name} deleted`,
-          description: `${escapeMarkdown(principal.email)} deleted the personal access token **${escapeMarkdown(found.name)}** (${markdownCode(maskedAccessToken({ prefix: found.tokenPrefix, lastFour: found.tokenLastFour }))}).`,
-        });
+        const masked = maskedAccessToken({ prefix: found.tokenPrefix, lastFour: found.tokenLastFour });
+        await audit.record(
+          tx,
+          principal,
+          tokenAudit({
+            kind: 'access_token.deleted',
+            by: principal.email,
+            token: { id, name: found.name, masked },
+          }),
+        );
       });
     },
 
@@ -175,7 +176,11 @@ export function createTokensService(deps: {
           await audit.record(
             db,
             { organisationId: row.organisationId, userId: row.userId },
-            firstUseToday(row),
+            tokenAudit({
+              kind: 'access_token.used',
+              by: row.email,
+              token: { id: row.tokenId, name: row.name },
+            }),
           );
       } else if (at.getTime() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS)
         await repo.touch(db, row.tokenId, at, new Date(at.getTime() - TOUCH_INTERVAL_MS));
@@ -190,16 +195,5 @@ export function createTokensService(deps: {
         authorities: row.authorities,
       };
     },
-  };
-}
-
-/** The audit entry of a token's first use in a (UTC) day: the log's "Signed in" for tokens. */
-function firstUseToday(row: ActiveAccessToken) {
-  return {
-    action: 'login' as const,
-    resourceType: 'token',
-    resourceId: row.tokenId,
-    title: `${row.email} used the access token ${row.name}`,
-    description: `${escapeMarkdown(row.email)} signed in with the access token **${escapeMarkdown(row.name)}**: its first use today (UTC). Later uses the same day are not recorded.`,
   };
 }
