@@ -9,7 +9,7 @@ import type { AuditService } from '../audit/audit.service';
 import * as repo from './auth.repository';
 import type { OneTimeTokenPurpose, TokenOwner } from './auth.types';
 import { createLoginThrottle, loginThrottleKey } from './login-throttle';
-import { failedSignIns, linkSignIn, passwordSignIn, recordsFailures } from './sign-in-audit';
+import { recordsFailures, signInAudit } from './sign-in-audit';
 
 export const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
 export const INVALID_LOGIN_LINK = 'This login link is invalid or has expired.';
@@ -147,7 +147,13 @@ export function createAuthService(deps: {
           await deps.audit?.record(
             db,
             { organisationId: organisation.id },
-            failedSignIns(input.username, failures, user?.id ?? null, client.ip),
+            signInAudit({
+              kind: 'sign_in.failed',
+              typed: input.username,
+              failures,
+              userId: user?.id ?? null,
+              ip: client.ip,
+            }),
           );
         throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
       }
@@ -159,7 +165,7 @@ export function createAuthService(deps: {
       await deps.audit?.record(
         db,
         { organisationId: user.organisationId, userId: user.id },
-        passwordSignIn(user),
+        signInAudit({ kind: 'sign_in.password', user: { id: user.id, email: user.email } }),
       );
       return session;
     },
@@ -199,7 +205,11 @@ export function createAuthService(deps: {
       await deps.audit?.record(
         db,
         { organisationId: owner.organisationId, userId: owner.userId },
-        linkSignIn(user, owner.via),
+        signInAudit({
+          kind: 'sign_in.link',
+          user: { id: user.id, email: user.email },
+          via: owner.via ?? null,
+        }),
       );
       return session;
     },
