@@ -123,8 +123,9 @@ export type BillingAuditEntry =
       /** The status the Billing tab shows, and the one stored. */
       status: string;
       storedStatus: string;
-      /** Days of trial left, when in trial. */
-      trialDays: number | null;
+      inTrial: boolean;
+      /** Days of trial left, as the Billing tab counts them. */
+      trialDaysLeft: number | null;
       trialEnd: string | null;
     }
   | {

@@ -3,7 +3,6 @@ import {
   FREE_PRICE_ID,
   MONTHLY_LIMIT_KEYS,
   can,
-  escapeMarkdown,
   withinLimit,
   type BillingContactInput,
   type BillingInfo,
@@ -26,6 +25,7 @@ import { toSubscription } from '../subscriptions/subscription-state';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import type { BillingDetails } from '../subscriptions/subscriptions.types';
 import { createBillingAdmin } from './billing-admin';
+import { auditPlan, billingAudit } from './billing-audit';
 import { createBillingCatalogueSync } from './billing-catalogue';
 import {
   SubscriptionChangeRefused,
@@ -37,13 +37,7 @@ import {
 import { monthOf, usageWarningMessage } from './billing-usage';
 import * as usageRepo from './billing-usage.repository';
 import { createBillingWebhooks } from './billing-webhooks';
-import {
-  BILLING_TURNED_OFF,
-  NOT_LOCAL_PROVIDER,
-  changeRefused,
-  describePlan,
-  providerUnavailable,
-} from './billing-words';
+import { BILLING_TURNED_OFF, NOT_LOCAL_PROVIDER, changeRefused, providerUnavailable } from './billing-words';
 import * as repo from './billing.repository';
 import type { BillingService } from './billing.service';
 import type { Logger } from './billing.types';
@@ -286,14 +280,24 @@ export function createBillingAccountService(deps: {
           currentPeriodStart: at,
           currentPeriodEnd: periodEnd,
         });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'subscription',
-          resourceId: after.id,
-          title: `Subscription changed to ${after.productName ?? 'a plan'}`,
-          description: `${escapeMarkdown(principal.email)} subscribed to ${describePlan(after)}${before ? `; it was ${describePlan(before)}, ${toSubscription(before, at).inTrial ? 'in trial' : before.status}` : ''}.`,
-          data: { priceId: input.priceId, seats },
-        });
+        await audit.record(
+          tx,
+          principal,
+          billingAudit({
+            kind: 'billing.plan_chosen',
+            by: principal.email,
+            subscriptionId: after.id,
+            plan: auditPlan(after),
+            before: before
+              ? {
+                  ...auditPlan(before),
+                  status: before.status,
+                  inTrial: toSubscription(before, at).inTrial,
+                }
+              : null,
+            requested: { priceId: input.priceId, seats },
+          }),
+        );
         return toSubscription(after, at);
       });
     },
@@ -310,12 +314,11 @@ export function createBillingAccountService(deps: {
           name: input.name || null,
           phone: input.phone || null,
         });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'subscription',
-          title: 'Billing details updated',
-          description: `${escapeMarkdown(principal.email)} updated the billing contact.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          billingAudit({ kind: 'billing.contact_updated', by: principal.email }),
+        );
         return toBillingInfo(details);
       });
     },

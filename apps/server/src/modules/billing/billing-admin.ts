@@ -10,7 +10,7 @@ import type { SubscriptionsService } from '../subscriptions/subscriptions.servic
 import type { BillingCatalogueSync } from './billing-catalogue';
 import * as usageRepo from './billing-usage.repository';
 import * as repo from './billing.repository';
-import { describePlan } from './billing-words';
+import { auditPlan, billingAudit } from './billing-audit';
 
 export type SetPlanInput = {
   /** The organisation's domain (sub-domain). */
@@ -68,14 +68,17 @@ export function createBillingAdmin(deps: {
         await audit.record(
           tx,
           { organisationId: organisation.id, userId: null },
-          {
-            action: 'update',
-            resourceType: 'subscription',
-            resourceId: after.id,
-            title: `Plan set to ${after.productName ?? 'a plan'} by an instance administrator`,
-            description: `An instance administrator put the organisation on ${describePlan(after)}, ${subscription.inTrial ? `in trial for ${subscription.daysUntilEndOfTrial} day(s)` : subscription.status}.`,
-            data: { plan: input.plan, status: after.status, trialEnd: after.trialEnd?.toISOString() ?? null },
-          },
+          billingAudit({
+            kind: 'billing.plan_set',
+            subscriptionId: after.id,
+            plan: auditPlan(after),
+            requestedPlan: input.plan,
+            status: subscription.status,
+            storedStatus: after.status,
+            inTrial: subscription.inTrial,
+            trialDaysLeft: subscription.daysUntilEndOfTrial,
+            trialEnd: after.trialEnd?.toISOString() ?? null,
+          }),
         );
         return { organisation: organisation.domain, subscription };
       });

@@ -12,7 +12,8 @@ import {
 } from './billing-provider';
 import * as repo from './billing.repository';
 import type { Logger } from './billing.types';
-import { PROVIDER_NAMES, describePlan, providerUnavailable } from './billing-words';
+import { auditPlan, billingAudit } from './billing-audit';
+import { providerUnavailable } from './billing-words';
 
 export type WebhookResult = { received: true; duplicate: boolean };
 
@@ -67,14 +68,15 @@ export function createBillingWebhooks(deps: {
           await audit.record(
             tx,
             { organisationId, userId: null },
-            {
-              action: 'update',
-              resourceType: 'subscription',
-              resourceId: after.id,
-              title: `Subscription updated by ${PROVIDER_NAMES[provider.kind]}`,
-              description: `${PROVIDER_NAMES[provider.kind]} reported the subscription ${describePlan(after)} as ${after.status}${before ? `; it was ${describePlan(before)}, ${before.status}` : ''}.`,
-              data: { eventId: event.id, eventType: event.type, status: after.status },
-            },
+            billingAudit({
+              kind: 'billing.provider_reported',
+              provider: provider.kind,
+              subscriptionId: after.id,
+              plan: auditPlan(after),
+              status: after.status,
+              before: before ? { ...auditPlan(before), status: before.status } : null,
+              event: { id: event.id, type: event.type },
+            }),
           );
         }
       }

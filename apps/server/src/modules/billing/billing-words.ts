@@ -1,10 +1,8 @@
-import { BILLING_PORTAL_UNAVAILABLE, escapeMarkdown } from '@vexil/core';
+import { BILLING_PORTAL_UNAVAILABLE } from '@vexil/core';
 import { AppError } from '../../errors';
-import type { SubscriptionRecord } from '../subscriptions/subscriptions.types';
-import type { BillingProvider } from './billing-provider';
 
 /*
- * What billing's services say: the titles of their refusals and how the audit log names a plan.
+ * What billing's services say: the titles of their refusals (the audit log's words are billing-audit.ts).
  */
 
 /** docs/product.md §8: core's billing portal failure dialog's words, also the 503's title. */
@@ -14,12 +12,6 @@ export const CHANGE_REFUSED_TITLE = 'We could not update this subscription.';
 export const BILLING_TURNED_OFF = 'Billing is turned off on this server.';
 export const NOT_LOCAL_PROVIDER = 'This server’s plans are sold by its payment provider, not chosen here.';
 
-/** The provider as the audit log names it. */
-export const PROVIDER_NAMES: Record<BillingProvider['kind'], string> = {
-  local: 'the billing service',
-  stripe: 'Stripe',
-};
-
 /** 400 `subscription_change_refused`, whose detail the change dialog shows. */
 export function changeRefused(detail: string): AppError {
   return new AppError(400, CHANGE_REFUSED_TITLE, detail, undefined, 'subscription_change_refused');
@@ -28,11 +20,4 @@ export function changeRefused(detail: string): AppError {
 /** 503 `billing_unavailable`: the provider could not be reached or answered an error. */
 export function providerUnavailable(detail?: string): AppError {
   return new AppError(503, BILLING_PORTAL_UNAVAILABLE, detail, undefined, 'billing_unavailable');
-}
-
-/** The plan as the audit log describes it: `**Team** (monthly, 3 seat(s))`, or `no plan`. */
-export function describePlan(row: Pick<SubscriptionRecord, 'productName' | 'interval' | 'quantity'>): string {
-  const name = row.productName ? `**${escapeMarkdown(row.productName)}**` : 'no plan';
-  const interval = row.interval === 'year' ? 'yearly' : row.interval === 'month' ? 'monthly' : null;
-  return `${name}${interval ? ` (${interval}, ${row.quantity} seat(s))` : ''}`;
 }
