@@ -1,7 +1,5 @@
 import {
   INTEGRATION_EVENT_KINDS,
-  escapeMarkdown,
-  markdownCode,
   type Integration,
   type IntegrationEventKind,
   type IntegrationFilters,
@@ -30,6 +28,7 @@ import type { JiraService } from './jira.service';
 import { type SlackAdapter } from './slack-adapter';
 import type { WebhooksService } from './webhooks.service';
 import { NO_FILTERS, createSlackInstall } from './slack-install';
+import { integrationAudit } from './integration-audit';
 
 export {
   SLACK_CALLBACK_PATH,
@@ -48,16 +47,6 @@ function filtersOf(configuration: SlackConfiguration): IntegrationFilters {
     environmentKeys: stored.environmentKeys,
     events: stored.events.filter((event): event is IntegrationEventKind => kinds.includes(event)),
   };
-}
-
-function describeFilters(filters: IntegrationFilters): string {
-  const list = (values: string[], all: string) =>
-    values.length ? values.map((value) => markdownCode(value)).join(', ') : all;
-  return [
-    `- Projects: ${list(filters.projectKeys, 'all')}`,
-    `- Environments: ${list(filters.environmentKeys, 'all')}`,
-    `- Events: ${list(filters.events, 'all')}`,
-  ].join('\n');
 }
 
 export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
@@ -228,18 +217,23 @@ export function createIntegrationsService(deps: {
         const before = await repo.findIntegration(tx, organisationId, id, { forUpdate: true });
         if (!before || !(await repo.deleteIntegration(tx, organisationId, id)))
           throw new NotFoundError('integration', id);
-        const what =
-          before.type === 'slack'
-            ? `Slack (${markdownCode((before.configuration as SlackConfiguration).incomingWebhook.channel)})`
-            : `Jira (${markdownCode((before.configuration as { baseUrl: string }).baseUrl)})`;
         if (before.type === 'jira') await jira.removed(tx, organisationId);
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'integration',
-          resourceId: id,
-          title: `${before.type === 'slack' ? 'Slack' : 'Jira'} integration removed`,
-          description: `${escapeMarkdown(principal.email)} removed the integration with ${what}.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          integrationAudit({
+            kind: 'integration.removed',
+            by: principal.email,
+            id,
+            integration:
+              before.type === 'slack'
+                ? {
+                    type: 'slack',
+                    channel: (before.configuration as SlackConfiguration).incomingWebhook.channel,
+                  }
+                : { type: 'jira', baseUrl: (before.configuration as { baseUrl: string }).baseUrl },
+          }),
+        );
       });
     },
 
@@ -261,13 +255,17 @@ export function createIntegrationsService(deps: {
           configuration: { ...configuration, filters: next },
           updatedAt: now(),
         });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'integration',
-          resourceId: id,
-          title: 'Slack integration filters changed',
-          description: `${escapeMarkdown(principal.email)} changed what is posted to ${markdownCode(configuration.incomingWebhook.channel)} on Slack.\n\n${describeFilters(next)}`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          integrationAudit({
+            kind: 'integration.slack_filters_changed',
+            by: principal.email,
+            id,
+            channel: configuration.incomingWebhook.channel,
+            filters: next,
+          }),
+        );
         return after;
       });
       const [integration] = await toIntegrations([row], organisationId);

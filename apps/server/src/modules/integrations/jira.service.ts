@@ -1,6 +1,4 @@
 import {
-  escapeMarkdown,
-  markdownCode,
   type JiraConnection,
   type JiraConnectionInput,
   type JiraConnectInput,
@@ -20,6 +18,7 @@ import type { OrganisationsService } from '../organisations/organisations.servic
 import type { TeamService } from '../team/team.service';
 import { JIRA_TURNED_OFF, assertIntegrationsAdmin, type IntegrationsLogger } from './access';
 import type { Background } from './background';
+import { integrationAudit } from './integration-audit';
 import * as repo from './integrations.repository';
 import type { IntegrationRecord } from './integrations.types';
 import { JiraError, type JiraAdapter, type JiraCredentials } from './jira-adapter';
@@ -168,13 +167,17 @@ export function createJiraService(deps: {
             createdAt: now(),
           });
           await deps.organisations.setJiraEnabled(tx, organisationId, true);
-          await audit.record(tx, principal, {
-            action: 'create',
-            resourceType: 'integration',
-            resourceId: created.id,
-            title: 'Jira connected',
-            description: `${escapeMarkdown(principal.email)} connected Jira at ${markdownCode(baseUrl)} as ${markdownCode(input.email)}.`,
-          });
+          await audit.record(
+            tx,
+            principal,
+            integrationAudit({
+              kind: 'integration.jira_connected',
+              by: principal.email,
+              id: created.id,
+              baseUrl,
+              email: input.email,
+            }),
+          );
           return toConnection(tx, created);
         });
         forget(organisationId);
@@ -227,13 +230,18 @@ export function createJiraService(deps: {
           updatedAt: now(),
         });
         if (previous.baseUrl !== baseUrl) await deps.issueLinks.forget(tx, organisationId);
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'integration',
-          resourceId: id,
-          title: 'Jira connection changed',
-          description: `${escapeMarkdown(principal.email)} changed the Jira connection: ${markdownCode(baseUrl)} as ${markdownCode(input.email)}.${input.apiToken === undefined ? '' : ' The API token was replaced.'}`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          integrationAudit({
+            kind: 'integration.jira_updated',
+            by: principal.email,
+            id,
+            baseUrl,
+            email: input.email,
+            tokenReplaced: input.apiToken !== undefined,
+          }),
+        );
         return toConnection(tx, after);
       });
       forget(organisationId);

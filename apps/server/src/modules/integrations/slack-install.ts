@@ -1,10 +1,4 @@
-import {
-  escapeMarkdown,
-  isOrganisationAdmin,
-  markdownCode,
-  type SlackInstall,
-  type SlackInstallError,
-} from '@vexil/core';
+import { isOrganisationAdmin, type SlackInstall, type SlackInstallError } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { BadRequestError } from '../../errors';
@@ -14,6 +8,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import { secretContext, type IntegrationsLogger } from './access';
 import { signState, verifyState } from './install-state';
+import { integrationAudit } from './integration-audit';
 import * as repo from './integrations.repository';
 import type { IntegrationSecrets, StoredIntegrationFilters } from './integrations.types';
 import { SlackError, type SlackAdapter } from './slack-adapter';
@@ -159,13 +154,13 @@ export function createSlackInstall(deps: {
         await audit.record(
           tx,
           { organisationId, userId },
-          {
-            action: 'create',
-            resourceType: 'integration',
-            resourceId: created.id,
-            title: 'Slack integration added',
-            description: `${escapeMarkdown(member.email)} added Slack: changes are posted to ${markdownCode(installation.channel)}${installation.teamName ? ` of ${markdownCode(installation.teamName)}` : ''}.`,
-          },
+          integrationAudit({
+            kind: 'integration.slack_added',
+            by: member.email,
+            id: created.id,
+            channel: installation.channel,
+            teamName: installation.teamName || null,
+          }),
         );
       });
       return back(origin, { installed: 'slack' });

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   INTEGRATION_EVENT_KINDS,
   MAX_WEBHOOKS_PER_PROJECT,
-  escapeMarkdown,
-  markdownCode,
   type IntegrationEventKind,
   type Webhook,
   type WebhookDelivery,
   type WebhookInput,
 } from '@vexil/core';
+import type { AuditWebhook } from '@vexil/core/audit-entries-organisation';
 import type { Database } from '../../db/client';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors';
 import {
@@ -22,6 +21,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { Scope } from '../scope/scope.service';
 import { assertIntegrationsAdmin, type IntegrationsLogger } from './access';
+import { integrationAudit } from './integration-audit';
 import { passes, webhookPayload } from './change-messages';
 import * as repo from './webhooks.repository';
 import type { DeliveryRecord, IntegrationEvent, WebhookRecord } from './integrations.types';
@@ -74,13 +74,9 @@ function toWebhook(
   };
 }
 
-function describe(input: Pick<WebhookRecord, 'url' | 'events' | 'environmentKeys' | 'enabled'>): string {
-  return [
-    `- URL: ${markdownCode(input.url)}`,
-    `- Events: ${input.events.map((event) => markdownCode(event)).join(', ')}`,
-    `- Environments: ${input.environmentKeys.length ? input.environmentKeys.map((key) => markdownCode(key)).join(', ') : 'all'}`,
-    `- ${input.enabled ? 'Enabled' : 'Turned off'}`,
-  ].join('\n');
+/** A webhook's settings as its audit entries list them. */
+function auditWebhook(row: WebhookRecord): AuditWebhook {
+  return { url: row.url, events: row.events, environmentKeys: row.environmentKeys, enabled: row.enabled };
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
@@ -169,14 +165,17 @@ export function createWebhooksService(deps: {
           createdById: principal.userId,
           createdAt: now(),
         });
-        await audit.record(tx, principal, {
-          action: 'create',
-          resourceType: 'webhook',
-          resourceId: id,
-          projectKey: live.key,
-          title: `Webhook added to ${live.name}`,
-          description: `${escapeMarkdown(principal.email)} added a webhook to **${escapeMarkdown(live.name)}**.\n\n${describe(created)}`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          integrationAudit({
+            kind: 'webhook.created',
+            by: principal.email,
+            id,
+            project: { key: live.key, name: live.name },
+            webhook: auditWebhook(created),
+          }),
+        );
         return created;
       });
       return toWebhook(row, project.key, undefined, secret);
@@ -205,14 +204,18 @@ export function createWebhooksService(deps: {
           enabled: input.enabled,
           updatedAt: now(),
         });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'webhook',
-          resourceId: id,
-          projectKey: project.key,
-          title: `Webhook of ${project.name} changed`,
-          description: `${escapeMarkdown(principal.email)} changed a webhook of **${escapeMarkdown(project.name)}**.\n\n- before:\n${describe(before).replaceAll('- ', '  - ')}\n- after:\n${describe(after).replaceAll('- ', '  - ')}`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          integrationAudit({
+            kind: 'webhook.updated',
+            by: principal.email,
+            id,
+            project: { key: project.key, name: project.name },
+            before: auditWebhook(before),
+            after: auditWebhook(after),
+          }),
+        );
         return after;
       });
       const last = await repo.lastDeliveries(db, [id]);
@@ -229,14 +232,17 @@ export function createWebhooksService(deps: {
         });
         if (!before) throw new NotFoundError('webhook', id);
         await repo.deleteWebhook(tx, id);
-        await audit.record(tx, principal, {
-          action: 'delete',
-          resourceType: 'webhook',
-          resourceId: id,
-          projectKey: project.key,
-          title: `Webhook removed from ${project.name}`,
-          description: `${escapeMarkdown(principal.email)} removed a webhook from **${escapeMarkdown(project.name)}**.\n\n${describe(before)}`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          integrationAudit({
+            kind: 'webhook.deleted',
+            by: principal.email,
+            id,
+            project: { key: project.key, name: project.name },
+            webhook: auditWebhook(before),
+          }),
+        );
       });
     },
 
@@ -254,14 +260,17 @@ export function createWebhooksService(deps: {
           secretEncrypted: secrets.encrypt(secret, webhookSecretContext(id)),
           updatedAt: now(),
         });
-        await audit.record(tx, principal, {
-          action: 'update',
-          resourceType: 'webhook',
-          resourceId: id,
-          projectKey: project.key,
-          title: `Webhook secret of ${project.name} replaced`,
-          description: `${escapeMarkdown(principal.email)} replaced the signing secret of the webhook ${markdownCode(before.url)} of **${escapeMarkdown(project.name)}**.`,
-        });
+        await audit.record(
+          tx,
+          principal,
+          integrationAudit({
+            kind: 'webhook.secret_rotated',
+            by: principal.email,
+            id,
+            project: { key: project.key, name: project.name },
+            url: before.url,
+          }),
+        );
         return after;
       });
       const last = await repo.lastDeliveries(db, [id]);
