@@ -3,99 +3,26 @@
  * those, and must serve exactly what a full rebuild from the database would, tell the streams exactly
  * what changed, and lose nothing when changes arrive together.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import net from 'node:net';
-import Fastify from 'fastify';
-import type { Environment, Feature, Rule } from '@vexil/core';
-import { createTeam, type Team } from '../../test/api';
+import type { Rule } from '@vexil/core';
 import { controlBody, createFeature, otherwise, rule } from '../../test/features';
-import { createHarness, type Harness } from '../../test/helpers';
-import { saveControl, sdkFixture, sseReader } from '../../test/sdk';
-import { createChangeEvents } from '../lib/change-events';
-import { featureflowRoutes } from './featureflow.routes';
-import { compareKeys, createSdkStore, type EnvironmentSnapshot, type SnapshotChange } from './sdk-store';
+import { saveControl } from '../../test/sdk';
+import { compareKeys, type SnapshotChange } from './sdk-store';
+import {
+  setUpSdkStore,
+  h,
+  team,
+  development,
+  production,
+  poll,
+  expectAsRebuilt,
+  feature,
+  deleteFeature,
+  editVariants,
+} from './sdk-store.fixture';
 
-let h: Harness;
-let team: Team;
-let development: Environment;
-let production: Environment;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.database.reset();
-  team = await createTeam(h);
-  ({ development, production } = await sdkFixture(team.admin.call));
-  await h.app.sdk.store.settled();
-});
-
-/** What a store built afresh from the database serves for this environment: the reference. */
-async function rebuiltFromDatabase(environment: Environment): Promise<EnvironmentSnapshot> {
-  const fresh = createSdkStore({
-    db: h.database.db,
-    events: createChangeEvents(() => {}),
-    logger: h.app.log,
-  });
-  const snapshot = await fresh.find(environment.apiKey);
-  if (!snapshot) throw new Error(`No payload for ${environment.key}`);
-  return snapshot;
-}
-
-async function poll(environment: Environment) {
-  const res = await h.app.inject({
-    method: 'GET',
-    url: '/api/sdk/v1/features',
-    headers: { authorization: `Bearer ${environment.apiKey}` },
-  });
-  expect(res.statusCode).toBe(200);
-  return { body: res.body, etag: res.headers.etag as string };
-}
-
-/** Serves what a full rebuild gives: the same bytes, ETag, rows, experiments and clock use. */
-async function expectAsRebuilt(environment: Environment) {
-  const served = await poll(environment);
-  const reference = await rebuiltFromDatabase(environment);
-  expect(served.body).toBe(reference.body);
-  expect(served.etag).toBe(reference.etag);
-  const inMemory = h.app.sdk.store.get(reference.keys.environmentId)!;
-  const rows = (snapshot: EnvironmentSnapshot) =>
-    [...snapshot.controls].map(([key, entry]) => [key, entry.controlId, entry.featureId, entry.keyJson]);
-  expect(rows(inMemory)).toEqual(rows(reference));
-  expect([...inMemory.experiments.byFeature.keys()]).toEqual([...reference.experiments.byFeature.keys()]);
-  expect([...inMemory.experiments.byGoal.keys()]).toEqual([...reference.experiments.byGoal.keys()]);
-  expect(inMemory.readsClock).toEqual(reference.readsClock);
-  return served;
-}
-
-async function feature(key: string): Promise<Feature> {
-  const res = await team.admin.call('GET', `/api/v1/projects/web/features/${key}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<Feature>();
-}
-
-async function deleteFeature(key: string) {
-  const { id } = await feature(key);
-  const res = await team.admin.call('DELETE', `/api/v1/project/web/features/${id}/`);
-  expect(res.statusCode, res.body).toBeLessThan(300);
-}
-
-/** Sets the `on` variant's name and value through the feature's settings (every environment's payload). */
-async function editVariants(key: string, name: string, value: unknown) {
-  const current = await feature(key);
-  const res = await team.admin.call('PUT', '/api/v1/projects/web/features', {
-    ...current,
-    maintainerId: null,
-    variants: current.variants.map((v) =>
-      v.key === 'on' ? { key: 'on', name, ...(value === undefined ? {} : { value }) } : v,
-    ),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-}
+setUpSdkStore();
 
 const RULES: Record<string, Rule[]> = {
   gold: [rule('tier', 'equals', ['gold']), otherwise('off')],
@@ -314,130 +241,5 @@ describe('patching a payload after a change of some features', () => {
     await h.app.sdk.store.settled();
     await expectAsRebuilt(development);
     expect(h.app.sdk.store.get(id)!.experiments.byFeature.size).toBe(0);
-  });
-});
-
-/** The stream routes over the harness's store, on a server of their own with these options. */
-async function streamServer(options: { heartbeatMs?: number; slowStreamBytes?: number }) {
-  const app = Fastify();
-  await app.register(
-    featureflowRoutes({
-      store: h.app.sdk.store,
-      ingestion: h.app.sdk.ingestion,
-      register: h.app.services.sdkRegistration,
-      now: () => new Date(),
-      ...options,
-    }),
-  );
-  return { app, address: await app.listen({ port: 0, host: '127.0.0.1' }) };
-}
-
-describe('SSE streams', () => {
-  it('get the same frames, with exactly the changed control, and one heartbeat timer beats for all', async () => {
-    // A short heartbeat, so that the test sees it.
-    const { app, address } = await streamServer({ heartbeatMs: 100 });
-    const abort = new AbortController();
-    try {
-      await createFeature(team.admin.call, 'web', { name: 'Banner', key: 'banner' });
-      await h.app.sdk.store.settled();
-      const open = async (environment: Environment) => {
-        const res = await fetch(`${address}/api/sdk/v1/features`, {
-          headers: { authorization: `Bearer ${environment.apiKey}`, accept: 'text/event-stream' },
-          signal: abort.signal,
-        });
-        expect(res.status).toBe(200);
-        const reader = sseReader(res.body!);
-        const first = await reader.next();
-        expect(first.event).toBe('features.updated');
-        return reader;
-      };
-      const streams = [await open(development), await open(development)];
-      const other = await open(production);
-      /** The next event other than a heartbeat. */
-      const next = async (reader: ReturnType<typeof sseReader>) => {
-        for (;;) {
-          const event = await reader.next();
-          if (event.event !== 'message') return event;
-        }
-      };
-
-      // Heartbeats reach every stream, in the protocol's shape (docs/sdk-protocol.md §3).
-      for (const reader of [...streams, other]) {
-        const beat = await reader.next();
-        expect(beat.event).toBe('message');
-        expect(beat.data).toMatch(/^\{"heartbeat":\d+\}$/);
-      }
-
-      await saveControl(team.admin.call, await feature('banner'), development, { enabled: true });
-      const reference = await rebuiltFromDatabase(development);
-      const updates = await Promise.all(streams.map(next));
-      expect(updates[0]).toEqual(updates[1]);
-      expect(updates[0]!.event).toBe('features.updated');
-      expect(updates[0]!.data).toBe(`{"banner":${reference.controls.get('banner')!.json}}`);
-
-      await createFeature(team.admin.call, 'web', { name: 'Zebra', key: 'zebra' });
-      const created = await Promise.all(streams.map(next));
-      expect(Object.keys(JSON.parse(created[0]!.data) as object)).toEqual(['zebra']);
-      expect(created[1]).toEqual(created[0]);
-      // Production heard of the new feature, not of development's toggle.
-      expect(Object.keys(JSON.parse((await next(other)).data) as object)).toEqual(['zebra']);
-
-      await deleteFeature('banner');
-      for (const reader of streams)
-        expect(await next(reader)).toEqual({ event: 'features.deleted', data: '["banner"]' });
-    } finally {
-      abort.abort();
-      await app.close();
-    }
-  });
-
-  it('end a stream whose client leaves too much unread, and keep the others', async () => {
-    // A small allowance, so that a few large frames exceed it.
-    const { app, address } = await streamServer({ slowStreamBytes: 64 * 1024 });
-    const abort = new AbortController();
-    const connections = () =>
-      new Promise<number>((resolve, reject) =>
-        app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
-      );
-    try {
-      await createFeature(team.admin.call, 'web', { name: 'Banner', key: 'banner' });
-      await h.app.sdk.store.settled();
-      // A client that asks for the stream and then never reads.
-      const { port } = new URL(address);
-      const slow = net.connect(Number(port), '127.0.0.1');
-      slow.on('error', () => {});
-      slow.write(
-        `GET /api/sdk/v1/features HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${development.apiKey}\r\nAccept: text/event-stream\r\n\r\n`,
-      );
-      slow.pause();
-      const res = await fetch(`${address}/api/sdk/v1/features`, {
-        headers: { authorization: `Bearer ${development.apiKey}`, accept: 'text/event-stream' },
-        signal: abort.signal,
-      });
-      const reader = sseReader(res.body!);
-      await reader.next();
-      await expect.poll(connections).toBe(2);
-      // Each save sends a frame of about 100 KB; the slow client's share piles up unread.
-      const values = Array.from({ length: 1000 }, (_, i) => `${i}-${'x'.repeat(90)}`);
-      const banner = await feature('banner');
-      let saves = 0;
-      while ((await connections()) === 2 && saves < 200) {
-        saves += 1;
-        await saveControl(team.admin.call, banner, development, {
-          enabled: saves % 2 === 0,
-          rules: [rule('email', 'in', values), otherwise('off')],
-        });
-        const update = await reader.next();
-        expect(update.event).toBe('features.updated');
-      }
-      expect(await connections()).toBe(1);
-      // The reading stream still gets every change.
-      await saveControl(team.admin.call, banner, development, { enabled: true, rules: [otherwise('on')] });
-      expect((await reader.next()).event).toBe('features.updated');
-      slow.destroy();
-    } finally {
-      abort.abort();
-      await app.close();
-    }
   });
 });
