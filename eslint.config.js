@@ -75,7 +75,12 @@ export default tseslint.config(
   {
     // only config.ts reads the environment
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/config.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**'],
+    ignores: [
+      'apps/server/src/config.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/**/*.fixture.ts',
+      'apps/server/test/**',
+    ],
     rules: {
       'no-restricted-properties': [
         'error',
@@ -88,7 +93,7 @@ export default tseslint.config(
     // repository: each module owns its queries and is the one writer of its tables
     // (docs/adr/0019-modules-own-their-tables.md; apps/server/src/architecture.test.ts).
     files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/sdk/**/*.ts'],
-    ignores: ['apps/server/src/**/*.test.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/**/*.fixture.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [otherRepository] }],
     },
