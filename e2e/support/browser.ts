@@ -11,17 +11,20 @@ import {
   type Page,
   type Request as PageRequest,
 } from 'playwright-core';
+import { CHROMIUM_OPTIONS } from './browser-server';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_DOMAIN } from './server';
-import { sharedServerURL } from './shared-server';
+import { sharedBrowserEndpoint, sharedServerURL } from './shared-server';
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
 
+/**
+ * The browser of a spec file: a connection to its worker's Chromium (global-setup.ts), or a Chromium
+ * of its own where there is none (a script outside the test run). Closing a connection closes the
+ * profiles the file opened and leaves the browser to the other files.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox'],
-    headless: true,
-  });
+  const endpoint = sharedBrowserEndpoint();
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_OPTIONS);
 }
 
 /** The server each profile opened by openPage is on, for the sessions signIn saves. */

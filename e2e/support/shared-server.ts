@@ -6,7 +6,15 @@ import { inject } from 'vitest';
  * `VITEST_POOL_ID`), so they never share a server and cannot see each other's data.
  */
 export function sharedServerURL(): string {
-  const servers = inject('sharedServers');
+  return ofThisWorker(inject('sharedServers'))!;
+}
+
+/** The Chromium this worker's spec files connect to (see global-setup.ts), if the run started one. */
+export function sharedBrowserEndpoint(): string | undefined {
+  return ofThisWorker(inject('browserEndpoints') ?? []);
+}
+
+function ofThisWorker<T>(shared: readonly T[]): T | undefined {
   const worker = Number(process.env.VITEST_POOL_ID ?? '1');
-  return servers[(Math.max(1, worker) - 1) % servers.length]!;
+  return shared.length ? shared[(Math.max(1, worker) - 1) % shared.length] : undefined;
 }
