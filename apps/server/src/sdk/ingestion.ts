@@ -290,16 +290,7 @@ export function createIngestion(
       try {
         let firstSeen: string[] = [];
         if (!rowsOf.isEmpty(rows)) {
-          await db.transaction(async (tx) => {
-            await repo.addImpressions(tx, [...rows.impressions.values()]);
-            firstSeen = await repo.touchControls(tx, [...rows.controls.values()]);
-            await repo.upsertUsers(tx, [...rows.users.values()]);
-            await repo.upsertValues(tx, [...rows.values.values()]);
-            await repo.upsertGoals(tx, [...rows.goals.values()]);
-            // Exposures before conversions: a goal in the same batch as its exposure converts.
-            await repo.addExposures(tx, [...rows.exposures.values()]);
-            await repo.addConversions(tx, [...rows.conversions.values()]);
-          });
+          firstSeen = await repo.writeGroup(db, rows);
         }
         recovered();
         for (const controlId of firstSeen) {

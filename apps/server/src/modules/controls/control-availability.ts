@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
-import { byText, chunked } from '../../db/batches';
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import { byText, chunkStatements } from '../../db/batches';
 import { featureControls } from '../../db/schema/index';
 
 /** A control an SDK evaluated: when, and its latest impression. */
@@ -11,14 +10,16 @@ export type EvaluatedControl = { controlId: string; lastImpressionAt: Date | nul
  * transaction (docs/adr/0019-modules-own-their-tables.md: the controls module owns the table).
  */
 
+/** What the statements of {@link touchControlsStatements} answer, a row per control they changed. */
+export type TouchedControl = { id: string; first: boolean };
+
 /**
- * Marks controls available and moves their last impression forward (never back), in one statement.
- * Answers the ids of the controls that became available now: evaluated by an SDK for the first time.
+ * Marks controls available and moves their last impression forward (never back): the statements,
+ * one per chunk of rows, each answering {@link TouchedControl} rows.
  */
-export async function touchControls(db: Executor, rows: EvaluatedControl[]): Promise<string[]> {
+export function touchControlsStatements(rows: EvaluatedControl[]): SQLWrapper[] {
   rows.sort((a, b) => byText(a.controlId, b.controlId));
-  const firstSeen: string[] = [];
-  await chunked(rows, async (chunk) => {
+  return chunkStatements(rows, (chunk) => {
     const values = sql.join(
       chunk.map(
         (row) =>
@@ -29,7 +30,7 @@ export async function touchControls(db: Executor, rows: EvaluatedControl[]): Pro
     // Rows already available with a later impression are left alone: no new row version, no lock.
     // `available_at` is set only when it was empty, so it equals this request's time exactly when
     // the control became available now.
-    const result = (await db.execute(sql`
+    return sql`
       update ${featureControls} as fc
       set available = true,
           available_at = coalesce(fc.available_at, v.seen_at),
@@ -38,11 +39,11 @@ export async function touchControls(db: Executor, rows: EvaluatedControl[]): Pro
       where fc.id = v.id
         and (not fc.available or fc.available_at is null
              or v.last_impression_at > coalesce(fc.last_impression_at, '-infinity'::timestamptz))
-      returning fc.id, (fc.available_at = v.seen_at) as first`)) as unknown as {
-      // Both drivers (node-postgres and PGlite) answer their rows in `rows`.
-      rows: { id: string; first: boolean }[];
-    };
-    for (const row of result.rows) if (row.first) firstSeen.push(row.id);
+      returning fc.id, (fc.available_at = v.seen_at) as first`;
   });
-  return firstSeen;
+}
+
+/** The controls that became available now (evaluated by an SDK for the first time), of touched rows. */
+export function firstSeenOf(touched: readonly TouchedControl[]): string[] {
+  return touched.filter((row) => row.first).map((row) => row.id);
 }

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { byText, chunked } from '../../db/batches';
+import { byText, chunkStatements } from '../../db/batches';
 import { goals } from '../../db/schema/index';
 
 /** A goal key an SDK tracked in a project, and when. */
@@ -12,9 +12,9 @@ export type SeenGoal = { organisationId: string; projectId: string; key: string;
  * event ingestion records the goal keys it sees, a feature's settings name the goals it counts.
  */
 
-export async function upsertGoals(db: Executor, rows: SeenGoal[]) {
+export function upsertGoalsStatements(db: Executor, rows: SeenGoal[]): SQLWrapper[] {
   rows.sort((a, b) => byText(a.projectId, b.projectId) || byText(a.key, b.key));
-  await chunked(rows, (chunk) =>
+  return chunkStatements(rows, (chunk) =>
     db
       .insert(goals)
       .values(chunk)

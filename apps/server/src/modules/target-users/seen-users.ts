@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { byText, chunked } from '../../db/batches';
+import { byText, chunkStatements } from '../../db/batches';
 import { targetUsers, type TargetUserAttributes } from '../../db/schema/index';
 
 /** A user an SDK evaluated features for, with the attributes it sent. */
@@ -17,9 +17,9 @@ export type SeenUser = {
  * transaction (docs/adr/0019-modules-own-their-tables.md: the target-users module owns the table).
  */
 
-export async function upsertUsers(db: Executor, rows: SeenUser[]) {
+export function upsertUsersStatements(db: Executor, rows: SeenUser[]): SQLWrapper[] {
   rows.sort((a, b) => byText(a.environmentId, b.environmentId) || byText(a.userKey, b.userKey));
-  await chunked(rows, (chunk) =>
+  return chunkStatements(rows, (chunk) =>
     db
       .insert(targetUsers)
       .values(chunk)
