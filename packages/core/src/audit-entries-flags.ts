@@ -1,19 +1,13 @@
 import type { Grant } from './permissions';
+import type { AuditNamed as Named, ByMember } from './audit-entry-parts';
 import type { AuditAction } from './schemas/audit';
 import type { Rule } from './schemas/targeting';
 
 /*
  * The kinds of audit entries of features, their controls, projects, access tokens and custom roles
  * (docs/adr/0011-audit-entries.md), as data: each module renders its own in `<module>-audit.ts`.
- * audit-entries.ts gathers them into `AuditEntryKind` and `AUDIT_ENTRY_ACTIONS`; these two small
- * types are declared again here, as there, so that the two files do not import each other.
+ * audit-entries.ts gathers them into `AuditEntryKind` and `AUDIT_ENTRY_ACTIONS`.
  */
-
-/** A resource as the log names it, as it was at the time: its key and name. */
-type Named = { key: string; name: string };
-
-/** The member who made a change, named by e-mail. */
-type ByMember = { by: string };
 
 /** A feature as its entries name it. */
 type AuditFeature = Named & { id: string };

@@ -1,4 +1,4 @@
-import type { AuditNamed } from './audit-entries';
+import type { AuditNamed, ByMember } from './audit-entry-parts';
 import type { Authority } from './permissions';
 import type { AuditAction } from './schemas/audit';
 
@@ -8,9 +8,6 @@ import type { AuditAction } from './schemas/audit';
  * integrations. Each module renders its kinds in its `<module>-audit.ts`; `audit-entries.ts` adds
  * them to `AuditEntryKind` and `AUDIT_ENTRY_ACTIONS`.
  */
-
-/** The member who made a change, named by e-mail. */
-type ByMember = { by: string };
 
 /** A member as entries name them: by name when they have one, else by e-mail. */
 export type AuditMember = { id: string; firstName: string; lastName: string; email: string };

@@ -1,4 +1,5 @@
 import type { AuditAction } from './schemas/audit';
+import type { AuditNamed, ByMember } from './audit-entry-parts';
 import { ORGANISATION_AUDIT_ENTRY_ACTIONS, type OrganisationAuditEntry } from './audit-entries-organisation';
 import { FLAGS_AUDIT_ENTRY_ACTIONS, type FlagsAuditEntry } from './audit-entries-flags';
 
@@ -10,11 +11,7 @@ import { FLAGS_AUDIT_ENTRY_ACTIONS, type FlagsAuditEntry } from './audit-entries
  * filed under follows from its kind ({@link AUDIT_ENTRY_ACTIONS}).
  */
 
-/** A resource as the log names it, as it was at the time: its key and name. */
-export type AuditNamed = { key: string; name: string };
-
-/** The member who made a change, named by e-mail. */
-type ByMember = { by: string };
+export type { AuditNamed } from './audit-entry-parts';
 
 /** An experiment's design as its entries describe it. */
 export type AuditExperimentDesign = {
