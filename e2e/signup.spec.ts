@@ -124,17 +124,19 @@ describe('Sign-up wizard', () => {
     await page.getByText('The Organisation name is required').waitFor();
     // The demo organisation's domain is taken: free alternatives are offered.
     await page.getByLabel('Organisation name').fill('Demo');
-    expect(await page.getByLabel('Domain').inputValue()).toBe('demo');
+    expect(await page.getByRole('textbox', { name: 'Domain', exact: true }).inputValue()).toBe('demo');
     await page.getByText('The domain name is unavailable').waitFor();
     for (const suggestion of ['demo-global', 'demo-group', 'demo-company'])
       await page.getByRole('button', { name: suggestion }).waitFor();
     await shots(page, 'signup-domain-taken');
     await page.getByRole('button', { name: 'demo-company' }).click();
-    expect(await page.getByLabel('Domain').inputValue()).toBe('demo-company');
+    expect(await page.getByRole('textbox', { name: 'Domain', exact: true }).inputValue()).toBe(
+      'demo-company',
+    );
     await page.getByText('demo-company is available').waitFor();
     // A domain typed by hand shows, key by key, what it becomes; the caret stays where it was.
     await page.getByLabel('Organisation name').fill('Hopper Labs');
-    const domain = page.getByLabel('Domain');
+    const domain = page.getByRole('textbox', { name: 'Domain', exact: true });
     await domain.fill('');
     await domain.pressSequentially('Ab C!');
     expect(await domain.inputValue()).toBe('ab-c-');
