@@ -182,7 +182,7 @@ export async function buildApp(
     // The live dashboard's socket; a browser sends it nothing worth more than a few bytes.
     await dashboard.register(websocket, { options: { maxPayload: 1024 } });
     registerAuth(dashboard, { auth: services.auth, tokens: services.tokens, roles: services.roles, config });
-    registerSubscriptionGuard(dashboard, { billing: services.billing });
+    registerSubscriptionGuard(dashboard, { db: database.db, billing: services.billing });
     await registerOpenApi(dashboard);
     await registerDashboardRoutes(dashboard, services, health);
     await registerWeb(dashboard, config.webDist ? path.resolve(config.webDist) : defaultWebDist);

@@ -85,7 +85,6 @@ export async function runBillingCli(
     const clock = deps.now ? { now: deps.now } : {};
     const subscriptions = createSubscriptionsService({ db });
     const billing = createBillingService({
-      db,
       subscriptions,
       // The command works whatever the dashboard's billing flag.
       uiFlags: { ...config.uiFlags, billing: true },

@@ -79,7 +79,6 @@ export function createServices(
   // The bottom: tables every other module reads, and the audit log all of them write.
   const subscriptions = createSubscriptionsService({ db });
   const billing = createBillingService({
-    db,
     subscriptions,
     uiFlags,
     catalogue: config.billing.catalogue,
@@ -89,7 +88,7 @@ export function createServices(
   const team = createTeamService({ db });
   const organisations = createOrganisationsService();
   const audit = createAuditService({ db, plan: billing, members: team, ...clock });
-  const scope = createScope({ db });
+  const scope = createScope();
   const impressions = createImpressionsService({ db, ...clock });
 
   // Sessions, with single sign-on's rule for who may still use a password.

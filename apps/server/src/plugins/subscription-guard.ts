@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client';
 import type { BillingService } from '../modules/billing/billing.service';
 import { requiresSession } from './auth';
 
@@ -23,9 +24,9 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function registerSubscriptionGuard(
   app: FastifyInstance,
-  deps: { billing: Pick<BillingService, 'assertActive'> },
+  deps: { db: Database; billing: Pick<BillingService, 'assertActive'> },
 ): void {
-  const { billing } = deps;
+  const { db, billing } = deps;
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
     if (!requiresSession(url, route.config?.public) || route.config?.whileInactive === true) return;
@@ -36,7 +37,7 @@ export function registerSubscriptionGuard(
       async (request: FastifyRequest) => {
         // The session check ran first and attached the principal; a GET of a shared route passes.
         if (!request.principal || !WRITES.has(request.method)) return;
-        await billing.assertActive(request.principal.organisationId);
+        await billing.assertActive(db, request.principal.organisationId);
       },
     ];
   });

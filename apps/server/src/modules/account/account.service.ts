@@ -46,7 +46,7 @@ export function createAccountService(deps: {
         repo.findUser(db, principal.organisationId, principal.userId),
         repo.findOrganisation(db, principal.organisationId),
         projects.list(principal),
-        billing.subscriptionFor(principal.organisationId),
+        billing.subscriptionFor(db, principal.organisationId),
       ]);
       if (!user || !organisation) throw new NotFoundError('user');
       return {

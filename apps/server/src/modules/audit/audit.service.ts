@@ -42,7 +42,7 @@ export type AuditReader = Parameters<typeof denialOf>[0] & { organisationId: str
  */
 export type AuditPorts = {
   /** Whether the organisation's plan includes the audit log (the billing module). */
-  plan: { allows(organisationId: string, feature: 'auditLog'): Promise<boolean> };
+  plan: { allows(executor: Executor, organisationId: string, feature: 'auditLog'): Promise<boolean> };
   /** Members' names by id, for who changed a record (the team module). */
   members: {
     summariesOf(
@@ -120,7 +120,7 @@ export function createAuditService(deps: AuditPorts & { db: Database; now?: () =
     async list(principal: AuditReader, query: AuditQuery): Promise<AuditPage> {
       const denial = denialOf(principal, 'read', { type: 'audit' });
       if (denial) throw ForbiddenError.of(denial);
-      if (!(await plan.allows(principal.organisationId, 'auditLog')))
+      if (!(await plan.allows(db, principal.organisationId, 'auditLog')))
         throw new ForbiddenError(AUDIT_NOT_ON_PLAN, 'plan_required');
       const pageSize = Math.min(query.pageSize, AUDIT_PAGE_SIZE);
       const rows = await repo.listAuditItems(

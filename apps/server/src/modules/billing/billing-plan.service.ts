@@ -101,7 +101,7 @@ export function createBillingPlanService(deps: {
         );
       const [counts, current] = await Promise.all([
         countsOf(principal.organisationId),
-        billing.subscriptionFor(principal.organisationId),
+        billing.subscriptionFor(db, principal.organisationId),
       ]);
       const preview = planChangePreview({ plan: plan.name, limits: plan.limits, counts, current });
       return { ...preview, confirmsAtCheckout: provider === 'local' };

@@ -10,7 +10,7 @@ import {
   type Subscription,
   type UiFlag,
 } from '@vexil/core';
-import type { Database, Executor } from '../../db/client';
+import type { Executor } from '../../db/client';
 import { ForbiddenError, LimitReachedError } from '../../errors';
 import type { BillingCatalogue } from '../../plans/catalogue';
 import { planColumns } from '../subscriptions/plan-columns';
@@ -31,7 +31,6 @@ export type BillingService = ReturnType<typeof createBillingService>;
  * the subscription): the routes, the provider and the webhooks are in billing-account.service.ts.
  */
 export function createBillingService(deps: {
-  db: Database;
   subscriptions: SubscriptionsService;
   uiFlags: Record<UiFlag, boolean>;
   /** The Free plan and the trial's plan (BILLING_PLANS_FILE). */
@@ -40,7 +39,7 @@ export function createBillingService(deps: {
   trialDays: number;
   now?: () => Date;
 }) {
-  const { db, subscriptions, uiFlags, catalogue, trialDays } = deps;
+  const { subscriptions, uiFlags, catalogue, trialDays } = deps;
   const now = deps.now ?? (() => new Date());
 
   async function limitsFor(executor: Executor, organisationId: string): Promise<Limits | null> {
@@ -53,11 +52,7 @@ export function createBillingService(deps: {
     limitsFor,
 
     /** Whether the plan includes a capability such as the audit log. */
-    async allows(
-      organisationId: string,
-      capability: BooleanLimitKey,
-      executor: Executor = db,
-    ): Promise<boolean> {
+    async allows(executor: Executor, organisationId: string, capability: BooleanLimitKey): Promise<boolean> {
       const limits = await limitsFor(executor, organisationId);
       return limits === null || limits[capability];
     },
@@ -101,7 +96,7 @@ export function createBillingService(deps: {
     },
 
     /** Whether the subscription is active now (true without billing or without a subscription). */
-    async isActive(organisationId: string, executor: Executor = db): Promise<boolean> {
+    async isActive(executor: Executor, organisationId: string): Promise<boolean> {
       if (!uiFlags.billing) return true;
       const row = await subscriptions.find(executor, organisationId);
       return !row || !isInactive(row, now());
@@ -111,14 +106,14 @@ export function createBillingService(deps: {
      * docs/product.md §4: while the subscription is inactive (trial over, nothing bought, or ended by the
      * provider) features keep evaluating but nobody changes them: 403 `subscription_inactive`.
      */
-    async assertActive(organisationId: string, executor: Executor = db): Promise<void> {
+    async assertActive(executor: Executor, organisationId: string): Promise<void> {
       if (!uiFlags.billing) return;
       const row = await subscriptions.find(executor, organisationId);
       if (row && isInactive(row, now())) throw new ForbiddenError(INACTIVE_ACCOUNT, 'subscription_inactive');
     },
 
     /** The subscription as the initial payload carries it; null without billing or a subscription. */
-    async subscriptionFor(organisationId: string, executor: Executor = db): Promise<Subscription | null> {
+    async subscriptionFor(executor: Executor, organisationId: string): Promise<Subscription | null> {
       if (!uiFlags.billing) return null;
       const row = await subscriptions.find(executor, organisationId);
       return row ? toSubscription(row, now()) : null;

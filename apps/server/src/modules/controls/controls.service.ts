@@ -126,7 +126,7 @@ export function createControlsService(deps: {
         projectId: project.id,
       };
       assertAllowed(principal, 'update', { type: 'featureControl', environment: constraint });
-      await billing.assertActive(organisationId, tx);
+      await billing.assertActive(tx, organisationId);
       if (changedSince(before.updatedAt, basedOn)) {
         throw await audit.staleWrite(
           tx,
@@ -247,7 +247,7 @@ export function createControlsService(deps: {
       tx: Executor,
       target: { organisationId: string; projectId: string; featureId: string; variantKeys: string[] },
     ): Promise<string[]> {
-      const environmentIds = (await scope.environmentsOf(target.organisationId, target.projectId, tx)).map(
+      const environmentIds = (await scope.environmentsOf(tx, target.organisationId, target.projectId)).map(
         (environment) => environment.id,
       );
       const control = defaultControlFor(target.variantKeys);

@@ -172,8 +172,8 @@ export function createEnvironmentsService(deps: {
       try {
         const { row, project } = await db.transaction(async (tx) => {
           await lockOrganisation(tx, organisationId);
-          const project = await scope.project(organisationId, input.projectKey, tx);
-          await billing.assertActive(organisationId, tx);
+          const project = await scope.project(tx, organisationId, input.projectKey);
+          await billing.assertActive(tx, organisationId);
           if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
           if (input.cloneEnvironmentId) {
             const source = await repo.findById(tx, organisationId, input.cloneEnvironmentId);
@@ -242,7 +242,7 @@ export function createEnvironmentsService(deps: {
       const row = await db.transaction(async (tx) => {
         const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!found) throw new NotFoundError('environment', id);
-        await billing.assertActive(organisationId, tx);
+        await billing.assertActive(tx, organisationId);
         const { environment: before, project } = found;
         if (changedSince(before.updatedAt, input.lastModifiedDate))
           throw await audit.staleWrite(tx, principal, { type: 'environment', id }, 'environment');
@@ -295,7 +295,7 @@ export function createEnvironmentsService(deps: {
         await lockOrganisation(tx, organisationId);
         const found = await repo.findById(tx, organisationId, id);
         if (!found) throw new NotFoundError('environment', id);
-        await billing.assertActive(organisationId, tx);
+        await billing.assertActive(tx, organisationId);
         const { environment, project } = found;
         if ((await repo.countLiveInProject(tx, organisationId, project.id)) <= 1) {
           throw new BadRequestError(LAST_ENVIRONMENT_MESSAGE);

@@ -63,7 +63,7 @@ export function createExperimentsService(deps: {
   }
 
   async function assertOnPlan(executor: Executor, organisationId: string) {
-    if (!(await billing.allows(organisationId, 'variantTesting', executor)))
+    if (!(await billing.allows(executor, organisationId, 'variantTesting')))
       throw new ForbiddenError(EXPERIMENTS_NOT_ON_PLAN, 'plan_required');
   }
 
@@ -76,7 +76,7 @@ export function createExperimentsService(deps: {
   ): Promise<{ row: ExperimentRecord; environment: EnvironmentRef }> {
     const row = await repo.findById(executor, principal.organisationId, id, options);
     const environment = row
-      ? await scope.findEnvironmentById(principal.organisationId, row.environmentId, executor)
+      ? await scope.findEnvironmentById(executor, principal.organisationId, row.environmentId)
       : null;
     if (!row || row.archived || !environment) throw new NotFoundError('experiment', id);
     return { row, environment };
@@ -169,7 +169,7 @@ export function createExperimentsService(deps: {
   return {
     /** GET /api/v1/experiments/?projectKey=&environmentKey= */
     async list(principal: Principal, projectKey: string, environmentKey: string): Promise<Experiment[]> {
-      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
+      const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       const rows = await repo.list(db, principal.organisationId, environment.id);
       const experiments: Experiment[] = [];
       for (const row of rows) {
@@ -191,6 +191,7 @@ export function createExperimentsService(deps: {
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new experiment has no id: use PUT to update.');
       const environment = await scope.environment(
+        db,
         principal.organisationId,
         input.projectKey,
         input.environmentKey,
@@ -198,7 +199,7 @@ export function createExperimentsService(deps: {
       assertCan(principal, 'create', environment);
       try {
         const experiment = await db.transaction(async (tx) => {
-          await billing.assertActive(principal.organisationId, tx);
+          await billing.assertActive(tx, principal.organisationId);
           await assertOnPlan(tx, principal.organisationId);
           const feature = await checkedFeature(tx, principal, input, environment);
           const id = await repo.insert(tx, {
@@ -245,7 +246,7 @@ export function createExperimentsService(deps: {
           if (environment.project.key !== input.projectKey || environment.key !== input.environmentKey)
             throw new NotFoundError('experiment', id);
           assertCan(principal, 'update', environment);
-          await billing.assertActive(principal.organisationId, tx);
+          await billing.assertActive(tx, principal.organisationId);
           await assertOnPlan(tx, principal.organisationId);
           if (row.startDate) assertSameDesign(row, input);
           const feature = await checkedFeature(tx, principal, input, environment);
@@ -297,7 +298,7 @@ export function createExperimentsService(deps: {
       const archived = await db.transaction(async (tx) => {
         const { row, environment } = await find(tx, principal, id, { forUpdate: true });
         assertCan(principal, 'delete', environment);
-        await billing.assertActive(principal.organisationId, tx);
+        await billing.assertActive(tx, principal.organisationId);
         await repo.archive(tx, principal.organisationId, id, now());
         await audit.record(
           tx,
@@ -316,7 +317,7 @@ export function createExperimentsService(deps: {
 
     /** GET /api/v1/goals?projectKey=&query=: goals SDKs reported and goals experiments name. */
     async goals(principal: Principal, projectKey: string, text: string | undefined): Promise<Goal[]> {
-      const project = await scope.project(principal.organisationId, projectKey);
+      const project = await scope.project(db, principal.organisationId, projectKey);
       const keys = await repo.goalKeys(
         db,
         principal.organisationId,

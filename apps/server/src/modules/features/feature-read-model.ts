@@ -172,7 +172,7 @@ export function createFeatureReadModel(deps: {
       projectKey: string,
       text: string | undefined,
     ): Promise<Feature[]> {
-      const project = await scope.project(principal.organisationId, projectKey);
+      const project = await scope.project(db, principal.organisationId, projectKey);
       const rows = await repo.searchInProject(
         db,
         principal.organisationId,
@@ -196,8 +196,8 @@ export function createFeatureReadModel(deps: {
       environmentKey: string,
       query: FeatureListQuery,
     ): Promise<FeatureListPage> {
-      const project = await scope.project(principal.organisationId, projectKey);
-      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
+      const project = await scope.project(db, principal.organisationId, projectKey);
+      const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       const at = controls.now();
       const { rows, total } = await repo.page(db, principal.organisationId, project.id, {
         environmentId: environment.id,
@@ -227,7 +227,7 @@ export function createFeatureReadModel(deps: {
 
     /** GET /api/v1/projects/{projectKey}/tags?query= */
     async tags(principal: Principal, projectKey: string, text: string | undefined): Promise<string[]> {
-      const project = await scope.project(principal.organisationId, projectKey);
+      const project = await scope.project(db, principal.organisationId, projectKey);
       return repo.tagsOf(db, principal.organisationId, project.id, text?.trim() || undefined);
     },
   };

@@ -101,7 +101,7 @@ export function createFeaturesService(deps: {
   }
 
   async function environmentIdsOf(tx: Executor, organisationId: string, projectId: string) {
-    return (await scope.environmentsOf(organisationId, projectId, tx)).map((environment) => environment.id);
+    return (await scope.environmentsOf(tx, organisationId, projectId)).map((environment) => environment.id);
   }
 
   return {
@@ -110,7 +110,7 @@ export function createFeaturesService(deps: {
      * (normalised), and the first free key made from it, for the key field of the create forms.
      */
     async checkKey(principal: Principal, projectKey: string, key: string): Promise<FeatureKeyCheck> {
-      const project = await scope.project(principal.organisationId, projectKey);
+      const project = await scope.project(db, principal.organisationId, projectKey);
       assertAllowed(principal, 'create', { type: 'feature', projectId: project.id });
       const existing = await repo.liveKeys(db, project.id);
       return { key, taken: existing.includes(key), freeKey: uniqueFeatureKey(key, existing) };
@@ -120,15 +120,15 @@ export function createFeaturesService(deps: {
     async create(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
       const organisationId = principal.organisationId;
       // The project first: a custom role may allow creating features in some projects only.
-      const { id: projectId } = await scope.project(organisationId, projectKey);
+      const { id: projectId } = await scope.project(db, organisationId, projectKey);
       assertAllowed(principal, 'create', { type: 'feature', projectId });
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new feature has no id: use PUT to update.');
       try {
         const { feature, environmentIds } = await db.transaction(async (tx) => {
           await lockOrganisation(tx, organisationId);
-          await billing.assertActive(organisationId, tx);
-          const project = await scope.project(organisationId, projectKey, tx);
+          await billing.assertActive(tx, organisationId);
+          const project = await scope.project(tx, organisationId, projectKey);
           await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
           await billing.assertWithinLimit(tx, organisationId, 'maxFeatures');
           if (await repo.hasLiveKey(tx, project.id, input.key)) throw keyTakenError(input.key);
@@ -206,7 +206,7 @@ export function createFeaturesService(deps: {
         const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', id);
         assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
-        await billing.assertActive(organisationId, tx);
+        await billing.assertActive(tx, organisationId);
         const { feature: before, project } = found;
         if (changedSince(before.updatedAt, input.lastModifiedDate))
           throw await audit.staleWrite(tx, principal, { type: 'feature', id }, 'feature');
@@ -227,7 +227,7 @@ export function createFeaturesService(deps: {
         const servedBefore = servedVariants(existing);
         const servedAfter = servedVariants(input.variants);
         if (!isDeepStrictEqual(servedBefore, servedAfter)) {
-          const served = await scope.environmentsOf(organisationId, project.id, tx);
+          const served = await scope.environmentsOf(tx, organisationId, project.id);
           const denial = servedChangeDenial(
             principal,
             served.map(({ production, tags }) => ({ production, tags, projectId: project.id })),
@@ -322,7 +322,7 @@ export function createFeaturesService(deps: {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
         assertAllowed(principal, 'delete', { type: 'feature', projectId: found.project.id });
-        await billing.assertActive(organisationId, tx);
+        await billing.assertActive(tx, organisationId);
         const { feature, project } = found;
         const at = now();
         await repo.update(tx, organisationId, featureId, { archived: true, archivedAt: at, updatedAt: at });
@@ -348,7 +348,7 @@ export function createFeaturesService(deps: {
         const found = await repo.findById(tx, organisationId, featureId);
         if (!found) throw new NotFoundError('feature', featureId);
         assertAllowed(principal, 'create', { type: 'feature', projectId: found.project.id });
-        await billing.assertActive(organisationId, tx);
+        await billing.assertActive(tx, organisationId);
         const links = await linkRepo.issueLinksOf(tx, organisationId, [featureId]);
         const linked = !links.some((l) => l.key === issueKey);
         if (linked) {

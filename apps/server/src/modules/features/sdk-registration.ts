@@ -61,7 +61,7 @@ export function createSdkRegistration(deps: {
     const actor = { organisationId, userId: null };
     const result = await db.transaction(async (tx) => {
       await lockOrganisation(tx, organisationId);
-      const target = await scope.findEnvironmentById(organisationId, environmentId, tx);
+      const target = await scope.findEnvironmentById(tx, organisationId, environmentId);
       if (!target) throw new NotFoundError('environment', environmentId);
       const existing = new Map(
         (
@@ -88,7 +88,7 @@ export function createSdkRegistration(deps: {
             refused.push(item.key);
             continue;
           }
-          active ??= await billing.isActive(organisationId, tx);
+          active ??= await billing.isActive(tx, organisationId);
           if (!active) {
             refused.push(item.key);
             continue;

@@ -121,7 +121,7 @@ export function createWebhooksService(deps: {
   }
 
   async function found(principal: Principal, projectKey: string, id: string) {
-    const project = await scope.project(principal.organisationId, projectKey);
+    const project = await scope.project(db, principal.organisationId, projectKey);
     const row = await repo.findWebhook(db, principal.organisationId, project.id, id);
     if (!row) throw new NotFoundError('webhook', id);
     return { project, row };
@@ -131,7 +131,7 @@ export function createWebhooksService(deps: {
     /** GET /api/v1/projects/{projectKey}/webhooks */
     async list(principal: Principal, projectKey: string): Promise<Webhook[]> {
       assertAdmin(principal);
-      const project = await scope.project(principal.organisationId, projectKey);
+      const project = await scope.project(db, principal.organisationId, projectKey);
       const rows = await repo.listWebhooks(db, principal.organisationId, project.id);
       const last = await repo.lastDeliveries(
         db,
@@ -144,12 +144,12 @@ export function createWebhooksService(deps: {
     async create(principal: Principal, projectKey: string, input: WebhookInput): Promise<Webhook> {
       assertAdmin(principal);
       const organisationId = principal.organisationId;
-      const project = await scope.project(organisationId, projectKey);
+      const project = await scope.project(db, organisationId, projectKey);
       await checkUrl(input.url);
       const secret = newWebhookSecret();
       const id = randomUUID();
       const row = await db.transaction(async (tx) => {
-        const live = await scope.project(organisationId, projectKey, tx);
+        const live = await scope.project(tx, organisationId, projectKey);
         if ((await repo.countWebhooks(tx, organisationId, live.id)) >= MAX_WEBHOOKS_PER_PROJECT)
           throw new BadRequestError(`A project may have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks.`);
         const created = await repo.insertWebhook(tx, {
@@ -323,7 +323,7 @@ export function createWebhooksService(deps: {
      */
     async resend(principal: Principal, projectKey: string, deliveryId: string): Promise<WebhookDelivery> {
       assertAdmin(principal);
-      const project = await scope.project(principal.organisationId, projectKey);
+      const project = await scope.project(db, principal.organisationId, projectKey);
       const original = await repo.findDelivery(db, principal.organisationId, deliveryId);
       const webhook =
         original && (await repo.findWebhook(db, principal.organisationId, project.id, original.webhookId));

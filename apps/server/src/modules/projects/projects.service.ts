@@ -113,7 +113,7 @@ export function createProjectsService(deps: {
     assertAdmin(principal, 'create');
     const organisationId = principal.organisationId;
     await lockOrganisation(tx, organisationId);
-    await billing.assertActive(organisationId, tx);
+    await billing.assertActive(tx, organisationId);
     if (await repo.findByKey(tx, organisationId, input.key)) throw keyTakenError(input.key);
     await billing.assertWithinLimit(tx, organisationId, 'maxProjects');
     const at = now();
@@ -189,7 +189,7 @@ export function createProjectsService(deps: {
       return db.transaction(async (tx) => {
         const before = await repo.findById(tx, organisationId, id, { forUpdate: true });
         if (!before) throw new NotFoundError('project', id);
-        await billing.assertActive(organisationId, tx);
+        await billing.assertActive(tx, organisationId);
         if (changedSince(before.updatedAt, input.lastModifiedDate))
           throw await audit.staleWrite(tx, principal, { type: 'project', id }, 'project');
         if (input.key !== before.key)
@@ -222,7 +222,7 @@ export function createProjectsService(deps: {
           ? await repo.findById(tx, organisationId, idOrKey)
           : await repo.findByKey(tx, organisationId, idOrKey.toLowerCase());
         if (!row) throw new NotFoundError('project', idOrKey);
-        await billing.assertActive(organisationId, tx);
+        await billing.assertActive(tx, organisationId);
         if ((await repo.countLive(tx, organisationId)) <= 1) throw new BadRequestError(LAST_PROJECT_MESSAGE);
         const at = now();
         const featureCount = await features.archiveAllOf(tx, organisationId, row.id, at);

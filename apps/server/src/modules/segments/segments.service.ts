@@ -66,7 +66,7 @@ export function createSegmentsService(deps: {
   return {
     /** GET /api/v2/segments/{projectKey}/{environmentKey}?query= */
     async list(principal: Principal, projectKey: string, environmentKey: string, text: string | undefined) {
-      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
+      const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       const needle = text?.trim();
       const rows = await repo.list(db, principal.organisationId, environment.id, needle || undefined);
       return rows.map((row) => toSegment(row, projectKey, environment.key));
@@ -77,6 +77,7 @@ export function createSegmentsService(deps: {
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new segment has no id: use PUT to update.');
       const environment = await scope.environment(
+        db,
         principal.organisationId,
         input.projectKey,
         input.environmentKey,
@@ -84,7 +85,7 @@ export function createSegmentsService(deps: {
       assertCan(principal, 'create', environment, environment.project.id);
       try {
         return await db.transaction(async (tx) => {
-          await billing.assertActive(principal.organisationId, tx);
+          await billing.assertActive(tx, principal.organisationId);
           if (await repo.keyTaken(tx, environment.id, input.key)) throw keyTakenError(input.key);
           const at = now();
           const row = await repo.insert(tx, {
@@ -128,7 +129,7 @@ export function createSegmentsService(deps: {
           throw new NotFoundError('segment', id);
         }
         assertCan(principal, 'update', found.environment, found.project.id);
-        await billing.assertActive(principal.organisationId, tx);
+        await billing.assertActive(tx, principal.organisationId);
         if (changedSince(found.segment.updatedAt, input.lastModifiedDate))
           throw await audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
         if (input.key !== found.segment.key)
@@ -164,7 +165,7 @@ export function createSegmentsService(deps: {
         const found = await repo.findById(tx, principal.organisationId, id);
         if (!found) throw new NotFoundError('segment', id);
         assertCan(principal, 'delete', found.environment, found.project.id);
-        await billing.assertActive(principal.organisationId, tx);
+        await billing.assertActive(tx, principal.organisationId);
         const users = await controls.usingSegment(
           tx,
           principal.organisationId,

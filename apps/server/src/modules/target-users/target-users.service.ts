@@ -20,7 +20,7 @@ export function createTargetUsersService(deps: { db: Database; audit: AuditServi
       environmentKey: string,
       query: PageQuery & { query?: string | undefined },
     ) {
-      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
+      const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       const needle = query.query?.trim();
       const { rows, total } = await repo.page(
         db,
@@ -50,7 +50,7 @@ export function createTargetUsersService(deps: { db: Database; audit: AuditServi
       environmentKey: string,
       userKey: string,
     ): Promise<void> {
-      const environment = await scope.environment(principal.organisationId, projectKey, environmentKey);
+      const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       assertAllowed(principal, 'delete', {
         type: 'targetUser',
         environment: {

@@ -31,7 +31,7 @@ export function createTargetsService(deps: {
   const now = deps.now ?? (() => new Date());
 
   function requireProject(executor: Executor, organisationId: string, projectKey: string) {
-    return scope.project(organisationId, projectKey, executor);
+    return scope.project(executor, organisationId, projectKey);
   }
 
   return {
@@ -59,7 +59,7 @@ export function createTargetsService(deps: {
           const project = await requireProject(tx, principal.organisationId, projectKey);
           // After the project: a custom role may allow creating targets in some projects only.
           assertAllowed(principal, 'create', { type: 'target', projectId: project.id });
-          await billing.assertActive(principal.organisationId, tx);
+          await billing.assertActive(tx, principal.organisationId);
           if (await repo.keyTaken(tx, project.id, input.key)) throw keyTakenError(input.key);
           const at = now();
           const row = await repo.insert(tx, {
