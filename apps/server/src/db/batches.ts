@@ -2,12 +2,7 @@ import type { SQLWrapper } from 'drizzle-orm';
 import type { Executor } from './client';
 
 /** Rows written in statements of at most this many (PostgreSQL's parameter limit is 65,535). */
-export const CHUNK = 500;
-
-/** Writes `rows` a chunk at a time, in order. */
-export async function chunked<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>) {
-  for (let start = 0; start < rows.length; start += CHUNK) await write(rows.slice(start, start + CHUNK));
-}
+const CHUNK = 500;
 
 /**
  * The statements of a batch write, one per chunk of `rows`, built but not run: a caller that writes

@@ -51,12 +51,15 @@ export async function writeGroup(db: Database, rows: Rows): Promise<string[]> {
   const single = Object.values(parts).every((statements) => statements.length <= 1);
   if (single && conversions.length === 0) return firstSeenOf(await oneStatement(db, parts));
   return db.transaction(async (tx) => {
-    let touched: TouchedControl[];
+    let touched: TouchedControl[] = [];
     if (single) touched = await oneStatement(tx, parts);
     else {
-      const { controls, ...others } = parts;
-      touched = (await runEach(tx, controls)).flatMap((result) => rowsOf<TouchedControl>(result));
-      for (const statements of Object.values(others)) await runEach(tx, statements);
+      // The tables in the order of the single statement's parts, so that every group locks them in
+      // the same order whichever way it is written.
+      for (const [name, statements] of Object.entries(parts)) {
+        const results = await runEach(tx, statements);
+        if (name === 'controls') touched = results.flatMap((result) => rowsOf<TouchedControl>(result));
+      }
     }
     await runEach(tx, conversions);
     return firstSeenOf(touched);
