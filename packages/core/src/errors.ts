@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'conflict',
   /** 409: the record changed since the version this write was based on. */
   'stale_write',
+  /** 409: the version to restore is what the resource already is. */
+  'nothing_to_restore',
   /** 429: too many requests or attempts; `Retry-After` says when to try again. */
   'rate_limited',
   /** 503: a dependency (the database) is unavailable; retry after `Retry-After`. */

@@ -38,3 +38,4 @@ export * from './schemas/targets';
 export * from './schemas/team';
 export * from './schemas/team-members';
 export * from './schemas/tokens';
+export * from './schemas/versions';

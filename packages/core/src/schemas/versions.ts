@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { dateTimeSchema, idSchema, optionalText } from './common';
+import { variantSchema } from './features';
+import { ruleSchema } from './targeting';
+
+/*
+ * Versions (docs/product.md "History and restore"): every write to a feature's settings, a feature
+ * control, a segment or an environment's settings stores an immutable snapshot of the resource with
+ * who made it, from where and why. Versions are numbered 1, 2, … per resource; a restore is a new
+ * version equal to an older snapshot.
+ */
+
+/** Where a change came from: the dashboard, a token, an SDK registering a feature, automation… */
+export const VERSION_SOURCES = [
+  'ui',
+  'api',
+  'sdk',
+  'schedule',
+  'guard',
+  'import',
+  'cli',
+  'mcp',
+  'restore',
+  'change-request',
+  'system',
+] as const;
+/** One of {@link VERSION_SOURCES}. */
+export type VersionSource = (typeof VERSION_SOURCES)[number];
+
+/** The kinds of resource that keep versions. */
+export const VERSIONED_RESOURCES = ['feature', 'feature_control', 'segment', 'environment'] as const;
+/** One of {@link VERSIONED_RESOURCES}. */
+export type VersionedResource = (typeof VERSIONED_RESOURCES)[number];
+
+/** Longest comment a change may carry. */
+export const VERSION_COMMENT_MAX_LENGTH = 500;
+
+/** The optional comment a save or a restore carries into its version. */
+export const versionComment = optionalText(VERSION_COMMENT_MAX_LENGTH);
+
+/**
+ * A feature control's state as a version keeps it: what the control serves, as the API returns it.
+ * What is computed from traffic (statistics, statuses) is not state and is not kept.
+ */
+export const controlSnapshotSchema = z.object({
+  enabled: z.boolean(),
+  offVariantKey: z.string(),
+  rules: z.array(ruleSchema),
+});
+/** Type of {@link controlSnapshotSchema}. */
+export type ControlSnapshot = z.infer<typeof controlSnapshotSchema>;
+
+/** A feature's settings as a version keeps them (the Feature Settings form's fields). */
+export const featureSettingsSnapshotSchema = z.object({
+  name: z.string(),
+  key: z.string(),
+  description: z.string(),
+  permanent: z.boolean(),
+  variants: z.array(variantSchema),
+  tags: z.array(z.string()),
+  goals: z.array(z.string()),
+  jiraIssueKeys: z.array(z.string()),
+  maintainer: z.object({ id: idSchema, name: z.string() }).nullable(),
+});
+/** Type of {@link featureSettingsSnapshotSchema}. */
+export type FeatureSettingsSnapshot = z.infer<typeof featureSettingsSnapshotSchema>;
+
+/** One version in a history list: who, when, from where, why and what changed, without the snapshot. */
+export const versionSummarySchema = z.object({
+  number: z.number().int().min(1),
+  /** The version this one was made on; null for the first. */
+  parentNumber: z.number().int().min(1).nullable(),
+  resourceType: z.enum(VERSIONED_RESOURCES),
+  /** The environment of a feature control's version; null for the other resources. */
+  environmentKey: z.string().nullable(),
+  /** The member (or token) who made the change; null for the system (a migration, the first state). */
+  author: z.object({ id: z.string(), name: z.string() }).nullable(),
+  source: z.enum(VERSION_SOURCES),
+  comment: z.string().nullable(),
+  /** For a restore, the version it brought forward. */
+  restoredFrom: z.number().int().min(1).nullable(),
+  /** What changed from the parent, as plain sentences ("Turned on", "Rule 2: …"). */
+  changes: z.array(z.string()),
+  createdDate: dateTimeSchema,
+});
+/** Type of {@link versionSummarySchema}. */
+export type VersionSummary = z.infer<typeof versionSummarySchema>;
+
+/** One version with its snapshot (GET …/versions/{number}). */
+export const versionSchema = versionSummarySchema.extend({ snapshot: z.record(z.string(), z.unknown()) });
+/** Type of {@link versionSchema}. */
+export type Version = z.infer<typeof versionSchema>;
+
+/** Most versions one page of a history holds. */
+export const VERSION_PAGE_SIZE_MAX = 100;
+
+/** Response of GET …/versions: newest first. */
+export const versionPageSchema = z.object({ content: z.array(versionSummarySchema), last: z.boolean() });
+/** Type of {@link versionPageSchema}. */
+export type VersionPage = z.infer<typeof versionPageSchema>;
+
+/** Query of GET …/versions. */
+export const versionPageQuery = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  pageSize: z.coerce.number().int().min(1).max(VERSION_PAGE_SIZE_MAX).default(20),
+});
+
+/** One RFC 6902 operation. */
+export const jsonPatchOperationSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('remove'), path: z.string() }),
+  z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('move'), from: z.string(), path: z.string() }),
+  z.object({ op: z.literal('copy'), from: z.string(), path: z.string() }),
+  z.object({ op: z.literal('test'), path: z.string(), value: z.unknown() }),
+]);
+/** Type of {@link jsonPatchOperationSchema}. */
+export type JsonPatchOperation = z.infer<typeof jsonPatchOperationSchema>;
+
+/** Response of GET …/versions/{a}/diff/{b}: a JSON Patch from a to b, and the same as sentences. */
+export const versionDiffSchema = z.object({
+  from: z.number().int().min(1),
+  to: z.number().int().min(1),
+  patch: z.array(jsonPatchOperationSchema),
+  changes: z.array(z.string()),
+});
+/** Type of {@link versionDiffSchema}. */
+export type VersionDiff = z.infer<typeof versionDiffSchema>;
+
+/** Body of POST …/versions/{number}/restore: the version the restorer saw as current. */
+export const restoreVersionInput = z.object({
+  currentVersion: z.number({ error: 'Current version is required' }).int().min(1),
+  comment: versionComment,
+});
+/** Type of {@link restoreVersionInput}. */
+export type RestoreVersionInput = z.infer<typeof restoreVersionInput>;
