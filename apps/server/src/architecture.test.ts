@@ -49,6 +49,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   experiment_exposures: 'sdk',
   target_values: 'sdk',
   throttle_counters: 'db',
+  versions: 'versions',
 };
 
 const src = path.dirname(fileURLToPath(import.meta.url));

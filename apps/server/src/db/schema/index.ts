@@ -15,3 +15,4 @@ export * from './audit.ts';
 export * from './billing.ts';
 export * from './sso.ts';
 export * from './throttle.ts';
+export * from './versions.ts';
