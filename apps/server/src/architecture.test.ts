@@ -50,6 +50,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   target_values: 'sdk',
   throttle_counters: 'db',
   versions: 'versions',
+  jobs: 'queue',
+  job_attempts: 'queue',
 };
 
 const src = path.dirname(fileURLToPath(import.meta.url));

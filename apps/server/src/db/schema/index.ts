@@ -16,3 +16,4 @@ export * from './billing.ts';
 export * from './sso.ts';
 export * from './throttle.ts';
 export * from './versions.ts';
+export * from './queue.ts';
