@@ -201,11 +201,14 @@ export async function buildApp(
       app.log.info({ count }, 'Stored secrets encrypted with the new SECRETS_KEY');
     }
     services.integrations.start();
+    // Every module has registered its kinds of job by now.
+    services.queue.start();
   });
   services.live.start();
   app.addHook('onClose', async () => {
     services.live.stop();
     await services.integrations.stop();
+    await services.queue.stop();
     // Accepted SDK events are flushed before the database closes.
     await sdk.stop();
     services.mailer.close();

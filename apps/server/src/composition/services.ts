@@ -30,6 +30,7 @@ import { createLiveHub } from '../modules/live/live.hub';
 import { createMembersService, type MembersLogger } from '../modules/members/members.service';
 import { createOrganisationsService } from '../modules/organisations/organisations.service';
 import { createProjectsService } from '../modules/projects/projects.service';
+import { createQueue } from '../modules/queue/queue.service';
 import { createRolesService } from '../modules/roles/roles.service';
 import { createScope } from '../modules/scope/scope.service';
 import { createSegmentsService, segmentKeysOf } from '../modules/segments/segments.service';
@@ -90,6 +91,8 @@ export function createServices(
   const audit = createAuditService({ db, plan: billing, members: team, ...clock });
   const scope = createScope();
   const impressions = createImpressionsService({ db, ...clock });
+  // The durable queue (docs/adr/0023-durable-queue.md); changes write the integrations' jobs to it.
+  const queue = createQueue({ db, logger, ...clock });
 
   // Sessions, with single sign-on's rule for who may still use a password.
   const auth = createAuthService({
@@ -238,6 +241,7 @@ export function createServices(
   const roles = createRolesService({ db, audit, enabled: uiFlags['roles-admin'], ...clock });
   return {
     events,
+    queue,
     live,
     auth,
     billing,

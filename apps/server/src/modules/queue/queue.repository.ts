@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, lt, lte, min, or, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client';
+import { jobAttempts, jobs } from '../../db/schema/index';
+import type { ClaimedJob, JobAttemptRecord, JobInput, JobRecord } from './queue.types';
+
+const claimedColumns = {
+  id: jobs.id,
+  kind: jobs.kind,
+  organisationId: jobs.organisationId,
+  payload: jobs.payload,
+  attempt: jobs.attempts,
+  dueAt: jobs.dueAt,
+  createdAt: jobs.createdAt,
+};
+
+/** Adds a job; its id, or null when a job with the same dedupe key exists. */
+export async function insertJob(db: Executor, job: JobInput, at: Date): Promise<string | null> {
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      kind: job.kind,
+      organisationId: job.organisationId,
+      payload: job.payload,
+      dedupeKey: job.dedupeKey ?? null,
+      dueAt: job.dueAt ?? at,
+      createdAt: at,
+    })
+    .onConflictDoNothing()
+    .returning({ id: jobs.id });
+  return row?.id ?? null;
+}
+
+/** What a worker may take: due and waiting, or taken by a worker whose lease has run out. */
+function claimable(kinds: string[], at: Date) {
+  return and(
+    inArray(jobs.kind, kinds),
+    or(
+      and(eq(jobs.state, 'pending'), lte(jobs.dueAt, at)),
+      and(eq(jobs.state, 'running'), lte(jobs.lockedUntil, at)),
+    ),
+  );
+}
+
+/**
+ * Takes up to `limit` due jobs of these kinds, oldest due first, skipping rows another worker is
+ * taking, and leases them until `leaseUntil` under one new claim token; each attempt is counted.
+ */
+export async function claimDueJobs(
+  db: Database,
+  kinds: string[],
+  at: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<ClaimedJob[]> {
+  if (kinds.length === 0) return [];
+  const claimed = await db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(claimable(kinds, at))
+      .orderBy(asc(jobs.dueAt), asc(jobs.createdAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    const lockToken = randomUUID();
+    const rows = await tx
+      .update(jobs)
+      .set({ state: 'running', lockedUntil: leaseUntil, lockToken, attempts: sql`${jobs.attempts} + 1` })
+      .where(
+        inArray(
+          jobs.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning(claimedColumns);
+    return rows.map((row) => ({ ...row, lockToken }));
+  });
+  return claimed.sort(
+    (a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.createdAt.getTime() - b.createdAt.getTime(),
+  );
+}
+
+/** Locks the job's row for the transaction, if this claim still holds it. */
+export async function holdJob(tx: Executor, job: ClaimedJob): Promise<boolean> {
+  const rows = await tx
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockToken, job.lockToken), eq(jobs.state, 'running')))
+    .for('update');
+  return rows.length > 0;
+}
+
+/**
+ * Ends this claim of the job: `done` or `failed` for good, or `pending` again at `dueAt`. False when
+ * the claim no longer holds the job (its lease ran out and another worker took it).
+ */
+export async function releaseJob(
+  db: Executor,
+  job: ClaimedJob,
+  next:
+    | { state: 'done' | 'failed'; at: Date; error: string | null }
+    | { state: 'pending'; dueAt: Date; error: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set(
+      next.state === 'pending'
+        ? { state: 'pending', dueAt: next.dueAt, lockedUntil: null, lockToken: null, lastError: next.error }
+        : {
+            state: next.state,
+            finishedAt: next.at,
+            lockedUntil: null,
+            lockToken: null,
+            lastError: next.error,
+          },
+    )
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockToken, job.lockToken)))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** Records one attempt of a job. */
+export async function insertAttempt(db: Executor, jobId: string, attempt: JobAttemptRecord): Promise<void> {
+  await db.insert(jobAttempts).values({ jobId, ...attempt });
+}
+
+/** When the next job of these kinds comes due (or a lease runs out), if any does. */
+export async function nextDue(db: Executor, kinds: string[]): Promise<Date | null> {
+  if (kinds.length === 0) return null;
+  const [pending] = await db
+    .select({ at: min(jobs.dueAt) })
+    .from(jobs)
+    .where(and(inArray(jobs.kind, kinds), eq(jobs.state, 'pending')));
+  const [running] = await db
+    .select({ at: min(jobs.lockedUntil) })
+    .from(jobs)
+    .where(and(inArray(jobs.kind, kinds), eq(jobs.state, 'running')));
+  const times = [pending?.at, running?.at].filter((at): at is Date => at instanceof Date);
+  return times.length === 0 ? null : new Date(Math.min(...times.map((at) => at.getTime())));
+}
+
+/** Deletes finished jobs (and their attempts) that finished before `before`. */
+export async function pruneJobs(db: Executor, before: Date): Promise<void> {
+  await db.delete(jobs).where(and(inArray(jobs.state, ['done', 'failed']), lt(jobs.finishedAt, before)));
+}
+
+/** The jobs of one kind, oldest first (tests and operators). */
+export async function listJobs(db: Executor, kind: string): Promise<JobRecord[]> {
+  return db
+    .select({
+      id: jobs.id,
+      kind: jobs.kind,
+      organisationId: jobs.organisationId,
+      payload: jobs.payload,
+      dedupeKey: jobs.dedupeKey,
+      state: jobs.state,
+      attempts: jobs.attempts,
+      dueAt: jobs.dueAt,
+      lockedUntil: jobs.lockedUntil,
+      lastError: jobs.lastError,
+      createdAt: jobs.createdAt,
+      finishedAt: jobs.finishedAt,
+    })
+    .from(jobs)
+    .where(eq(jobs.kind, kind))
+    .orderBy(asc(jobs.createdAt), asc(jobs.id));
+}
+
+/** A job's attempts, in order. */
+export async function listAttempts(db: Executor, jobId: string): Promise<JobAttemptRecord[]> {
+  return db
+    .select({
+      attempt: jobAttempts.attempt,
+      startedAt: jobAttempts.startedAt,
+      durationMs: jobAttempts.durationMs,
+      outcome: jobAttempts.outcome,
+      error: jobAttempts.error,
+    })
+    .from(jobAttempts)
+    .where(eq(jobAttempts.jobId, jobId))
+    .orderBy(asc(jobAttempts.attempt));
+}

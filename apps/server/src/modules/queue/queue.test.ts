@@ -1,0 +1,193 @@
+/**
+ * The durable queue on the real database (docs/adr/0023-durable-queue.md): jobs commit with the
+ * transaction that adds them, run once, are retried with their kind's backoff and Retry-After, fail
+ * for good after the last retry, and come back when the worker that took them stopped.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../../../test/helpers';
+import type { JobOutcome } from './queue.types';
+import * as repo from './queue.repository';
+
+let h: Harness;
+const queue = () => h.app.services.queue;
+const db = () => h.database.db;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+beforeEach(async () => {
+  await queue().settled();
+});
+
+/** A kind of job no other test uses, with a handler that answers `outcomes` in turn (then ok). */
+function kindAnswering(outcomes: (JobOutcome | Error)[], retryDelaysMs = [5, 5]) {
+  const kind = `test.${randomUUID()}`;
+  const runs: { payload: unknown; attempt: number; at: number }[] = [];
+  queue().handle<{ n: number }>(kind, {
+    retryDelaysMs,
+    async run(job) {
+      runs.push({ payload: job.payload, attempt: job.attempt, at: Date.now() });
+      const next = outcomes.shift() ?? { ok: true };
+      if (next instanceof Error) throw next;
+      return next;
+    },
+  });
+  return { kind, runs };
+}
+
+describe('the durable queue', () => {
+  it('runs a job added in a committed transaction once, at once, and records the attempt', async () => {
+    const { kind, runs } = kindAnswering([]);
+    await db().transaction(async (tx) => {
+      await queue().enqueue(tx, { kind, organisationId: null, payload: { n: 1 } });
+    });
+    await queue().settled();
+    expect(runs).toMatchObject([{ payload: { n: 1 }, attempt: 1 }]);
+    const [job] = await repo.listJobs(db(), kind);
+    expect(job).toMatchObject({ state: 'done', attempts: 1, lastError: null, lockedUntil: null });
+    expect(job!.finishedAt).toBeInstanceOf(Date);
+    expect(await repo.listAttempts(db(), job!.id)).toMatchObject([
+      { attempt: 1, outcome: 'done', error: null },
+    ]);
+  });
+
+  it('adds nothing when the transaction that enqueued rolls back', async () => {
+    const { kind, runs } = kindAnswering([]);
+    await expect(
+      db().transaction(async (tx) => {
+        await queue().enqueue(tx, { kind, organisationId: null, payload: { n: 1 } });
+        throw new Error('The change failed after its job was written');
+      }),
+    ).rejects.toThrow('The change failed');
+    await queue().settled();
+    expect(runs).toEqual([]);
+    expect(await repo.listJobs(db(), kind)).toEqual([]);
+  });
+
+  it('adds a job once per dedupe key', async () => {
+    const { kind, runs } = kindAnswering([]);
+    const dedupeKey = `once:${randomUUID()}`;
+    const first = await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 }, dedupeKey });
+    const again = await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 2 }, dedupeKey });
+    expect(first).toEqual(expect.any(String));
+    expect(again).toBeNull();
+    await queue().settled();
+    expect(runs.map((run) => run.payload)).toEqual([{ n: 1 }]);
+  });
+
+  it('retries a handler that throws with its backoff, records each attempt, and finally fails it', async () => {
+    const { kind, runs } = kindAnswering([
+      new Error('Receiver down\nparams: secret-looking detail'),
+      { ok: false, retry: true, reason: 'HTTP 503.' },
+      new Error('Still down'),
+    ]);
+    await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 } });
+    await queue().settled();
+    expect(runs.map((run) => run.attempt)).toEqual([1, 2, 3]);
+    const [job] = await repo.listJobs(db(), kind);
+    expect(job).toMatchObject({ state: 'failed', attempts: 3, lastError: 'Error: Still down' });
+    const attempts = await repo.listAttempts(db(), job!.id);
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.error])).toEqual([
+      [1, 'retry', 'Error: Receiver down'],
+      [2, 'retry', 'HTTP 503.'],
+      [3, 'failed', 'Error: Still down'],
+    ]);
+    // The first line of an error only: what a driver appends (query parameters) is not kept.
+    expect(JSON.stringify(attempts)).not.toContain('secret-looking');
+  });
+
+  it('fails at once a job whose handler says trying again cannot help', async () => {
+    const { kind, runs } = kindAnswering([
+      { ok: false, retry: false, reason: 'The integration was removed.' },
+    ]);
+    await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 } });
+    await queue().settled();
+    expect(runs).toHaveLength(1);
+    expect((await repo.listJobs(db(), kind))[0]).toMatchObject({
+      state: 'failed',
+      lastError: 'The integration was removed.',
+    });
+  });
+
+  it('waits for a Retry-After longer than its backoff', async () => {
+    const { kind, runs } = kindAnswering([
+      { ok: false, retry: true, reason: 'HTTP 429.', retryAfterMs: 300 },
+    ]);
+    await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 } });
+    await queue().settled();
+    expect(runs).toHaveLength(2);
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(290);
+  });
+
+  it('runs a job with a due time no earlier than that time', async () => {
+    const { kind, runs } = kindAnswering([]);
+    const dueAt = new Date(Date.now() + 300);
+    await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 }, dueAt });
+    await queue().settled();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.at).toBeGreaterThanOrEqual(dueAt.getTime() - 5);
+  });
+
+  it('takes back a job whose worker stopped once its lease has run out; the old claim can no longer finish it', async () => {
+    const kind = `test.${randomUUID()}`;
+    await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 } });
+    // A worker that took the job and then stopped (no handler is registered here yet).
+    const at = new Date();
+    const [stale] = await repo.claimDueJobs(db(), [kind], at, new Date(at.getTime() + 200), 10);
+    expect(stale).toMatchObject({ attempt: 1 });
+    expect(await repo.claimDueJobs(db(), [kind], new Date(), new Date(Date.now() + 200), 10)).toEqual([]);
+
+    const runs: number[] = [];
+    queue().handle(kind, {
+      retryDelaysMs: [5],
+      async run(job) {
+        runs.push(job.attempt);
+        return { ok: true };
+      },
+    });
+    await expect
+      .poll(async () => (await repo.listJobs(db(), kind))[0]?.state, { timeout: 10_000 })
+      .toBe('done');
+    expect(runs).toEqual([2]);
+    expect(await repo.releaseJob(db(), stale!, { state: 'failed', at: new Date(), error: 'late' })).toBe(
+      false,
+    );
+    expect((await repo.listJobs(db(), kind))[0]).toMatchObject({ state: 'done', attempts: 2 });
+  });
+
+  it('commits a transactional handler’s writes with the job’s completion, and none when it throws', async () => {
+    const kind = `test.${randomUUID()}`;
+    const follow = `test.${randomUUID()}`;
+    let fail = true;
+    queue().handle(kind, {
+      transactional: true,
+      retryDelaysMs: [5],
+      async run(tx, job) {
+        await queue().enqueue(tx, {
+          kind: follow,
+          organisationId: null,
+          payload: {},
+          dedupeKey: `${follow}:${job.id}`,
+        });
+        if (fail) {
+          fail = false;
+          throw new Error('The fan-out failed half-way');
+        }
+      },
+    });
+    await queue().enqueue(db(), { kind, organisationId: null, payload: {} });
+    await queue().settled();
+    const [job] = await repo.listJobs(db(), kind);
+    expect(job).toMatchObject({ state: 'done', attempts: 2 });
+    expect((await repo.listAttempts(db(), job!.id)).map((attempt) => attempt.outcome)).toEqual([
+      'retry',
+      'done',
+    ]);
+    // The first attempt's write rolled back with it: one follow-up job.
+    expect(await repo.listJobs(db(), follow)).toHaveLength(1);
+  });
+});
