@@ -54,7 +54,8 @@ export default tseslint.config(
     },
   },
   {
-    // core is the pure domain: it may import only zod (and, in tests, the test tools).
+    // core is the pure domain: it may import only zod, re2js, @noble/hashes and fast-json-patch (and, in
+    // tests, the test tools).
     files: ['packages/core/src/**/*.ts'],
     ignores: ['packages/core/src/**/*.test.ts'],
     rules: {
@@ -63,9 +64,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod($|/)|re2js$|@noble/hashes/|\\.{1,2}/)',
+              regex: '^(?!zod($|/)|re2js$|@noble/hashes/|fast-json-patch$|\\.{1,2}/)',
               message:
-                'packages/core imports only zod, re2js (linear-time patterns), @noble/hashes (sha1) and its own files.',
+                'packages/core imports only zod, re2js (linear-time patterns), @noble/hashes (sha1), fast-json-patch (version diffs) and its own files.',
             },
           ],
         },

@@ -71,6 +71,9 @@ export type ControlAuditEntry = ByMember & {
   after: AuditControlState;
   /** The off variant or the rules changed, not only the switch. */
   targetingChanged: boolean;
+  /** The version the change created (none when it changed nothing), and the version a restore brought forward. */
+  version?: number | undefined;
+  restoredFrom?: number | undefined;
 };
 
 /** Projects of an organisation. */

@@ -1,6 +1,7 @@
 /**
- * @vexil/core: the pure domain of Vexil (schemas, permissions, keys, limits, evaluation). No I/O;
- * imports only zod, re2js (linear-time patterns) and @noble/hashes (sha1 bucketing).
+ * @vexil/core: the pure domain of Vexil (schemas, permissions, keys, limits, evaluation, version
+ * diffs). No I/O; imports only zod, re2js (linear-time patterns), @noble/hashes (sha1 bucketing) and
+ * fast-json-patch (the JSON Patch between two versions).
  */
 export * from './keys';
 export * from './evaluate/index';
@@ -39,3 +40,4 @@ export * from './schemas/team';
 export * from './schemas/team-members';
 export * from './schemas/tokens';
 export * from './schemas/versions';
+export * from './versions/index';

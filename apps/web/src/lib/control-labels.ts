@@ -1,4 +1,7 @@
-import type { FeatureControl, Operator, VariantSplit } from '@vexil/core';
+import type { FeatureControl, Operator } from '@vexil/core';
+
+// Condition values and splits are worded in core, so the server's history sentences say the same.
+export { conditionValueLabel, splitsLabel } from '@vexil/core';
 
 /** What people call a control's traffic status (docs/product.md §4). */
 export function trafficLabel(control: Pick<FeatureControl, 'trafficStatus' | 'staleDays'>): string {
@@ -20,15 +23,4 @@ export function days(count: number): string {
 /** `greaterThanOrEqual` → "greater than or equal": operators read as words. */
 export function operatorLabel(operator: Operator | string): string {
   return operator.replace(/([A-Z])/g, ' $1').toLowerCase();
-}
-
-/** A condition value as typed: strings quoted only when they would otherwise be ambiguous. */
-export function conditionValueLabel(value: string | number | boolean): string {
-  if (typeof value !== 'string') return String(value);
-  return value === '' || value.trim() !== value || value.includes(',') ? JSON.stringify(value) : value;
-}
-
-/** "100% On" / "50% On, 50% Off", with variant names where known. */
-export function splitsLabel(splits: readonly VariantSplit[], nameOf: (key: string) => string): string {
-  return splits.map((split) => `${split.split}% ${nameOf(split.variantKey)}`).join(', ');
 }

@@ -24,6 +24,8 @@ export const MAX_LENGTH = {
   token: 512,
   password: 1024,
   conditionValue: 1000,
+  /** Why a change was made, kept with its version. */
+  comment: 500,
 } as const;
 
 /** Postgres text cannot hold U+0000, and no legitimate input contains it. */

@@ -8,6 +8,7 @@ import {
   hasNoNul,
   idSchema,
   NUL_MESSAGE,
+  optionalText,
   text,
   tooLongMessage,
 } from './common';
@@ -247,6 +248,8 @@ export const featureControlInput = z.object({
   offVariantKey: variantKeyRef('Off variant is required'),
   rules: rulesSchema,
   lastModifiedDate: basedOnVersion,
+  /** Why, kept with the version this save creates. */
+  comment: optionalText(MAX_LENGTH.comment),
 });
 /** Type of {@link featureControlInput}. */
 export type FeatureControlInput = z.infer<typeof featureControlInput>;
@@ -258,6 +261,8 @@ export type FeatureControlInput = z.infer<typeof featureControlInput>;
 export const featureControlToggleInput = z.object({
   enabled: z.boolean(),
   lastModifiedDate: basedOnVersion,
+  /** Why, kept with the version this toggle creates. */
+  comment: optionalText(MAX_LENGTH.comment),
 });
 /** Type of {@link featureControlToggleInput}. */
 export type FeatureControlToggleInput = z.infer<typeof featureControlToggleInput>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeSchema, idSchema, optionalText } from './common';
+import { MAX_LENGTH, dateTimeSchema, idSchema, optionalText } from './common';
 import { variantSchema } from './features';
 import { ruleSchema } from './targeting';
 
@@ -32,11 +32,8 @@ export const VERSIONED_RESOURCES = ['feature', 'feature_control', 'segment', 'en
 /** One of {@link VERSIONED_RESOURCES}. */
 export type VersionedResource = (typeof VERSIONED_RESOURCES)[number];
 
-/** Longest comment a change may carry. */
-export const VERSION_COMMENT_MAX_LENGTH = 500;
-
 /** The optional comment a save or a restore carries into its version. */
-export const versionComment = optionalText(VERSION_COMMENT_MAX_LENGTH);
+export const versionComment = optionalText(MAX_LENGTH.comment);
 
 /**
  * A feature control's state as a version keeps it: what the control serves, as the API returns it.
@@ -101,6 +98,7 @@ export type VersionPage = z.infer<typeof versionPageSchema>;
 
 /** Query of GET …/versions. */
 export const versionPageQuery = z.object({
+  environmentKey: z.string({ error: 'environmentKey is required' }).min(1, 'environmentKey is required'),
   page: z.coerce.number().int().min(0).default(0),
   pageSize: z.coerce.number().int().min(1).max(VERSION_PAGE_SIZE_MAX).default(20),
 });
@@ -134,3 +132,25 @@ export const restoreVersionInput = z.object({
 });
 /** Type of {@link restoreVersionInput}. */
 export type RestoreVersionInput = z.infer<typeof restoreVersionInput>;
+
+/** Why a restore was refused: the resource already is that version. */
+export function nothingToRestoreMessage(number: number): string {
+  return `Nothing to restore: this is already what version ${number} was.`;
+}
+
+/** Path of the history routes: a feature of a project. */
+export const versionedFeatureParams = z.object({ projectKey: z.string(), featureKey: z.string() });
+
+/** Path of one version. */
+export const versionNumberParams = versionedFeatureParams.extend({ number: z.coerce.number().int().min(1) });
+
+/** Path of a diff between two versions. */
+export const versionDiffParams = versionedFeatureParams.extend({
+  a: z.coerce.number().int().min(1),
+  b: z.coerce.number().int().min(1),
+});
+
+/** The environment whose control's history is read (feature controls are versioned per environment). */
+export const versionEnvironmentQuery = z.object({
+  environmentKey: z.string({ error: 'environmentKey is required' }).min(1, 'environmentKey is required'),
+});

@@ -9,10 +9,14 @@ import {
   type ControlSnapshot,
 } from './controls-cache';
 
-export type ToggleFeatureControlInput = FeatureControlToggleInput & { id: string };
+/** The switch's body as sent: the comment, kept with the version the toggle creates, is optional. */
+export type ToggleFeatureControlInput = Omit<FeatureControlToggleInput, 'comment'> & {
+  id: string;
+  comment?: string;
+};
 
 /**
- * PUT /api/v1/feature-controls/{id}/enabled {enabled, lastModifiedDate}: turns one control on or off and
+ * PUT /api/v1/feature-controls/{id}/enabled {enabled, lastModifiedDate, comment?}: turns one control on or off and
  * leaves its targeting as stored, so a switch flipped from a list never puts back rules someone saved
  * since. `lastModifiedDate` is the control's version as the list showed it; a newer stored one answers
  * 409 `stale_write` (docs/adr/0013-concurrent-edits.md), and 403 when the user may not. Callers word the
@@ -22,10 +26,11 @@ export function toggleFeatureControl({
   id,
   enabled,
   lastModifiedDate,
+  comment,
 }: ToggleFeatureControlInput): Promise<FeatureControl> {
   return apiClient.put(
     `/api/v1/feature-controls/${encodeURIComponent(id)}/enabled`,
-    { enabled, lastModifiedDate },
+    { enabled, lastModifiedDate, ...(comment ? { comment } : {}) },
     { schema: featureControlSchema, notifyErrors: false },
   );
 }

@@ -1,35 +1,7 @@
-import { BUILT_IN_TARGETS, type Operator, type Target, type TargetType } from '@vexil/core';
+import { BUILT_IN_TARGET_NAMES, BUILT_IN_TARGETS, type Target, type TargetType } from '@vexil/core';
 
-/** Operators as a sentence reads them: `email ends with …`, `age is at least …`. */
-export const OPERATOR_LABELS: Readonly<Record<Operator, string>> = {
-  equals: 'equals',
-  contains: 'contains',
-  startsWith: 'starts with',
-  endsWith: 'ends with',
-  matches: 'matches the pattern',
-  in: 'is one of',
-  notIn: 'is not one of',
-  greaterThan: 'is more than',
-  greaterThanOrEqual: 'is at least',
-  lessThan: 'is less than',
-  lessThanOrEqual: 'is at most',
-  before: 'is before',
-  after: 'is after',
-};
-
-/** A segment target's two operators read differently: the user is (not) in a segment. */
-const SEGMENT_LABELS: Partial<Record<Operator, string>> = { in: 'is in', notIn: 'is not in' };
-
-export function operatorText(operator: Operator, type: TargetType): string {
-  return (type === 'segment' ? SEGMENT_LABELS[operator] : undefined) ?? OPERATOR_LABELS[operator];
-}
-
-/** Names of the attributes every SDK adds (docs/sdk-protocol.md §9.1). */
-export const BUILT_IN_TARGET_NAMES: Readonly<Record<string, string>> = {
-  'featureflow.user.id': 'User id',
-  'featureflow.date': 'Current date',
-  'featureflow.hourofday': 'Hour of the day',
-};
+// The operator and attribute wording lives in core, so the server's history sentences say the same.
+export { BUILT_IN_TARGET_NAMES, OPERATOR_LABELS, operatorText } from '@vexil/core';
 
 export const TARGET_TYPE_LABELS: Readonly<Record<TargetType, string>> = {
   string: 'Text',
