@@ -45,7 +45,10 @@ function victimUrls(url: string): string[] | null {
     if (!values) return null;
     combos = combos.flatMap((c) => values.map((v) => ({ ...c, [name]: v })));
   }
-  return combos.map((c) => fill(url, c));
+  const filled = combos.map((c) => fill(url, c));
+  // A history names its environment in the query (docs/adr/0022-versions.md): each of the victim's.
+  if (!url.includes('/versions')) return filled;
+  return filled.flatMap((u) => victim.params.environmentKey!.map((key) => `${u}?environmentKey=${key}`));
 }
 
 beforeAll(async () => {
@@ -115,6 +118,9 @@ beforeAll(async () => {
       kind: ['server', 'js'],
       target: ['tier'],
       userKey: ['victim-user'],
+      number: ['1'],
+      a: ['1'],
+      b: ['1'],
     },
   };
   attacker = await h.createOrganisation({ domain: 'attacker', name: 'Attacker Inc' });

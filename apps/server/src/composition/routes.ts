@@ -3,6 +3,7 @@ import { accountRoutes } from '../modules/account/account.routes';
 import { auditRoutes } from '../modules/audit/audit.routes';
 import { authRoutes } from '../modules/auth/auth.routes';
 import { billingRoutes } from '../modules/billing/billing.routes';
+import { controlHistoryRoutes } from '../modules/controls/control-history.routes';
 import { controlsRoutes } from '../modules/controls/controls.routes';
 import { environmentsRoutes } from '../modules/environments/environments.routes';
 import { experimentsRoutes } from '../modules/experiments/experiments.routes';
@@ -38,6 +39,7 @@ export async function registerDashboardRoutes(
   await app.register(environmentsRoutes({ environments: services.environments }));
   await app.register(featuresRoutes({ features: services.features, read: services.featureReads }));
   await app.register(controlsRoutes({ controls: services.controls }));
+  await app.register(controlHistoryRoutes({ controls: services.controls }));
   await app.register(teamRoutes({ team: services.team }));
   await app.register(membersRoutes({ members: services.members }));
   await app.register(targetsRoutes({ targets: services.targets }));

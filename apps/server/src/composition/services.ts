@@ -14,6 +14,7 @@ import { createBillingPlanService } from '../modules/billing/billing-plan.servic
 import { createBillingService } from '../modules/billing/billing.service';
 import { createBillingProvider } from '../modules/billing/providers/index';
 import { createControlsService } from '../modules/controls/controls.service';
+import { createVersionsService } from '../modules/versions/versions.service';
 import { createEnvironmentsService } from '../modules/environments/environments.service';
 import { ensureGoals } from '../modules/experiments/goals';
 import { createExperimentsService } from '../modules/experiments/experiments.service';
@@ -26,6 +27,7 @@ import {
   createIntegrationsModule,
   type IntegrationsOptions,
 } from '../modules/integrations/integrations.module';
+import { integrationsOutbox } from '../modules/integrations/change-jobs';
 import { createLiveHub } from '../modules/live/live.hub';
 import { createMembersService, type MembersLogger } from '../modules/members/members.service';
 import { createOrganisationsService } from '../modules/organisations/organisations.service';
@@ -93,6 +95,7 @@ export function createServices(
   const impressions = createImpressionsService({ db, ...clock });
   // The durable queue (docs/adr/0023-durable-queue.md); changes write the integrations' jobs to it.
   const queue = createQueue({ db, logger, ...clock });
+  const outbox = integrationsOutbox(queue.enqueue, uiFlags.integrations);
 
   // Sessions, with single sign-on's rule for who may still use a password.
   const auth = createAuthService({
@@ -135,6 +138,8 @@ export function createServices(
 
   // Targeting: rules are checked against the project's target types and the environment's segment keys.
   const targets = createTargetsService({ db, audit, billing, scope, ...clock });
+  // Versions sit under every module whose resources keep a history (docs/adr/0022-versions.md).
+  const versions = createVersionsService();
   const controls = createControlsService({
     db,
     audit,
@@ -142,6 +147,8 @@ export function createServices(
     events,
     impressions,
     scope,
+    versions,
+    outbox,
     ruleContext: async (executor, organisationId, where) => ({
       targetTypes: await targets.typesOf(executor, organisationId, where.projectId),
       segmentKeys: await segmentKeysOf(executor, organisationId, where.environmentId),
@@ -150,7 +157,7 @@ export function createServices(
   });
   const segments = createSegmentsService({ db, audit, billing, scope, controls, ...clock });
   const environments = createEnvironmentsService({ db, audit, billing, controls, events, scope, ...clock });
-  const experiments = createExperimentsService({ db, audit, billing, scope, events, ...clock });
+  const experiments = createExperimentsService({ db, audit, billing, scope, events, outbox, ...clock });
   const targetUsers = createTargetUsersService({ db, audit, scope });
 
   // Members, and the outgoing requests of single sign-on and the integrations.
@@ -186,7 +193,7 @@ export function createServices(
     team,
     organisations,
     issueLinks: issueLinkWriter,
-    events,
+    queue,
     secrets,
     fetch: outgoingFetch,
     policy: outgoingPolicy,
@@ -213,6 +220,7 @@ export function createServices(
     scope,
     team,
     events,
+    outbox,
     read: featureReads,
     issues: integrations.jira,
     goals: { ensureGoals },

@@ -178,7 +178,7 @@ export function registerAuth(
             throw new UnauthorizedError('This access token belongs to another organisation.');
           }
           if (sessionOnly) throw new ForbiddenError(SESSION_ONLY);
-          request.principal = await withGrants(principal);
+          request.principal = { ...(await withGrants(principal)), via: 'access-token' };
           request.authVia = 'access-token';
           // No Origin check: browsers never send a bearer token by themselves, so no other site can
           // make a request carry one (the check guards the ambient cookie).

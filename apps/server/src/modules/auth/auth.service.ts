@@ -32,6 +32,8 @@ export type Principal = {
    * add to the rights of the authorities (docs/product.md §6).
    */
   grants?: RoleGrant[];
+  /** Set when the request came with an access token (the API) rather than a session (the dashboard). */
+  via?: 'access-token';
 };
 
 export type ClientInfo = { userAgent: string | null; ip: string | null };

@@ -13,6 +13,7 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
   const where = `**${escapeMarkdown(feature.name)}** (${markdownCode(feature.key)}) in **${escapeMarkdown(environment.name)}**`;
   const switched = before.enabled !== after.enabled;
   const turned = `turned ${after.enabled ? 'on' : 'off'}`;
+  const restored = entry.restoredFrom === undefined ? '' : ` (version ${entry.restoredFrom} restored)`;
   return {
     action: FLAGS_AUDIT_ENTRY_ACTIONS[entry.kind],
     resourceType: 'feature_control',
@@ -24,7 +25,7 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
       switched && !entry.targetingChanged
         ? `Feature ${feature.name} ${turned} in ${environment.name}`
         : `Targeting of ${feature.name} in ${environment.name} updated`,
-    description: `${escapeMarkdown(entry.by)} ${switched ? turned : 'updated the targeting of'} ${where}.\n\n- before: ${escapeMarkdown(describeRules(before, entry.variantNames))}\n- after: ${escapeMarkdown(describeRules(after, entry.variantNames))}`,
+    description: `${escapeMarkdown(entry.by)} ${switched ? turned : 'updated the targeting of'} ${where}${restored}.\n\n- before: ${escapeMarkdown(describeRules(before, entry.variantNames))}\n- after: ${escapeMarkdown(describeRules(after, entry.variantNames))}`,
     data: {
       before: { enabled: before.enabled, offVariantKey: before.offVariantKey, rules: before.rules },
       after: {
@@ -33,6 +34,8 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
         offVariantKey: after.offVariantKey,
         rules: after.rules,
       },
+      ...(entry.version === undefined ? {} : { version: entry.version }),
+      ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
     },
   };
 }

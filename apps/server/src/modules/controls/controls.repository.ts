@@ -64,14 +64,20 @@ export async function listControlsOfEnvironment(
     );
 }
 
-export async function insertControls(db: Executor, rows: NewFeatureControlRow[]): Promise<void> {
+/** Stores new controls and returns those stored (a control that already existed is left as it is). */
+export async function insertControls(db: Executor, rows: NewFeatureControlRow[]): Promise<ControlRecord[]> {
+  const stored: ControlRecord[] = [];
   // Chunked: one statement per 500 rows stays far below PostgreSQL's parameter limit.
   for (let start = 0; start < rows.length; start += 500) {
-    await db
-      .insert(featureControls)
-      .values(rows.slice(start, start + 500))
-      .onConflictDoNothing();
+    stored.push(
+      ...(await db
+        .insert(featureControls)
+        .values(rows.slice(start, start + 500))
+        .onConflictDoNothing()
+        .returning(controlColumns)),
+    );
   }
+  return stored;
 }
 
 /** Controls of these features in live environments (optionally only `environmentIds`), with the environment. */
@@ -108,7 +114,34 @@ export async function findControl(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<ControlInScope | null> {
-  const query = db
+  const query = inScope(
+    db,
+    and(eq(featureControls.organisationId, organisationId), eq(featureControls.id, id)),
+  );
+  const [row] = options.forUpdate ? await query.for('update', { of: featureControls }) : await query;
+  return row ?? null;
+}
+
+/** The control of a live feature in a live environment of a live project, found by their keys. */
+export async function findControlByKeys(
+  db: Executor,
+  organisationId: string,
+  keys: { projectKey: string; featureKey: string; environmentKey: string },
+): Promise<ControlInScope | null> {
+  const [row] = await inScope(
+    db,
+    and(
+      eq(featureControls.organisationId, organisationId),
+      eq(projects.key, keys.projectKey),
+      eq(features.key, keys.featureKey),
+      eq(environments.key, keys.environmentKey),
+    ),
+  );
+  return row ?? null;
+}
+
+function inScope(db: Executor, condition: SQL | undefined) {
+  return db
     .select({
       control: controlColumns,
       feature: { id: features.id, key: features.key, name: features.name },
@@ -127,16 +160,13 @@ export async function findControl(
     .innerJoin(projects, eq(projects.id, features.projectId))
     .where(
       and(
-        eq(featureControls.organisationId, organisationId),
-        eq(featureControls.id, id),
+        condition,
         eq(features.archived, false),
         eq(environments.archived, false),
         eq(projects.archived, false),
       ),
     )
     .limit(1);
-  const [row] = options.forUpdate ? await query.for('update', { of: featureControls }) : await query;
-  return row ?? null;
 }
 
 export async function updateControl(

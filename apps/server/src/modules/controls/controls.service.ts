@@ -1,29 +1,31 @@
-import { isDeepStrictEqual } from 'node:util';
 import {
+  controlChanges,
   defaultControlFor,
-  describeRules,
-  ruleProblems,
-  variantProblems,
-  targetingStatusOf,
-  trafficOf,
   type FeatureControl,
   type FeatureControlInput,
   type FeatureControlToggleInput,
-  type Rule,
   type RuleContext,
   type VariantDailyImpressions,
 } from '@vexil/core';
 import type { SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
-import { BadRequestError, NotFoundError, assertAllowed } from '../../errors';
-import { actorOf, type ChangeEvents } from '../../lib/change-events';
-import { changedSince } from '../../lib/versions';
+import { NotFoundError } from '../../errors';
+import type { ChangeEvents } from '../../lib/change-events';
+import type { ChangeOutbox } from '../../lib/change-outbox';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ImpressionsService } from '../impressions/impressions.service';
 import type { Scope } from '../scope/scope.service';
-import { controlAudit } from './control-audit';
+import {
+  originOf,
+  type ChangeOrigin,
+  type VersionAuthor,
+  type VersionsService,
+} from '../versions/versions.service';
+import { controlSnapshot, createControlChange } from './control-change';
+import { createControlHistory } from './control-history';
+import { toControlView } from './control-view';
 import * as repo from './controls.repository';
 import type { ControlRecord } from './controls.types';
 
@@ -37,48 +39,10 @@ export type RuleContextSource = (
   scope: { projectId: string; environmentId: string },
 ) => Promise<RuleContext>;
 
-export type ControlContext = {
-  featureKey: string;
-  environmentKey: string;
-  variantNames: Record<string, string>;
-  /** Today's impressions of this control per variant. */
-  impressionsToday: Map<string, number>;
-};
-
-/** A stored control as the API shows it, with its computed statuses (docs/product.md §3 Feature control). */
-export function toControlView(row: ControlRecord, context: ControlContext, now: Date): FeatureControl {
-  const lastImpressionDate = row.lastImpressionAt?.toISOString() ?? null;
-  const createdDate = row.createdAt.toISOString();
-  const { trafficStatus, staleDays } = trafficOf({ lastImpressionDate, createdDate }, now);
-  let total = 0;
-  const variants: Record<string, { impressions: { today: number } }> = {};
-  for (const key of Object.keys(context.variantNames)) {
-    const today = context.impressionsToday.get(key) ?? 0;
-    total += today;
-    variants[key] = { impressions: { today } };
-  }
-  return {
-    id: row.id,
-    key: context.featureKey,
-    environmentKey: context.environmentKey,
-    enabled: row.enabled,
-    offVariantKey: row.offVariantKey,
-    rules: row.rules,
-    available: row.available,
-    trafficStatus,
-    targetingStatus: targetingStatusOf({ enabled: row.enabled, rules: row.rules }),
-    staleDays,
-    rulesDescription: describeRules(
-      { enabled: row.enabled, offVariantKey: row.offVariantKey, rules: row.rules },
-      context.variantNames,
-    ),
-    createdDate,
-    lastModifiedDate: row.updatedAt.toISOString(),
-    statistics: { lastImpressionDate, impressions: { today: total }, variants },
-  };
-}
-
 export type ControlsService = ReturnType<typeof createControlsService>;
+
+/** Who created controls, and from where: their first versions say so. */
+export type VersionOrigin = { author: VersionAuthor; origin: ChangeOrigin };
 
 /**
  * Feature controls, one per feature and environment (docs/product.md §3): the switch, the off variant and the
@@ -91,121 +55,38 @@ export function createControlsService(deps: {
   events: ChangeEvents;
   impressions: ImpressionsService;
   scope: Scope;
+  versions: VersionsService;
+  /** Writes, in a change's transaction, what it triggers (docs/adr/0023-durable-queue.md). */
+  outbox: ChangeOutbox;
   ruleContext: RuleContextSource;
   now?: () => Date;
 }) {
-  const { db, audit, billing, events, impressions, scope, ruleContext } = deps;
+  const { db, impressions, scope, ruleContext } = deps;
   const now = deps.now ?? (() => new Date());
 
-  /** Equal as JSON: key order (jsonb reorders keys) and undefined members do not count. */
-  function sameJson(a: unknown, b: unknown): boolean {
-    return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
-  }
+  const change = createControlChange({ ...deps, now });
+  const history = createControlHistory({ db, versions: deps.versions, change });
 
-  type ControlState = { enabled: boolean; offVariantKey: string; rules: Rule[] };
-
-  /**
-   * One write of a control, in one transaction: the row locked, permission and subscription checked,
-   * refused with 409 when it changed since `basedOn`, the new state checked (variants and rules only
-   * when they change), stored, audited, then announced to the SDK payloads.
-   */
-  async function change(
-    principal: Principal,
-    controlId: string,
-    basedOn: string | undefined,
-    next: (before: ControlState) => ControlState,
-  ): Promise<FeatureControl> {
-    const organisationId = principal.organisationId;
-    const result = await db.transaction(async (tx) => {
-      const found = await repo.findControl(tx, organisationId, controlId, { forUpdate: true });
-      if (!found) throw new NotFoundError('feature control', controlId);
-      const { control: before, feature, environment, project } = found;
-      const constraint = {
-        production: environment.production,
-        tags: environment.tags,
-        projectId: project.id,
-      };
-      assertAllowed(principal, 'update', { type: 'featureControl', environment: constraint });
-      await billing.assertActive(tx, organisationId);
-      if (changedSince(before.updatedAt, basedOn)) {
-        throw await audit.staleWrite(
-          tx,
-          principal,
-          { type: 'feature_control', id: feature.id, environmentKey: environment.key },
-          'targeting',
-          { changedAt: before.updatedAt },
-        );
-      }
-      const state = next(before);
-      const variantRows = await repo.variantsOf(tx, organisationId, feature.id);
-      const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
-      const rulesChanged =
-        before.offVariantKey !== state.offVariantKey || !sameJson(before.rules, state.rules);
-      if (rulesChanged) {
-        const problems = [
-          ...variantProblems(
-            state,
-            variantRows.map((v) => v.key),
-          ),
-          ...ruleProblems(
-            state.rules,
-            await ruleContext(tx, organisationId, { projectId: project.id, environmentId: environment.id }),
-          ),
-        ];
-        if (problems.length > 0) throw new BadRequestError(problems[0]!.message, problems);
-      }
-      const at = now();
-      const after = await repo.updateControl(tx, organisationId, before.id, { ...state, updatedAt: at });
-      await audit.record(
-        tx,
-        principal,
-        controlAudit({
-          kind: 'feature_control.updated',
-          by: principal.email,
-          control: before,
-          feature,
-          environment,
-          project,
-          variantNames,
-          before,
-          after: state,
-          targetingChanged: rulesChanged,
-        }),
-      );
-      const switched = before.enabled !== after.enabled;
-      const today = await impressions.today(tx, organisationId, [after.id]);
-      return {
-        environmentId: environment.id,
-        featureId: feature.id,
-        live: {
-          kind: switched && !rulesChanged ? ('feature.toggled' as const) : ('feature.targeting' as const),
-          projectKey: project.key,
-          environmentKey: environment.key,
-          featureKey: feature.key,
-          actor: actorOf(principal),
-          at: at.toISOString(),
-          enabled: after.enabled,
-        },
-        view: toControlView(
-          after,
-          {
-            featureKey: feature.key,
-            environmentKey: environment.key,
-            variantNames,
-            impressionsToday: today.get(after.id) ?? new Map(),
-          },
-          at,
-        ),
-      };
-    });
-    events.publish({
-      type: 'environment.changed',
-      organisationId,
-      environmentId: result.environmentId,
-      featureIds: [result.featureId],
-    });
-    events.publish({ type: 'dashboard', organisationId, change: result.live });
-    return result.view;
+  /** The first version of each control just created, by whoever created it. */
+  async function recordFirstVersions(
+    tx: Executor,
+    origin: VersionOrigin & { organisationId: string },
+    created: ControlRecord[],
+  ) {
+    await deps.versions.recordFirst(
+      tx,
+      created.map((control) => ({
+        organisationId: origin.organisationId,
+        resourceType: 'feature_control' as const,
+        resourceId: control.id,
+        featureId: control.featureId,
+        environmentId: control.environmentId,
+        author: origin.author,
+        origin: origin.origin,
+        snapshot: controlSnapshot(control),
+        describe: () => controlChanges(null, controlSnapshot(control)),
+      })),
+    );
   }
 
   return {
@@ -221,7 +102,7 @@ export function createControlsService(deps: {
         projectId: string;
         environmentId: string;
         cloneFromEnvironmentId?: string | undefined;
-      },
+      } & VersionOrigin,
     ): Promise<void> {
       const { organisationId, projectId, environmentId } = target;
       const featureVariants = await repo.listFeatureVariantKeys(tx, organisationId, projectId);
@@ -239,19 +120,24 @@ export function createControlsService(deps: {
           : defaultControlFor(variantKeys);
         return { organisationId, featureId, environmentId, ...control };
       });
-      await repo.insertControls(tx, rows);
+      await recordFirstVersions(tx, target, await repo.insertControls(tx, rows));
     },
 
     /** A new feature's controls: the default control in every live environment of its project. */
     async createForFeature(
       tx: Executor,
-      target: { organisationId: string; projectId: string; featureId: string; variantKeys: string[] },
+      target: {
+        organisationId: string;
+        projectId: string;
+        featureId: string;
+        variantKeys: string[];
+      } & VersionOrigin,
     ): Promise<string[]> {
       const environmentIds = (await scope.environmentsOf(tx, target.organisationId, target.projectId)).map(
         (environment) => environment.id,
       );
       const control = defaultControlFor(target.variantKeys);
-      await repo.insertControls(
+      const created = await repo.insertControls(
         tx,
         environmentIds.map((environmentId) => ({
           organisationId: target.organisationId,
@@ -260,6 +146,7 @@ export function createControlsService(deps: {
           ...control,
         })),
       );
+      await recordFirstVersions(tx, target, created);
       return environmentIds;
     },
 
@@ -347,7 +234,8 @@ export function createControlsService(deps: {
      * rights on it, production edit rights in a production environment (docs/product.md §6).
      */
     save(principal: Principal, input: FeatureControlInput): Promise<FeatureControl> {
-      return change(principal, input.id, input.lastModifiedDate, () => ({
+      const origin = originOf(principal, input.comment);
+      return change(principal, input.id, { origin, basedOn: input.lastModifiedDate }, () => ({
         enabled: input.enabled,
         offVariantKey: input.offVariantKey,
         rules: input.rules,
@@ -363,12 +251,16 @@ export function createControlsService(deps: {
       controlId: string,
       input: FeatureControlToggleInput,
     ): Promise<FeatureControl> {
-      return change(principal, controlId, input.lastModifiedDate, (before) => ({
+      const origin = originOf(principal, input.comment);
+      return change(principal, controlId, { origin, basedOn: input.lastModifiedDate }, (before) => ({
         enabled: input.enabled,
         offVariantKey: before.offVariantKey,
         rules: before.rules,
       }));
     },
+
+    /** The controls' versions: history, one version, a diff, a restore (control-history.ts). */
+    history,
 
     /** GET /api/v1/variant-daily-impressions: the last 30 days of one control, one dataset per variant. */
     async dailyImpressions(principal: Principal, controlId: string): Promise<VariantDailyImpressions> {

@@ -18,6 +18,7 @@ import type { ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
 import { newSdkKey } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
+import { authorOf, originOf } from '../versions/versions.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
@@ -131,6 +132,8 @@ export function createEnvironmentsService(deps: {
       projectId: project.id,
       environmentId: row.id,
       cloneFromEnvironmentId: input.cloneEnvironmentId,
+      author: authorOf(principal),
+      origin: originOf(principal),
     });
     return row;
   }

@@ -11,6 +11,7 @@ import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import { actorOf, type ChangeEvents, type LiveChange } from '../../lib/change-events';
+import type { ChangeOutbox } from '../../lib/change-outbox';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
@@ -42,6 +43,8 @@ export function createExperimentsService(deps: {
   billing: BillingService;
   scope: Scope;
   events: ChangeEvents;
+  /** Writes, in a change's transaction, what it triggers (docs/adr/0023-durable-queue.md). */
+  outbox: ChangeOutbox;
   now?: () => Date;
 }) {
   const { db, audit, billing, scope, events } = deps;
@@ -130,6 +133,24 @@ export function createExperimentsService(deps: {
     };
   }
 
+  /** What the dashboards and the integrations are told of a change to an experiment. */
+  function liveChange(
+    environment: EnvironmentRef,
+    principal: Principal,
+    featureKey: string,
+    experiment?: LiveChange['experiment'],
+  ): LiveChange {
+    return {
+      kind: 'experiment.changed',
+      projectKey: environment.project.key,
+      environmentKey: environment.key,
+      featureKey,
+      actor: actorOf(principal),
+      at: now().toISOString(),
+      ...(experiment ? { experiment } : {}),
+    };
+  }
+
   function changed(
     environment: EnvironmentRef,
     principal: Principal,
@@ -142,15 +163,7 @@ export function createExperimentsService(deps: {
     events.publish({
       type: 'dashboard',
       organisationId,
-      change: {
-        kind: 'experiment.changed',
-        projectKey: environment.project.key,
-        environmentKey: environment.key,
-        featureKey,
-        actor: actorOf(principal),
-        at: now().toISOString(),
-        ...(experiment ? { experiment } : {}),
-      },
+      change: liveChange(environment, principal, featureKey, experiment),
     });
   }
 
@@ -222,6 +235,12 @@ export function createExperimentsService(deps: {
             }),
           );
           const row = (await repo.findById(tx, principal.organisationId, id))!;
+          if (input.enabled)
+            await deps.outbox(
+              tx,
+              principal.organisationId,
+              liveChange(environment, principal, row.featureKey, { name: row.name, transition: 'started' }),
+            );
           return toExperiment(row, environment, await currentResults(tx, principal.organisationId, row));
         });
         changed(environment, principal, experiment.featureKey, {
@@ -279,6 +298,12 @@ export function createExperimentsService(deps: {
               : what === 'finished'
                 ? ('finished' as const)
                 : undefined;
+          if (transition)
+            await deps.outbox(
+              tx,
+              principal.organisationId,
+              liveChange(environment, principal, updated.featureKey, { name: updated.name, transition }),
+            );
           const results = await currentResults(tx, principal.organisationId, updated);
           return { experiment: toExperiment(updated, environment, results), environment, transition };
         });

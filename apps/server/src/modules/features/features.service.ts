@@ -5,8 +5,10 @@ import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import { actorOf, type ChangeEvents, type LiveChange } from '../../lib/change-events';
+import type { ChangeOutbox } from '../../lib/change-outbox';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
+import { authorOf, originOf } from '../versions/versions.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
@@ -52,6 +54,8 @@ export function createFeaturesService(deps: {
   scope: Scope;
   team: TeamService;
   events: ChangeEvents;
+  /** Writes, in a change's transaction, what it triggers (docs/adr/0023-durable-queue.md). */
+  outbox: ChangeOutbox;
   read: FeatureReadModel;
   /** Comments on the issues a feature is created from or linked to (integrations module). */
   issues?: Pick<IssueTracker, 'issuesLinked'>;
@@ -165,6 +169,8 @@ export function createFeaturesService(deps: {
             projectId: project.id,
             featureId: row.id,
             variantKeys: input.variants.map((v) => v.key),
+            author: authorOf(principal),
+            origin: originOf(principal),
           });
           await audit.record(
             tx,
@@ -177,6 +183,13 @@ export function createFeaturesService(deps: {
               variantKeys: input.variants.map((v) => v.key),
             }),
           );
+          await deps.outbox(tx, organisationId, {
+            kind: 'feature.created',
+            projectKey,
+            featureKey: row.key,
+            actor: actorOf(principal),
+            at: at.toISOString(),
+          });
           return {
             feature: await read.one(tx, principal, { feature: row, project }),
             environmentIds,
@@ -331,6 +344,13 @@ export function createFeaturesService(deps: {
           principal,
           featureAudit({ kind: 'feature.deleted', by: principal.email, feature, project }),
         );
+        await deps.outbox(tx, organisationId, {
+          kind: 'feature.deleted',
+          projectKey,
+          featureKey: feature.key,
+          actor: actorOf(principal),
+          at: at.toISOString(),
+        });
         return { environmentIds: await environmentIdsOf(tx, organisationId, project.id), key: feature.key };
       });
       publishProject(principal, archived.environmentIds, {

@@ -121,6 +121,8 @@ export function createSdkRegistration(deps: {
             projectId,
             featureId: row.id,
             variantKeys: variants.map((v) => v.key),
+            author: null,
+            origin: { source: 'sdk' },
           });
           await audit.record(
             tx,

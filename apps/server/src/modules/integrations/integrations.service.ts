@@ -8,25 +8,15 @@ import {
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { BadRequestError, NotFoundError } from '../../errors';
-import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
-import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
+import type { SecretBox } from '../../lib/secret-box';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { TeamService } from '../team/team.service';
 import { assertIntegrationsAdmin, secretContext, type IntegrationsLogger } from './access';
-import type { Background } from './background';
-import { eventKindOf, integrationEvent, passes, slackMessage } from './change-messages';
 import * as repo from './integrations.repository';
-import type {
-  IntegrationEvent,
-  IntegrationRecord,
-  IntegrationSecrets,
-  SlackConfiguration,
-  SlackIntegrationRecord,
-} from './integrations.types';
+import type { IntegrationRecord, IntegrationSecrets, SlackConfiguration } from './integrations.types';
 import type { JiraService } from './jira.service';
 import { type SlackAdapter } from './slack-adapter';
-import type { WebhooksService } from './webhooks.service';
 import { NO_FILTERS, createSlackInstall } from './slack-install';
 import { integrationAudit } from './integration-audit';
 
@@ -39,7 +29,8 @@ export {
 
 export const NO_FILTERS_FOR_JIRA = 'Only Slack integrations have filters.';
 
-function filtersOf(configuration: SlackConfiguration): IntegrationFilters {
+/** A Slack integration's filters as stored, without event kinds this version no longer knows. */
+export function filtersOf(configuration: SlackConfiguration): IntegrationFilters {
   const stored = configuration.filters ?? NO_FILTERS;
   const kinds: readonly string[] = INTEGRATION_EVENT_KINDS;
   return {
@@ -53,20 +44,16 @@ export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
 
 /**
  * The Integrations screen (docs/product.md "Integrations"): installed integrations, removing them, the
- * chat service's OAuth install (slack-install.ts) and the filters of what it is told; and the listener that passes the
- * organisation's changes on to the chat service and the outgoing webhooks, after the change and
- * without delaying it (docs/adr/0017-integrations-and-outgoing-requests.md).
+ * chat service's OAuth install (slack-install.ts) and the filters of what it is told. The changes
+ * themselves are passed on by the queue's jobs (change-jobs.ts, docs/adr/0023-durable-queue.md).
  */
 export function createIntegrationsService(deps: {
   db: Database;
   audit: AuditService;
   team: TeamService;
-  events: ChangeEvents;
   secrets: SecretBox;
   slack: SlackAdapter;
   jira: JiraService;
-  webhooks: WebhooksService;
-  background: Background;
   /** The integrations flag. */
   enabled: boolean;
   jiraEnabled: boolean;
@@ -75,10 +62,9 @@ export function createIntegrationsService(deps: {
   logger: IntegrationsLogger;
   now?: () => Date;
 }) {
-  const { db, audit, team, events, secrets, slack, jira, webhooks, background, logger } = deps;
+  const { db, audit, team, secrets, slack, jira } = deps;
   const now = deps.now ?? (() => new Date());
   const publicUrl = deps.publicUrl.replace(/\/+$/, '');
-  let unsubscribe: (() => void) | null = null;
 
   function assertAdmin(principal: Principal) {
     assertIntegrationsAdmin(principal, deps.enabled);
@@ -116,74 +102,6 @@ export function createIntegrationsService(deps: {
         configuration: { baseUrl: (row.configuration as { baseUrl: string }).baseUrl },
         createdDate,
       };
-    });
-  }
-
-  /** The last task queued under each key: an organisation's changes, an integration's posts. */
-  const tails = new Map<string, Promise<void>>();
-
-  /** Runs `task` in the background after the tasks queued before it under `key`, in order. */
-  function inOrder(key: string, task: (signal: AbortSignal) => Promise<void>): void {
-    const previous = tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const done = new Promise<void>((resolve) => (release = resolve));
-    tails.set(key, done);
-    background.run(async (signal) => {
-      try {
-        await previous;
-        await task(signal);
-      } finally {
-        release();
-        if (tails.get(key) === done) tails.delete(key);
-      }
-    });
-  }
-
-  /** Queues the chat-service posts of one change: each channel's in the order of the changes, retried with backoff. */
-  async function post(event: IntegrationEvent): Promise<void> {
-    const rows = (await repo.listIntegrations(db, event.organisationId, 'slack')) as SlackIntegrationRecord[];
-    const chosen = rows.filter((row) => passes(filtersOf(row.configuration), event));
-    if (chosen.length === 0) return;
-    const message = slackMessage(event);
-    for (const row of chosen) {
-      inOrder(`slack:${row.id}`, async (signal) => {
-        let webhookUrl: string;
-        try {
-          webhookUrl = secrets.decrypt(
-            row.secrets.webhookUrl ?? '',
-            secretContext('webhookUrl', row.organisationId),
-          );
-        } catch (error) {
-          if (!(error instanceof SecretBoxError)) throw error;
-          logger.warn({ integrationId: row.id, reason: 'secret unreadable' }, 'Could not post to Slack');
-          return;
-        }
-        const outcome = await background.withRetries(() => slack.post(webhookUrl, message), signal);
-        if (!outcome.ok)
-          logger.warn(
-            { integrationId: row.id, kind: event.kind, reason: outcome.reason },
-            'Could not post to Slack',
-          );
-      });
-    }
-  }
-
-  /** Passes one change on, after the organisation's earlier ones: its names read, webhooks queued, Slack told. */
-  function onChange(event: ChangeEvent): void {
-    // Another instance's event: that instance passes it on.
-    if (event.type !== 'dashboard' || event.remote) return;
-    const kind = eventKindOf(event.change);
-    if (!kind) return;
-    const { organisationId, change } = event;
-    inOrder(`organisation:${organisationId}`, async () => {
-      const subject = await repo.describeChange(db, organisationId, change);
-      if (!subject) return;
-      const described = integrationEvent(organisationId, kind, change, subject, {
-        publicUrl,
-        baseDomain: deps.baseDomain,
-      });
-      await webhooks.enqueue(described);
-      await post(described);
     });
   }
 
@@ -274,16 +192,6 @@ export function createIntegrationsService(deps: {
 
     /** GET /api/v1/integrations/slack/install and /callback: adding Slack (slack-install.ts). */
     ...slackInstall,
-
-    /** Starts passing changes on. */
-    start(): void {
-      if (deps.enabled && !unsubscribe) unsubscribe = events.subscribe(onChange);
-    },
-
-    stop(): void {
-      unsubscribe?.();
-      unsubscribe = null;
-    },
 
     /** Encrypts every integration secret with the current key (a SECRETS_KEY rotation); how many were. */
     async reencryptSecrets(): Promise<number> {

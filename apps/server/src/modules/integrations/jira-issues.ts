@@ -5,6 +5,8 @@ import { SecretBoxError, type SecretBox } from '../../lib/secret-box';
 import type { Principal } from '../auth/auth.service';
 import type { IssueLinkWriter } from '../features/ports';
 import { JIRA_TURNED_OFF, type IntegrationsLogger } from './access';
+import type { JobQueue } from '../queue/queue.service';
+import type { JobOutcome } from '../queue/queue.types';
 import type { Background } from './background';
 import { organisationDashboard } from './change-messages';
 import * as repo from './integrations.repository';
@@ -31,6 +33,12 @@ export function noSuchIssueMessage(key: string): string {
   return `Jira has no issue ${key}, or the connected account cannot see it.`;
 }
 
+/** The kind of job that comments on a linked issue. */
+export const JIRA_COMMENT_JOB = 'integrations.jira-comment';
+
+/** A comment job's payload: the issue and the comment (Atlassian Document Format); no credential. */
+type JiraCommentJob = { issueKey: string; body: ReturnType<typeof commentDocument> };
+
 type CacheEntry = { issue: JiraIssueSummary | null; fetchedAt: number; failedAt: number };
 
 /** A feature's link to an issue as the issue tracker announces it: who linked which feature, and where. */
@@ -56,6 +64,9 @@ export function createJiraIssues(deps: {
   secrets: SecretBox;
   adapter: JiraAdapter;
   background: Background;
+  /** The durable queue the comments go through, and their waits between attempts. */
+  queue: JobQueue;
+  retryDelaysMs: readonly number[];
   /** The integrations and jira-integration flags. */
   enabled: boolean;
   /** The public address, without a trailing slash. */
@@ -64,7 +75,7 @@ export function createJiraIssues(deps: {
   logger: IntegrationsLogger;
   now: () => Date;
 }) {
-  const { db, secrets, adapter, background, logger, now, publicUrl } = deps;
+  const { db, secrets, adapter, background, queue, logger, now, publicUrl } = deps;
   /** Issues by organisation, then by key. */
   const cache = new Map<string, Map<string, CacheEntry>>();
   const refreshing = new Set<string>();
@@ -174,13 +185,13 @@ export function createJiraIssues(deps: {
 
     /**
      * After a feature is created from, or linked to, issues: a comment on each with a link back to the
-     * feature, in the background (retried; a failure never fails the feature's write).
+     * feature, as a job of the durable queue (docs/adr/0023-durable-queue.md), retried there; a failure
+     * never fails the feature's write.
      */
     issuesLinked(linked: IssuesLinked): void {
       if (!deps.enabled || linked.issueKeys.length === 0) return;
-      background.run(async (signal) => {
-        const connection = await connectionOf(db, linked.organisationId);
-        if (!connection) return;
+      background.run(async () => {
+        if (!(await connectionOf(db, linked.organisationId))) return;
         const domain = await repo.organisationDomain(db, linked.organisationId);
         if (!domain) return;
         const dashboard = organisationDashboard(publicUrl, deps.baseDomain, domain);
@@ -194,36 +205,54 @@ export function createJiraIssues(deps: {
             text: ` (${linked.feature.key}) in the project ${linked.project.name}${linked.how === 'created' ? ' from this issue' : ''}.`,
           },
         ]);
-        for (const key of linked.issueKeys) {
-          const outcome = await background.withRetries(async () => {
-            try {
-              await adapter.comment(credentialsOf(secrets, connection), key, body);
-              return { ok: true };
-            } catch (error) {
-              if (error instanceof SecretBoxError)
-                return { ok: false, retry: false, reason: 'the stored API token cannot be read' };
-              if (!(error instanceof JiraError)) throw error;
-              return {
-                ok: false,
-                retry: error.kind === 'unreachable',
-                reason: error.detail,
-                retryAfterMs: error.retryAfterMs,
-              };
-            }
-          }, signal);
-          if (!outcome.ok)
+        for (const issueKey of linked.issueKeys)
+          await queue.enqueue(db, {
+            kind: JIRA_COMMENT_JOB,
+            organisationId: linked.organisationId,
+            payload: { issueKey, body } satisfies JiraCommentJob,
+          });
+      });
+    },
+
+    /** Registers the job that comments on one issue (a request to Jira; retried on 5xx, 429, no answer). */
+    registerJobs(): void {
+      if (!deps.enabled) return;
+      queue.handle<JiraCommentJob>(JIRA_COMMENT_JOB, {
+        retryDelaysMs: deps.retryDelaysMs,
+        lane: (job) => `jira:${job.organisationId ?? ''}`,
+        run: async (job) => {
+          const connection = job.organisationId ? await connectionOf(db, job.organisationId) : null;
+          if (!connection) return { ok: false, retry: false, reason: JIRA_NOT_CONNECTED };
+          const { issueKey, body } = job.payload;
+          let outcome: JobOutcome;
+          try {
+            await adapter.comment(credentialsOf(secrets, connection), issueKey, body);
+            outcome = { ok: true };
+          } catch (error) {
+            if (error instanceof SecretBoxError)
+              return { ok: false, retry: false, reason: 'the stored API token cannot be read' };
+            if (!(error instanceof JiraError)) throw error;
+            outcome = {
+              ok: false,
+              retry: error.kind === 'unreachable',
+              reason: error.detail,
+              retryAfterMs: error.retryAfterMs,
+            };
+          }
+          if (outcome.ok)
+            await fetchIssue(connection, issueKey).catch(() => {}); // The title, for the feature page.
+          else if (!outcome.retry || job.attempt > deps.retryDelaysMs.length)
             logger.warn(
               {
-                organisationId: linked.organisationId,
+                organisationId: job.organisationId,
                 integrationId: connection.id,
-                issueKey: key,
+                issueKey,
                 reason: outcome.reason,
               },
               'Could not comment on a Jira issue',
             );
-          // The title, for the feature page.
-          await fetchIssue(connection, key).catch(() => {});
-        }
+          return outcome;
+        },
       });
     },
   };

@@ -17,6 +17,7 @@ import type { IssueLinkWriter } from '../features/ports';
 import type { OrganisationsService } from '../organisations/organisations.service';
 import type { TeamService } from '../team/team.service';
 import { JIRA_TURNED_OFF, assertIntegrationsAdmin, type IntegrationsLogger } from './access';
+import type { JobQueue } from '../queue/queue.service';
 import type { Background } from './background';
 import { integrationAudit } from './integration-audit';
 import * as repo from './integrations.repository';
@@ -61,6 +62,9 @@ export function createJiraService(deps: {
   secrets: SecretBox;
   adapter: JiraAdapter;
   background: Background;
+  /** The durable queue the issue comments go through, and their waits between attempts. */
+  queue: JobQueue;
+  retryDelaysMs: readonly number[];
   policy: OutgoingPolicy;
   /** The integrations and jira-integration flags. */
   enabled: boolean;
@@ -252,6 +256,8 @@ export function createJiraService(deps: {
     issue: issues.issue,
     describeIssues: issues.describeIssues,
     issuesLinked: issues.issuesLinked,
+    /** Registers the issue comments' job with the queue (once, when the module is built). */
+    registerJobs: issues.registerJobs,
 
     /** The connection is removed (integrations service): titles and links of its issues are forgotten. */
     async removed(executor: Executor, organisationId: string): Promise<void> {

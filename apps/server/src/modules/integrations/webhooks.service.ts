@@ -8,7 +8,7 @@ import {
   type WebhookInput,
 } from '@vexil/core';
 import type { AuditWebhook } from '@vexil/core/audit-entries-organisation';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors';
 import {
   OutgoingUrlError,
@@ -344,10 +344,14 @@ export function createWebhooksService(deps: {
       return toDelivery(delivery!);
     },
 
-    /** A change: a delivery for each enabled webhook of its project that wants it, sent soon after. */
-    async enqueue(event: IntegrationEvent): Promise<number> {
+    /**
+     * A change: a delivery for each enabled webhook of its project that wants it, in the caller's
+     * transaction (the queue's change job, change-jobs.ts); how many. The caller wakes the worker
+     * once it has committed.
+     */
+    async enqueue(executor: Executor, event: IntegrationEvent): Promise<number> {
       if (!deps.enabled) return 0;
-      const hooks = (await repo.listWebhooks(db, event.organisationId, event.project.id)).filter(
+      const hooks = (await repo.listWebhooks(executor, event.organisationId, event.project.id)).filter(
         (hook) =>
           hook.enabled &&
           passes({ projectKeys: [], environmentKeys: hook.environmentKeys, events: [] }, event) &&
@@ -357,7 +361,7 @@ export function createWebhooksService(deps: {
       const payload = webhookPayload(event);
       const at = now();
       await repo.insertDeliveries(
-        db,
+        executor,
         hooks.map((hook) => ({
           organisationId: event.organisationId,
           webhookId: hook.id,
@@ -368,7 +372,6 @@ export function createWebhooksService(deps: {
           nextAttemptAt: at,
         })),
       );
-      worker.wake();
       return hooks.length;
     },
 

@@ -1,0 +1,201 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  controlChanges,
+  ruleProblems,
+  variantProblems,
+  type ControlSnapshot,
+  type FeatureControl,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { BadRequestError, ConflictError, NotFoundError, assertAllowed, type AppError } from '../../errors';
+import { actorOf, type ChangeEvents } from '../../lib/change-events';
+import type { ChangeOutbox } from '../../lib/change-outbox';
+import { changedSince } from '../../lib/versions';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../auth/auth.service';
+import type { BillingService } from '../billing/billing.service';
+import type { ImpressionsService } from '../impressions/impressions.service';
+import { authorOf, type ChangeOrigin, type VersionsService } from '../versions/versions.service';
+import { controlAudit } from './control-audit';
+import * as repo from './controls.repository';
+import type { RuleContextSource } from './controls.service';
+import { toControlView } from './control-view';
+
+/** What a control serves: its switch, off variant and rules (a version's snapshot). */
+export type ControlState = ControlSnapshot;
+
+/** Equal as JSON: key order (jsonb reorders keys) and undefined members do not count. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
+}
+
+/** The snapshot a version keeps of a control. */
+export function controlSnapshot(state: ControlState): ControlSnapshot {
+  return { enabled: state.enabled, offVariantKey: state.offVariantKey, rules: state.rules };
+}
+
+/** How one write of a control is checked and recorded. */
+export type ControlChangeOptions = {
+  origin: ChangeOrigin;
+  /** The `lastModifiedDate` the editor saw (dashboard saves and toggles). */
+  basedOn?: string | undefined;
+  /** The version number the restorer saw as current (restores). */
+  currentVersion?: number | undefined;
+  /** The version a restore brings forward. */
+  restoredFrom?: number | undefined;
+};
+
+export type ControlChange = ReturnType<typeof createControlChange>;
+
+/**
+ * One write of a control, in one transaction: the row locked, permission and subscription checked,
+ * refused with 409 when it changed since what the writer saw, the new state checked (variants and
+ * rules only when they change), stored, versioned and audited, then announced to the SDK payloads
+ * and the live dashboards.
+ */
+export function createControlChange(deps: {
+  db: Database;
+  audit: AuditService;
+  billing: BillingService;
+  events: ChangeEvents;
+  impressions: ImpressionsService;
+  versions: VersionsService;
+  /** Writes, in the change's transaction, what it triggers (docs/adr/0023-durable-queue.md). */
+  outbox: ChangeOutbox;
+  ruleContext: RuleContextSource;
+  now: () => Date;
+}) {
+  const { db, audit, billing, events, impressions, versions, outbox, ruleContext, now } = deps;
+
+  return async function change(
+    principal: Principal,
+    controlId: string,
+    options: ControlChangeOptions,
+    next: (before: ControlState) => ControlState,
+  ): Promise<FeatureControl> {
+    const organisationId = principal.organisationId;
+    const result = await db.transaction(async (tx) => {
+      const found = await repo.findControl(tx, organisationId, controlId, { forUpdate: true });
+      if (!found) throw new NotFoundError('feature control', controlId);
+      const { control: before, feature, environment, project } = found;
+      assertAllowed(principal, 'update', {
+        type: 'featureControl',
+        environment: { production: environment.production, tags: environment.tags, projectId: project.id },
+      });
+      await billing.assertActive(tx, organisationId);
+      const ref = { organisationId, resourceType: 'feature_control' as const, resourceId: before.id };
+      const stale = async (changedAt?: Date) =>
+        audit.staleWrite(
+          tx,
+          principal,
+          { type: 'feature_control', id: feature.id, environmentKey: environment.key },
+          'targeting',
+          changedAt ? { changedAt } : {},
+        );
+      if (changedSince(before.updatedAt, options.basedOn)) throw await stale(before.updatedAt);
+      if (options.currentVersion !== undefined) {
+        const current = await versions.latest(tx, ref);
+        if (current && current.number !== options.currentVersion) throw await stale();
+      }
+      const state = next(before);
+      const variantRows = await repo.variantsOf(tx, organisationId, feature.id);
+      const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
+      const rulesChanged =
+        before.offVariantKey !== state.offVariantKey || !sameJson(before.rules, state.rules);
+      const context = rulesChanged
+        ? await ruleContext(tx, organisationId, { projectId: project.id, environmentId: environment.id })
+        : undefined;
+      if (context) {
+        const problems = [
+          ...variantProblems(
+            state,
+            variantRows.map((v) => v.key),
+          ),
+          ...ruleProblems(state.rules, context),
+        ];
+        if (problems.length > 0) {
+          // A restored version may name a variant or segment removed since: a conflict, not bad input.
+          const error: AppError =
+            options.restoredFrom === undefined
+              ? new BadRequestError(problems[0]!.message, problems)
+              : new ConflictError(
+                  `Version ${options.restoredFrom} cannot be restored: ${problems.map((p) => p.message).join(' ')}`,
+                );
+          throw error;
+        }
+      }
+      const at = now();
+      const after = await repo.updateControl(tx, organisationId, before.id, { ...state, updatedAt: at });
+      let version: number | undefined;
+      if (!sameJson(controlSnapshot(before), controlSnapshot(after))) {
+        ({ number: version } = await versions.record(tx, {
+          ...ref,
+          featureId: feature.id,
+          environmentId: environment.id,
+          author: authorOf(principal),
+          origin: options.origin,
+          restoredFrom: options.restoredFrom,
+          snapshot: controlSnapshot(after),
+          describe: (previous) =>
+            controlChanges(previous, controlSnapshot(after), {
+              variants: variantNames,
+              targetTypes: context?.targetTypes ?? {},
+            }),
+        }));
+      }
+      await audit.record(
+        tx,
+        principal,
+        controlAudit({
+          kind: 'feature_control.updated',
+          by: principal.email,
+          control: before,
+          feature,
+          environment,
+          project,
+          variantNames,
+          before,
+          after: state,
+          targetingChanged: rulesChanged,
+          version,
+          restoredFrom: options.restoredFrom,
+        }),
+      );
+      const switched = before.enabled !== after.enabled;
+      const live = {
+        kind: switched && !rulesChanged ? ('feature.toggled' as const) : ('feature.targeting' as const),
+        projectKey: project.key,
+        environmentKey: environment.key,
+        featureKey: feature.key,
+        actor: actorOf(principal),
+        at: at.toISOString(),
+        enabled: after.enabled,
+      };
+      await outbox(tx, organisationId, live);
+      const today = await impressions.today(tx, organisationId, [after.id]);
+      return {
+        environmentId: environment.id,
+        featureId: feature.id,
+        live,
+        view: toControlView(
+          after,
+          {
+            featureKey: feature.key,
+            environmentKey: environment.key,
+            variantNames,
+            impressionsToday: today.get(after.id) ?? new Map(),
+          },
+          at,
+        ),
+      };
+    });
+    events.publish({
+      type: 'environment.changed',
+      organisationId,
+      environmentId: result.environmentId,
+      featureIds: [result.featureId],
+    });
+    events.publish({ type: 'dashboard', organisationId, change: result.live });
+    return result.view;
+  };
+}

@@ -1,0 +1,122 @@
+import {
+  controlChanges,
+  controlSnapshotSchema,
+  jsonPatch,
+  nothingToRestoreMessage,
+  type ControlSnapshot,
+  type FeatureControl,
+  type RestoreVersionInput,
+  type Version,
+  type VersionDiff,
+  type VersionPage,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { AppError, NotFoundError } from '../../errors';
+import type { Principal } from '../auth/auth.service';
+import type { VersionsService } from '../versions/versions.service';
+import { toVersionSummary } from '../versions/versions.service';
+import { controlSnapshot, sameJson, type ControlChange } from './control-change';
+import * as repo from './controls.repository';
+
+/** A feature's control in one environment, named as the history routes name it. */
+export type ControlKeys = { projectKey: string; featureKey: string; environmentKey: string };
+
+export type ControlHistory = ReturnType<typeof createControlHistory>;
+
+/**
+ * The versions of feature controls (docs/adr/0022-versions.md): the history, one version, the
+ * difference between two, and a restore, which is a change like any other (the same rights, checks,
+ * audit and announcements) whose state is an older version's.
+ */
+export function createControlHistory(deps: {
+  db: Database;
+  versions: VersionsService;
+  change: ControlChange;
+}) {
+  const { db, versions, change } = deps;
+
+  async function locate(principal: Principal, keys: ControlKeys) {
+    const found = await repo.findControlByKeys(db, principal.organisationId, keys);
+    if (!found) throw new NotFoundError('feature control', `${keys.featureKey} in ${keys.environmentKey}`);
+    const ref = {
+      organisationId: principal.organisationId,
+      resourceType: 'feature_control' as const,
+      resourceId: found.control.id,
+    };
+    return { found, ref };
+  }
+
+  async function snapshotOf(principal: Principal, keys: ControlKeys, number: number) {
+    const { found, ref } = await locate(principal, keys);
+    const row = await versions.byNumber(db, ref, number);
+    if (!row) throw new NotFoundError('version', String(number));
+    return { found, row, snapshot: controlSnapshotSchema.parse(row.snapshot) as ControlSnapshot };
+  }
+
+  return {
+    /** GET …/versions?environmentKey=: the control's history, newest first. */
+    async page(
+      principal: Principal,
+      keys: ControlKeys,
+      query: { page: number; pageSize: number },
+    ): Promise<VersionPage> {
+      const { ref } = await locate(principal, keys);
+      return versions.page(db, ref, query, keys.environmentKey);
+    },
+
+    /** GET …/versions/{number}?environmentKey=: one version with its snapshot. */
+    async get(principal: Principal, keys: ControlKeys, number: number): Promise<Version> {
+      const { row } = await snapshotOf(principal, keys, number);
+      return { ...toVersionSummary(row, keys.environmentKey), snapshot: row.snapshot };
+    },
+
+    /** GET …/versions/{a}/diff/{b}?environmentKey=: what turns version a into version b. */
+    async diff(principal: Principal, keys: ControlKeys, from: number, to: number): Promise<VersionDiff> {
+      const a = await snapshotOf(principal, keys, from);
+      const b = await snapshotOf(principal, keys, to);
+      const variants = await repo.variantsOf(db, principal.organisationId, a.found.feature.id);
+      return {
+        from,
+        to,
+        patch: jsonPatch(a.snapshot, b.snapshot),
+        changes: controlChanges(a.snapshot, b.snapshot, {
+          variants: Object.fromEntries(variants.map((v) => [v.key, v.name])),
+        }),
+      };
+    },
+
+    /**
+     * POST …/versions/{number}/restore?environmentKey=: a new version equal to version `number`,
+     * refused with 409 when the control moved past `currentVersion` or already is that version.
+     */
+    async restore(
+      principal: Principal,
+      keys: ControlKeys,
+      number: number,
+      input: RestoreVersionInput,
+    ): Promise<FeatureControl> {
+      const { found, snapshot } = await snapshotOf(principal, keys, number);
+      return change(
+        principal,
+        found.control.id,
+        {
+          origin: { source: 'restore', comment: input.comment },
+          currentVersion: input.currentVersion,
+          restoredFrom: number,
+        },
+        (before) => {
+          if (sameJson(controlSnapshot(before), snapshot)) {
+            throw new AppError(
+              409,
+              nothingToRestoreMessage(number),
+              undefined,
+              undefined,
+              'nothing_to_restore',
+            );
+          }
+          return snapshot;
+        },
+      );
+    },
+  };
+}
