@@ -46,9 +46,13 @@ function victimUrls(url: string): string[] | null {
     combos = combos.flatMap((c) => values.map((v) => ({ ...c, [name]: v })));
   }
   const filled = combos.map((c) => fill(url, c));
-  // A history names its environment in the query (docs/adr/0022-versions.md): each of the victim's.
+  // A history is the feature settings' without an environment in the query, else that environment
+  // control's (docs/adr/0022-versions.md): the settings' and each of the victim's environments.
   if (!url.includes('/versions')) return filled;
-  return filled.flatMap((u) => victim.params.environmentKey!.map((key) => `${u}?environmentKey=${key}`));
+  return filled.flatMap((u) => [
+    u,
+    ...victim.params.environmentKey!.map((key) => `${u}?environmentKey=${key}`),
+  ]);
 }
 
 beforeAll(async () => {

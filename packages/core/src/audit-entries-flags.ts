@@ -28,6 +28,8 @@ export type FeatureAuditEntry =
       feature: AuditFeature;
       project: Named;
       variantKeys: readonly string[];
+      /** The first version of its settings. */
+      version?: number | undefined;
     })
   | {
       /** Created by an SDK with the server key of `environment`, which is the entry's actor. */
@@ -46,6 +48,9 @@ export type FeatureAuditEntry =
       variantsEdited: readonly string[];
       /** The keys of the linked issues, before and after. */
       issues: { before: readonly string[]; after: readonly string[] };
+      /** The version of the settings it created (none when it changed nothing), and the one a restore brought forward. */
+      version?: number | undefined;
+      restoredFrom?: number | undefined;
     })
   | (ByMember & { kind: 'feature.deleted'; feature: AuditFeature; project: Named })
   | (ByMember & {
@@ -53,6 +58,8 @@ export type FeatureAuditEntry =
       feature: AuditFeature;
       project: { key: string };
       issueKey: string;
+      /** The version of the settings the link created. */
+      version?: number | undefined;
     });
 
 /** What a control serves: its switch, off variant and rules. */

@@ -45,3 +45,8 @@ export const LIMIT_NOUNS: Readonly<Record<NumericLimitKey, string>> = {
 export function limitMessage(key: NumericLimitKey, limit: number): string {
   return `Only ${limit} ${LIMIT_NOUNS[key]}(s) allowed.`;
 }
+
+/** docs/product.md §2: the confirmation before a change in a production environment (a switch, a save, a restore). */
+export function productionWarning(name: string, environmentName: string): string {
+  return `Warning, this is a production environment. Are you sure you wish to update ${name} in ${environmentName}?`;
+}

@@ -3,10 +3,10 @@ import { accountRoutes } from '../modules/account/account.routes';
 import { auditRoutes } from '../modules/audit/audit.routes';
 import { authRoutes } from '../modules/auth/auth.routes';
 import { billingRoutes } from '../modules/billing/billing.routes';
-import { controlHistoryRoutes } from '../modules/controls/control-history.routes';
 import { controlsRoutes } from '../modules/controls/controls.routes';
 import { environmentsRoutes } from '../modules/environments/environments.routes';
 import { experimentsRoutes } from '../modules/experiments/experiments.routes';
+import { featureHistoryRoutes } from '../modules/features/feature-history.routes';
 import { featuresRoutes } from '../modules/features/features.routes';
 import { healthRoutes } from '../modules/health/health.routes';
 import type { HealthService } from '../modules/health/health.service';
@@ -39,7 +39,9 @@ export async function registerDashboardRoutes(
   await app.register(environmentsRoutes({ environments: services.environments }));
   await app.register(featuresRoutes({ features: services.features, read: services.featureReads }));
   await app.register(controlsRoutes({ controls: services.controls }));
-  await app.register(controlHistoryRoutes({ controls: services.controls }));
+  await app.register(
+    featureHistoryRoutes({ controls: services.controls.history, settings: services.features.history }),
+  );
   await app.register(teamRoutes({ team: services.team }));
   await app.register(membersRoutes({ members: services.members }));
   await app.register(targetsRoutes({ targets: services.targets }));

@@ -219,6 +219,7 @@ export function createServices(
     controls,
     scope,
     team,
+    versions,
     events,
     outbox,
     read: featureReads,
@@ -226,7 +227,17 @@ export function createServices(
     goals: { ensureGoals },
     ...clock,
   });
-  const sdkRegistration = createSdkRegistration({ db, audit, billing, controls, scope, events, ...clock });
+  const sdkRegistration = createSdkRegistration({
+    db,
+    audit,
+    billing,
+    controls,
+    scope,
+    events,
+    versions,
+    team,
+    ...clock,
+  });
   const projects = createProjectsService({ db, audit, billing, environments, features, events, ...clock });
 
   // The top: the signed-in account, the signed-out flows, tokens and roles.

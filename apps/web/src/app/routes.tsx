@@ -95,7 +95,7 @@ const featureRoutes: RouteObject[] = [
  */
 const projectRoutes: RouteObject[] = [
   {
-    path: 'projects/:projectKey/features/:featureKey',
+    path: 'projects/:projectKey/features/:featureKey/:featureDetailPageTab?',
     lazy: screen(() => import('./routes/project-feature-redirect'), 'ProjectFeatureRedirect'),
   },
   {

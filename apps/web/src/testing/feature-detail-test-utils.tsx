@@ -15,7 +15,7 @@ import { FeatureDetailPage } from '../features/feature-detail/components/feature
 type Handlers = Parameters<typeof stubApi>[0];
 
 /**
- * The page as the app's route mounts it, with stand-ins for the Targeting tab and the on/off switches: the
+ * The page as the app's route mounts it, with stand-ins for the Targeting and History tabs and the on/off switches: the
  * targeting editor and the switch are features of their own, which the app's route puts there (and whose
  * tests render them).
  */
@@ -30,6 +30,7 @@ function DetailRoute() {
           featureKey={featureKey}
           tab={featureDetailPageTab}
           targeting={() => <Title order={2}>Targeting tab in {environment.name}</Title>}
+          history={() => <Title order={2}>History tab in {environment.name}</Title>}
           toggle={(feature, control, inEnvironment) => (
             <input
               type="checkbox"

@@ -15,6 +15,19 @@ export const auditItemSchema = z.object({
   title: z.string(),
   description: z.string(),
   createdDate: dateTimeSchema,
+  /**
+   * The version the change created, for the entries of versioned resources: a feature's settings
+   * (`environmentKey` null) or its control in one environment. Absent for the others and for changes
+   * made before versions were kept.
+   */
+  version: z
+    .object({
+      number: z.number().int().min(1),
+      projectKey: z.string(),
+      featureKey: z.string(),
+      environmentKey: z.string().nullable(),
+    })
+    .optional(),
 });
 /** Type of {@link auditItemSchema}. */
 export type AuditItem = z.infer<typeof auditItemSchema>;

@@ -42,7 +42,16 @@ describe('featureInput', () => {
       jiraIssueKeys: [],
       goals: [],
       maintainerId: null,
+      comment: '',
     });
+  });
+
+  it('takes a comment for the version of the settings a save creates, at most 500 characters', () => {
+    const base = { name: 'a', key: 'a' };
+    expect(featureInput.parse({ ...base, comment: '  Launch  ' }).comment).toBe('Launch');
+    expect(errors(featureInput.safeParse({ ...base, comment: 'x'.repeat(501) }))).toEqual([
+      { field: 'comment', message: 'Must be at most 500 characters.' },
+    ]);
   });
 
   it('needs at least two variants with distinct keys', () => {

@@ -182,6 +182,8 @@ export const featureInput = z.object({
     .default([]),
   maintainerId: idSchema.nullable().default(null),
   lastModifiedDate: basedOnVersion,
+  /** Why, kept with the version of the settings this save creates (docs/adr/0022-versions.md). */
+  comment: optionalText(MAX_LENGTH.comment),
 });
 /** Type of {@link featureInput} after parsing. */
 export type FeatureInput = z.infer<typeof featureInput>;
@@ -248,7 +250,7 @@ export function defaultSortDirection(column: FeatureSortColumn): SortDirection {
   return column === 'lastChanged' ? 'desc' : 'asc';
 }
 /** Feature detail tabs; `overview` is the default (docs/product.md §9). */
-export const FEATURE_DETAIL_TABS = ['overview', 'targeting', 'settings', 'audit'] as const;
+export const FEATURE_DETAIL_TABS = ['overview', 'targeting', 'settings', 'history', 'audit'] as const;
 /** One of {@link FEATURE_DETAIL_TABS}. */
 export type FeatureDetailTab = (typeof FEATURE_DETAIL_TABS)[number];
 

@@ -96,9 +96,18 @@ export const versionPageSchema = z.object({ content: z.array(versionSummarySchem
 /** Type of {@link versionPageSchema}. */
 export type VersionPage = z.infer<typeof versionPageSchema>;
 
+/**
+ * Whose history a versions route reads: with `environmentKey`, the feature's control in that
+ * environment; without, the feature's settings (which apply to every environment).
+ */
+const versionedEnvironmentKey = z
+  .string({ error: 'environmentKey must be text' })
+  .min(1, 'environmentKey must name an environment; leave it out for the feature settings')
+  .optional();
+
 /** Query of GET …/versions. */
 export const versionPageQuery = z.object({
-  environmentKey: z.string({ error: 'environmentKey is required' }).min(1, 'environmentKey is required'),
+  environmentKey: versionedEnvironmentKey,
   page: z.coerce.number().int().min(0).default(0),
   pageSize: z.coerce.number().int().min(1).max(VERSION_PAGE_SIZE_MAX).default(20),
 });
@@ -138,6 +147,27 @@ export function nothingToRestoreMessage(number: number): string {
   return `Nothing to restore: this is already what version ${number} was.`;
 }
 
+/**
+ * Why a version cannot be restored (409 `conflict`): what changed since and cannot be undone by a
+ * restore, each reason a sentence.
+ */
+export function unrestorableMessage(number: number, reasons: readonly string[]): string {
+  return `Version ${number} cannot be restored: ${reasons.join(' ')}`;
+}
+
+/** A restore of feature settings would remove variants added since, and variants are never removed. */
+export function variantsAddedSinceReason(keys: readonly string[]): string {
+  const named = keys.map((key) => `"${key}"`).join(', ');
+  return keys.length === 1
+    ? `the variant ${named} was added after it, and a saved variant cannot be removed.`
+    : `the variants ${named} were added after it, and saved variants cannot be removed.`;
+}
+
+/** A restore of feature settings names a maintainer who is no longer a member. */
+export function maintainerGoneReason(name: string): string {
+  return `its maintainer ${name} is no longer a member of this organisation.`;
+}
+
 /** Path of the history routes: a feature of a project. */
 export const versionedFeatureParams = z.object({ projectKey: z.string(), featureKey: z.string() });
 
@@ -150,7 +180,8 @@ export const versionDiffParams = versionedFeatureParams.extend({
   b: z.coerce.number().int().min(1),
 });
 
-/** The environment whose control's history is read (feature controls are versioned per environment). */
-export const versionEnvironmentQuery = z.object({
-  environmentKey: z.string({ error: 'environmentKey is required' }).min(1, 'environmentKey is required'),
-});
+/**
+ * The environment whose control's history is read (feature controls are versioned per environment);
+ * without it, the feature settings' history.
+ */
+export const versionEnvironmentQuery = z.object({ environmentKey: versionedEnvironmentKey });

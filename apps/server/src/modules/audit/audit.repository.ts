@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { auditItems, type AuditAction, type NewAuditItemRow } from '../../db/schema/index';
 
@@ -33,6 +33,12 @@ export async function listAuditItems(
       title: auditItems.title,
       description: auditItems.description,
       createdAt: auditItems.createdAt,
+      resourceType: auditItems.resourceType,
+      projectKey: auditItems.projectKey,
+      environmentKey: auditItems.environmentKey,
+      featureKey: auditItems.featureKey,
+      // Only the version the change created, not the whole of what the entry keeps.
+      version: sql<number | null>`(${auditItems.data} ->> 'version')::int`,
     })
     .from(auditItems)
     .where(and(...conditions))

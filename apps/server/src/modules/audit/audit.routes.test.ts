@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_NOT_ON_PLAN, type AuditPage, type Project } from '@vexil/core';
 import { createTeam, subscribe, type Team } from '../../../test/api';
+import { controlBody, createFeature } from '../../../test/features';
 import { createHarness, type Harness } from '../../../test/helpers';
 
 let h: Harness;
@@ -106,6 +107,30 @@ describe('GET /api/v1/audit-items', () => {
     const res = await team.admin.call('GET', '/api/v1/audit-items');
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ title: AUDIT_NOT_ON_PLAN, code: 'plan_required' });
+  });
+
+  it('links the entries of versioned changes to the version they created', async () => {
+    await createProjects(1);
+    const feature = await createFeature(team.admin.call, 'p0', { name: 'Checkout', key: 'checkout' });
+    const control = feature.controls.production!;
+    const saved = await team.admin.call('PUT', '/api/v1/feature-controls/', {
+      ...controlBody(control, { enabled: true }),
+      lastModifiedDate: control.lastModifiedDate,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const page = (
+      await team.admin.call('GET', '/api/v1/audit-items?projectKey=p0&featureKey=checkout')
+    ).json<AuditPage>();
+    const toggled = page.content.find((item) => item.title === 'Feature Checkout turned on in Production');
+    expect(toggled?.version).toEqual({
+      number: 2,
+      projectKey: 'p0',
+      featureKey: 'checkout',
+      environmentKey: 'production',
+    });
+    // The project's creation keeps no version.
+    const all = (await team.admin.call('GET', '/api/v1/audit-items?projectKey=p0')).json<AuditPage>();
+    expect(all.content.find((item) => item.title === 'Project Project 0 created')?.version).toBeUndefined();
   });
 
   it('rejects a page size above 50', async () => {

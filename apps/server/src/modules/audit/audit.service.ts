@@ -4,6 +4,7 @@ import {
   denialOf,
   targetingChangedMessage,
   type AuditAction,
+  type AuditItem,
   type AuditPage,
   type AuditQuery,
 } from '@vexil/core';
@@ -141,11 +142,28 @@ export function createAuditService(deps: AuditPorts & { db: Database; now?: () =
           title: row.title,
           description: row.description,
           createdDate: row.createdAt.toISOString(),
+          ...versionOf(row),
         })),
         last: rows.length <= pageSize,
         page: query.page,
         pageSize,
       };
     },
+  };
+}
+
+/** The version an entry's change created, where the history can show it (docs/adr/0022-versions.md). */
+function versionOf(row: {
+  resourceType: string;
+  projectKey: string | null;
+  environmentKey: string | null;
+  featureKey: string | null;
+  version: number | null;
+}): Partial<Pick<AuditItem, 'version'>> {
+  if (row.version === null || !row.projectKey || !row.featureKey) return {};
+  const environmentKey = row.resourceType === 'feature_control' ? row.environmentKey : null;
+  if (row.resourceType === 'feature_control' && !environmentKey) return {};
+  return {
+    version: { number: row.version, projectKey: row.projectKey, featureKey: row.featureKey, environmentKey },
   };
 }

@@ -195,9 +195,10 @@ describe('versions of a feature control', () => {
     ).toBe(404);
   });
 
-  it('answers 400 without an environment and 404 for a version that does not exist', async () => {
-    const missing = await team.admin.call('GET', '/api/v1/projects/web/features/checkout/versions');
-    expect(missing.statusCode).toBe(400);
+  it('answers 400 for an empty environment and 404 for a version or environment that does not exist', async () => {
+    const empty = await team.admin.call('GET', history(''));
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ code: 'invalid' });
     expect((await team.admin.call('GET', history('development', '/9'))).statusCode).toBe(404);
     expect((await team.admin.call('GET', history('staging'))).statusCode).toBe(404);
   });

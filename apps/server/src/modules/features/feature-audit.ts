@@ -54,9 +54,10 @@ function text(entry: FeatureAuditEntry): Pick<AuditEntry, 'title' | 'description
       };
     case 'feature.updated': {
       const lines = changes(entry);
+      const restored = entry.restoredFrom === undefined ? '' : ` (version ${entry.restoredFrom} restored)`;
       return {
         title: `Feature ${entry.settings.after.name} updated`,
-        description: `${by} updated the settings of ${feature(entry.feature)}${lines.length ? `:\n\n${lines.join('\n')}` : '.'}`,
+        description: `${by} updated the settings of ${feature(entry.feature)}${restored}${lines.length ? `:\n\n${lines.join('\n')}` : '.'}`,
       };
     }
     case 'feature.deleted':
@@ -72,12 +73,25 @@ function text(entry: FeatureAuditEntry): Pick<AuditEntry, 'title' | 'description
   }
 }
 
+/** The version of the settings an entry links to, and the version a restore brought forward. */
+function versionData(entry: FeatureAuditEntry): Record<string, number> | undefined {
+  if (entry.kind === 'feature.registered' || entry.kind === 'feature.deleted') return undefined;
+  const restoredFrom = entry.kind === 'feature.updated' ? entry.restoredFrom : undefined;
+  if (entry.version === undefined && restoredFrom === undefined) return undefined;
+  return {
+    ...(entry.version === undefined ? {} : { version: entry.version }),
+    ...(restoredFrom === undefined ? {} : { restoredFrom }),
+  };
+}
+
 /**
  * The audit entry of a feature write. A feature an SDK registered names the SDK as its actor in
- * `data`, as there is no member to name.
+ * `data`, as there is no member to name; a write that created a version of the settings names it
+ * (`data.version`, and `data.restoredFrom` for a restore).
  */
 export function featureAudit(entry: FeatureAuditEntry): AuditEntry {
   const registered = entry.kind === 'feature.registered';
+  const version = versionData(entry);
   return {
     action: FLAGS_AUDIT_ENTRY_ACTIONS[entry.kind],
     resourceType: 'feature',
@@ -97,5 +111,6 @@ export function featureAudit(entry: FeatureAuditEntry): AuditEntry {
           },
         }
       : {}),
+    ...(version ? { data: version } : {}),
   };
 }

@@ -1,34 +1,27 @@
-import { isDeepStrictEqual } from 'node:util';
-import { servedChangeDenial, uniqueFeatureKey, type Feature, type FeatureInput } from '@vexil/core';
+import { uniqueFeatureKey, type Feature, type FeatureInput } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
-import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import { actorOf, type ChangeEvents, type LiveChange } from '../../lib/change-events';
+import { NotFoundError, ValidationError, assertAllowed } from '../../errors';
+import { actorOf, type ChangeEvents } from '../../lib/change-events';
 import type { ChangeOutbox } from '../../lib/change-outbox';
-import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
-import { authorOf, originOf } from '../versions/versions.service';
+import { authorOf, originOf, type VersionsService } from '../versions/versions.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import type { TeamService } from '../team/team.service';
 import { featureAudit } from './feature-audit';
+import { createFeatureAnnouncer } from './feature-events';
+import { createFeatureHistory } from './feature-history';
 import type { FeatureReadModel } from './feature-read-model';
+import { createFeatureSettingsChange } from './feature-settings-change';
+import { recordFirstSettingsVersions, recordSettingsVersion, settingsSnapshot } from './feature-versions';
 import * as linkRepo from './feature-links.repository';
-import { issuesLinked, type GoalIds, type IssueTracker, type IssuesLinked } from './ports';
+import type { GoalIds, IssueTracker } from './ports';
 import * as repo from './features.repository';
 import type { FeatureKeyCheck } from './features.types';
-
-/**
- * A feature's variants as every environment's SDK payload carries them (see `buildControls` in
- * `src/sdk/sdk-store.ts`): key, name and value, in order. The value goes through JSON so that a
- * stored jsonb value and the same value sent back compare equal (key order, -0).
- */
-function servedVariants(list: readonly { key: string; name: string; value?: unknown }[]) {
-  return list.map((v) => ({ key: v.key, name: v.name, value: JSON.parse(JSON.stringify(v.value ?? null)) }));
-}
 
 export type FeaturesService = ReturnType<typeof createFeaturesService>;
 
@@ -43,8 +36,10 @@ function keyTakenError(key: string) {
 
 /**
  * Feature writes: create, settings, delete (archive), issue links and bookmarks. Each write is one
- * transaction with its audit entry, then a change event for every environment whose SDK payload it
- * alters. Reads are in feature-read-model.ts; SDK registration in sdk-registration.ts.
+ * transaction with its audit entry and, when it changes the settings, their next version
+ * (docs/adr/0022-versions.md), then a change event for every environment whose SDK payload it alters.
+ * Reads are in feature-read-model.ts; SDK registration in sdk-registration.ts; the settings' one write
+ * path in feature-settings-change.ts and their history in feature-history.ts.
  */
 export function createFeaturesService(deps: {
   db: Database;
@@ -53,6 +48,7 @@ export function createFeaturesService(deps: {
   controls: ControlsService;
   scope: Scope;
   team: TeamService;
+  versions: VersionsService;
   events: ChangeEvents;
   /** Writes, in a change's transaction, what it triggers (docs/adr/0023-durable-queue.md). */
   outbox: ChangeOutbox;
@@ -63,46 +59,23 @@ export function createFeaturesService(deps: {
   goals: GoalIds;
   now?: () => Date;
 }) {
-  const { db, audit, billing, controls, scope, team, events, read, goals } = deps;
+  const { db, audit, billing, controls, scope, team, versions, read, goals } = deps;
   const now = deps.now ?? (() => new Date());
-
-  function publishProject(
-    principal: Principal,
-    environmentIds: string[],
-    change: { kind: LiveChange['kind']; projectKey: string; featureKey: string; featureId: string },
-  ) {
-    const { organisationId } = principal;
-    const { featureId, ...live } = change;
-    // Only this feature's entries change in each payload: the SDK layer patches them.
-    for (const environmentId of environmentIds)
-      events.publish({ type: 'environment.changed', organisationId, environmentId, featureIds: [featureId] });
-    events.publish({
-      type: 'dashboard',
-      organisationId,
-      change: { ...live, actor: actorOf(principal), at: now().toISOString() },
-    });
-  }
-
-  /** Tells the issue tracker, after the commit, which issues now link to the feature. */
-  function announceLinks(principal: Principal, feature: Feature, how: IssuesLinked['how'], keys: string[]) {
-    if (keys.length > 0) deps.issues?.issuesLinked(issuesLinked(principal, feature, how, keys));
-  }
-
-  /** Makes the feature's goals exactly `keys`, creating goals the project does not have yet. */
-  async function setGoals(
-    tx: Executor,
-    organisationId: string,
-    projectId: string,
-    featureId: string,
-    keys: string[],
-  ) {
-    await linkRepo.setGoals(
-      tx,
-      organisationId,
-      featureId,
-      await goals.ensureGoals(tx, organisationId, projectId, keys),
-    );
-  }
+  const announce = createFeatureAnnouncer({ events: deps.events, issues: deps.issues, now });
+  const { publishProject, announceLinks } = announce;
+  const change = createFeatureSettingsChange({
+    db,
+    audit,
+    billing,
+    scope,
+    team,
+    versions,
+    read,
+    goals,
+    announce,
+    now,
+  });
+  const history = createFeatureHistory({ db, versions, change });
 
   async function environmentIdsOf(tx: Executor, organisationId: string, projectId: string) {
     return (await scope.environmentsOf(tx, organisationId, projectId)).map((environment) => environment.id);
@@ -163,14 +136,27 @@ export function createFeaturesService(deps: {
             })),
           );
           await linkRepo.addIssueLinks(tx, organisationId, row.id, input.jiraIssueKeys);
-          await setGoals(tx, organisationId, project.id, row.id, input.goals);
+          const goalIds = await goals.ensureGoals(tx, organisationId, project.id, input.goals);
+          await linkRepo.setGoals(tx, organisationId, row.id, goalIds);
+          const by = { author: authorOf(principal), origin: originOf(principal, input.comment) };
+          await recordFirstSettingsVersions(
+            versions,
+            tx,
+            [
+              {
+                organisationId,
+                featureId: row.id,
+                snapshot: await settingsSnapshot(tx, team, organisationId, row),
+              },
+            ],
+            by,
+          );
           const environmentIds = await controls.createForFeature(tx, {
             organisationId,
             projectId: project.id,
             featureId: row.id,
             variantKeys: input.variants.map((v) => v.key),
-            author: authorOf(principal),
-            origin: originOf(principal),
+            ...by,
           });
           await audit.record(
             tx,
@@ -181,6 +167,7 @@ export function createFeaturesService(deps: {
               feature: row,
               project,
               variantKeys: input.variants.map((v) => v.key),
+              version: 1,
             }),
           );
           await deps.outbox(tx, organisationId, {
@@ -210,122 +197,20 @@ export function createFeaturesService(deps: {
       }
     },
 
-    /** PUT /api/v1/projects/{projectKey}/features: settings; the key and existing variant keys stay. */
+    /**
+     * PUT /api/v1/projects/{projectKey}/features: settings; the key and existing variant keys stay.
+     * The settings' one write path (feature-settings-change.ts), which a restore takes too.
+     */
     async update(principal: Principal, projectKey: string, input: FeatureInput): Promise<Feature> {
       if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a feature.');
-      const id = input.id;
-      const organisationId = principal.organisationId;
-      const { feature, environmentIds, linkedIssues } = await db.transaction(async (tx) => {
-        const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
-        if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', id);
-        assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
-        await billing.assertActive(tx, organisationId);
-        const { feature: before, project } = found;
-        if (changedSince(before.updatedAt, input.lastModifiedDate))
-          throw await audit.staleWrite(tx, principal, { type: 'feature', id }, 'feature');
-        if (input.key !== before.key)
-          throw new ValidationError('key', 'The key of a feature cannot be changed.');
-        await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
-        const existing = await repo.variantsOf(tx, organisationId, [id]);
-        const incoming = new Map(input.variants.map((v, position) => [v.key, { ...v, position }]));
-        const removed = existing.filter((v) => !incoming.has(v.key)).map((v) => v.key);
-        if (removed.length > 0) {
-          throw new ValidationError(
-            'variants',
-            `Existing variants cannot be removed or re-keyed: ${removed.map((k) => `"${k}"`).join(', ')}.`,
-          );
-        }
-        // Variants go into every environment's SDK payload: changing them changes what production
-        // serves, which needs production rights when the project has a production environment.
-        const servedBefore = servedVariants(existing);
-        const servedAfter = servedVariants(input.variants);
-        if (!isDeepStrictEqual(servedBefore, servedAfter)) {
-          const served = await scope.environmentsOf(tx, organisationId, project.id);
-          const denial = servedChangeDenial(
-            principal,
-            served.map(({ production, tags }) => ({ production, tags, projectId: project.id })),
-          );
-          if (denial) throw ForbiddenError.of(denial);
-        }
-        const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
-        const edited = servedBefore
-          .filter((v) => !isDeepStrictEqual(v, servedNext.get(v.key)))
-          .map((v) => v.key);
-        const at = now();
-        for (const variant of existing) {
-          const next = incoming.get(variant.key)!;
-          await repo.updateVariant(tx, id, variant.key, {
-            name: next.name,
-            description: next.description,
-            value: next.value ?? null,
-            position: next.position,
-            updatedAt: at,
-          });
-        }
-        const added = input.variants.filter((v) => !existing.some((e) => e.key === v.key));
-        await repo.insertVariants(
-          tx,
-          added.map((variant) => ({
-            organisationId,
-            featureId: id,
-            key: variant.key,
-            name: variant.name,
-            description: variant.description,
-            value: variant.value ?? null,
-            position: incoming.get(variant.key)!.position,
-          })),
-        );
-        const links = await linkRepo.issueLinksOf(tx, organisationId, [id]);
-        const linkedKeys = links.map((l) => l.key);
-        await linkRepo.removeIssueLinks(
-          tx,
-          id,
-          linkedKeys.filter((k) => !input.jiraIssueKeys.includes(k)),
-        );
-        await linkRepo.addIssueLinks(
-          tx,
-          organisationId,
-          id,
-          input.jiraIssueKeys.filter((k) => !linkedKeys.includes(k)),
-        );
-        await setGoals(tx, organisationId, project.id, id, input.goals);
-        const after = await repo.update(tx, organisationId, id, {
-          name: input.name,
-          description: input.description,
-          permanent: input.permanent,
-          tags: input.tags,
-          maintainerId: input.maintainerId,
-          updatedAt: at,
-        });
-        await audit.record(
-          tx,
-          principal,
-          featureAudit({
-            kind: 'feature.updated',
-            by: principal.email,
-            feature: after,
-            project,
-            settings: { before, after },
-            variantsAdded: added.map((v) => v.key),
-            variantsEdited: edited,
-            issues: { before: linkedKeys, after: input.jiraIssueKeys },
-          }),
-        );
-        const environmentIds = await environmentIdsOf(tx, organisationId, project.id);
-        return {
-          feature: await read.one(tx, principal, { feature: after, project }),
-          environmentIds,
-          linkedIssues: input.jiraIssueKeys.filter((k) => !linkedKeys.includes(k)),
-        };
-      });
-      publishProject(principal, environmentIds, {
-        kind: 'feature.settings',
+      const origin = originOf(principal, input.comment);
+      return change(
+        principal,
         projectKey,
-        featureKey: feature.key,
-        featureId: id,
-      });
-      announceLinks(principal, feature, 'linked', linkedIssues);
-      return feature;
+        input.id,
+        { origin, basedOn: input.lastModifiedDate },
+        () => input,
+      );
     },
 
     /** DELETE /api/v1/project/{projectKey}/features/{featureId}/: archives it (production editors only). */
@@ -365,15 +250,26 @@ export function createFeaturesService(deps: {
     async link(principal: Principal, featureId: string, issueKey: string): Promise<Feature> {
       const organisationId = principal.organisationId;
       const { feature, linked } = await db.transaction(async (tx) => {
-        const found = await repo.findById(tx, organisationId, featureId);
+        // Locked: a link is a change of the settings, whose versions are numbered one after another.
+        const found = await repo.findById(tx, organisationId, featureId, { forUpdate: true });
         if (!found) throw new NotFoundError('feature', featureId);
         assertAllowed(principal, 'create', { type: 'feature', projectId: found.project.id });
         await billing.assertActive(tx, organisationId);
-        const links = await linkRepo.issueLinksOf(tx, organisationId, [featureId]);
-        const linked = !links.some((l) => l.key === issueKey);
+        const before = await settingsSnapshot(tx, team, organisationId, found.feature);
+        const linked = !before.jiraIssueKeys.includes(issueKey);
+        let row = found.feature;
         if (linked) {
           await linkRepo.addIssueLinks(tx, organisationId, featureId, [issueKey]);
-          await repo.update(tx, organisationId, featureId, { updatedAt: now() });
+          const after = await repo.update(tx, organisationId, featureId, { updatedAt: now() });
+          const version = await recordSettingsVersion(versions, tx, {
+            organisationId,
+            featureId,
+            author: authorOf(principal),
+            origin: originOf(principal),
+            before,
+            after: await settingsSnapshot(tx, team, organisationId, after),
+          });
+          row = after;
           await audit.record(
             tx,
             principal,
@@ -383,10 +279,11 @@ export function createFeaturesService(deps: {
               feature: found.feature,
               project: found.project,
               issueKey,
+              version,
             }),
           );
         }
-        return { feature: await read.one(tx, principal, found), linked };
+        return { feature: await read.one(tx, principal, { feature: row, project: found.project }), linked };
       });
       if (linked) announceLinks(principal, feature, 'linked', [issueKey]);
       return feature;
@@ -396,6 +293,9 @@ export function createFeaturesService(deps: {
     archiveAllOf(tx: Executor, organisationId: string, projectId: string, at: Date): Promise<number> {
       return repo.archiveAllOfProject(tx, organisationId, projectId, at);
     },
+
+    /** The settings' versions: history, one version, a diff, a restore (feature-history.ts). */
+    history,
 
     /** PUT /api/v1/features/{featureId}/bookmark/{bookmarked}: per user. */
     async bookmark(principal: Principal, featureId: string, bookmarked: boolean) {

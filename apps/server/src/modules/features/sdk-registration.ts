@@ -7,7 +7,9 @@ import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
+import type { VersionsService } from '../versions/versions.service';
 import { featureAudit } from './feature-audit';
+import { recordFirstSettingsVersions, settingsSnapshot, type MaintainerNames } from './feature-versions';
 import * as repo from './features.repository';
 
 /** One feature an SDK declares (docs/sdk-protocol.md §5). */
@@ -48,9 +50,12 @@ export function createSdkRegistration(deps: {
   controls: ControlsService;
   scope: Scope;
   events: ChangeEvents;
+  /** The features' first versions (docs/adr/0022-versions.md): source `sdk`, no author. */
+  versions: VersionsService;
+  team: MaintainerNames;
   now?: () => Date;
 }) {
-  const { db, audit, billing, controls, scope, events } = deps;
+  const { db, audit, billing, controls, scope, events, versions, team } = deps;
   const now = deps.now ?? (() => new Date());
 
   return async function register(
@@ -115,6 +120,18 @@ export function createSdkRegistration(deps: {
               ...variant,
               position,
             })),
+          );
+          await recordFirstSettingsVersions(
+            versions,
+            tx,
+            [
+              {
+                organisationId,
+                featureId: row.id,
+                snapshot: await settingsSnapshot(tx, team, organisationId, row),
+              },
+            ],
+            { author: null, origin: { source: 'sdk' } },
           );
           environmentIds = await controls.createForFeature(tx, {
             organisationId,

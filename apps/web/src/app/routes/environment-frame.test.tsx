@@ -14,7 +14,10 @@ import { ProjectFeatureRedirect } from './project-feature-redirect';
 
 /** The frame's entries of the route table, with the feature list below it. */
 const routes: RouteObject[] = [
-  { path: 'projects/:projectKey/features/:featureKey', element: <ProjectFeatureRedirect /> },
+  {
+    path: 'projects/:projectKey/features/:featureKey/:featureDetailPageTab?',
+    element: <ProjectFeatureRedirect />,
+  },
   environmentRoute([
     { index: true, element: <Navigate to="features" replace /> },
     { path: 'features', element: <EnvironmentFeaturesPage /> },
@@ -95,6 +98,19 @@ describe('/projects/:projectKey/features/:featureKey', () => {
     await vi.waitFor(() =>
       expect(router.state.location.pathname).toBe('/projects/web/environments/production/features/checkout'),
     );
+  });
+
+  it('keeps the tab the address names', async () => {
+    const { router } = render('/projects/web/features/checkout/history');
+    await vi.waitFor(() =>
+      expect(router.state.location.pathname).toBe('/projects/web/environments/dev/features/checkout/history'),
+    );
+  });
+
+  it('shows Page not found for an unknown tab, where it was asked', async () => {
+    const { router } = render('/projects/web/features/checkout/changelog');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/projects/web/features/checkout/changelog');
   });
 
   it('shows Page not found for an unknown project', async () => {

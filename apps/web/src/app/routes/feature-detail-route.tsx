@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { FeatureDetailPage } from '../../features/feature-detail/components/feature-detail-page';
+import { FeatureHistory } from '../../features/feature-history/components/feature-history';
 import { FeatureToggle } from '../../features/feature-list/components/feature-toggle';
 import { FeatureTargeting } from '../../features/targeting/components/feature-targeting';
 import { useSession } from '../../lib/session';
@@ -7,7 +8,7 @@ import { useEnvironmentScope } from '../environment-scope';
 
 /**
  * .../environments/:environmentKey/features/:featureKey/:featureDetailPageTab? (docs/product.md §2): the feature
- * detail page, with the targeting editor in its Targeting tab and the feature list's on/off switch in its
+ * detail page, with the targeting editor in its Targeting tab, the version history in its History tab and the feature list's on/off switch in its
  * header and Overview, so that a feature switches on and off alike wherever it shows.
  */
 export function FeatureDetailRoute() {
@@ -22,6 +23,15 @@ export function FeatureDetailRoute() {
       tab={featureDetailPageTab}
       targeting={(feature, control) => (
         <FeatureTargeting feature={feature} control={control} environmentName={environment.name} />
+      )}
+      history={(feature) => (
+        <FeatureHistory
+          feature={feature}
+          projectKey={project.key}
+          projectId={project.id}
+          environment={{ ...environment, projectId: project.id }}
+          user={principalUser}
+        />
       )}
       toggle={(feature, control, inEnvironment) => (
         <FeatureToggle

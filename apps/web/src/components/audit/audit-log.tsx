@@ -7,11 +7,26 @@ import { Link } from 'react-router';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { isApiError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format';
+import { featureDetailPath, projectFeaturePath } from '../../lib/paths';
 import type { AuditItem, AuditPage } from '@vexil/core';
 import { AUDIT_NOT_ON_PLAN } from '@vexil/core/messages';
 import { AuditMarkdown } from './audit-markdown';
 
 dayjs.extend(relativeTime);
+
+/** The version an entry's change created, in the feature's History tab. */
+function VersionLink({ version }: { version: NonNullable<AuditItem['version']> }) {
+  const { number, projectKey, featureKey, environmentKey } = version;
+  const to =
+    environmentKey === null
+      ? `${projectFeaturePath(projectKey, featureKey)}/history`
+      : featureDetailPath(projectKey, environmentKey, featureKey, 'history');
+  return (
+    <Anchor component={Link} to={to} size="sm">
+      Version {number} in the history
+    </Anchor>
+  );
+}
 
 function AuditEntry({ item }: { item: AuditItem }) {
   return (
@@ -24,6 +39,7 @@ function AuditEntry({ item }: { item: AuditItem }) {
           </Text>
         </Group>
         <AuditMarkdown markdown={item.description} />
+        {item.version ? <VersionLink version={item.version} /> : null}
       </Stack>
     </Card>
   );

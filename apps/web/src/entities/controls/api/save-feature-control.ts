@@ -17,10 +17,10 @@ import { controlChanged } from './controls-cache';
  * production editor). Callers word the failure themselves, so no generic toasts.
  */
 export function saveFeatureControl(input: FeatureControlInput): Promise<FeatureControl> {
-  const { id, enabled, offVariantKey, rules, lastModifiedDate } = input;
+  const { id, enabled, offVariantKey, rules, lastModifiedDate, comment } = input;
   return apiClient.put(
     '/api/v1/feature-controls/',
-    { id, enabled, offVariantKey, rules, lastModifiedDate },
+    { id, enabled, offVariantKey, rules, lastModifiedDate, ...(comment ? { comment } : {}) },
     { schema: featureControlSchema, notifyErrors: false },
   );
 }

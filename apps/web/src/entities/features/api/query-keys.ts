@@ -42,6 +42,20 @@ export const featureKeys = {
   /** One feature with a control for every environment of its project. */
   detail: (projectKey: string, featureKey: string) =>
     [...featureKeys.all, 'detail', projectKey, featureKey] as const,
+  /**
+   * A feature's history: its settings' versions (`environmentKey` null) or its control's in one
+   * environment. Under `all`, so every feature write marks the histories stale too.
+   */
+  versions: (projectKey: string, featureKey: string, environmentKey: string | null) =>
+    [...featureKeys.all, 'versions', projectKey, featureKey, environmentKey ?? ''] as const,
+  /** One diff between two versions of one resource. */
+  versionDiff: (
+    projectKey: string,
+    featureKey: string,
+    environmentKey: string | null,
+    a: number,
+    b: number,
+  ) => [...featureKeys.all, 'version-diff', projectKey, featureKey, environmentKey ?? '', a, b] as const,
   /** Every list of the home page. */
   home: () => [...featureKeys.all, 'home'] as const,
   /** Every page of one home list. */

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Box, Switch, Tooltip, VisuallyHidden } from '@mantine/core';
 import { confirm } from '../../../lib/modals';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { isProductionEnvironment, type Experiment } from '@vexil/core';
+import { isProductionEnvironment, productionWarning, type Experiment } from '@vexil/core';
 import { errorReason } from '../../../components/load-error';
 import { experimentSaveOf, useSaveExperiment } from '../../../entities/experiments/api/save-experiment';
 
@@ -10,7 +10,7 @@ export const EXPERIMENT_TOGGLE_FAILED_MESSAGE = 'We encountered an error, the ex
 
 /** The production warning of docs/product.md §2, worded as for a feature's switch. */
 export function experimentProductionWarning(experimentName: string, environmentName: string): string {
-  return `Warning, this is a production environment. Are you sure you wish to update ${experimentName} in ${environmentName}?`;
+  return productionWarning(experimentName, environmentName);
 }
 
 /** What a switch flipped to `enabled` did, for the toast. */

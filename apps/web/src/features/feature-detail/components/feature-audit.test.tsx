@@ -38,6 +38,33 @@ describe('Audit tab', () => {
     );
   });
 
+  it('links an entry to the version its change created, in the History tab', async () => {
+    const page = auditPageFixture(0, [
+      'Targeting of New checkout in Production updated',
+      'Feature New checkout updated',
+    ]);
+    page.content[0]!.version = {
+      number: 4,
+      projectKey: 'web',
+      featureKey: 'checkout',
+      environmentKey: 'production',
+    };
+    page.content[1]!.version = { number: 2, projectKey: 'web', featureKey: 'checkout', environmentKey: null };
+    renderFeatureDetail(AUDIT, {
+      handlers: { 'GET /api/v1/audit-items': () => jsonResponse(200, page) },
+    });
+    const control = await screen.findByRole('link', { name: 'Version 4 in the history' });
+    expect(control).toHaveAttribute(
+      'href',
+      '/projects/web/environments/production/features/checkout/history',
+    );
+    // A feature's settings are in every environment: the project's address opens the feature's page.
+    expect(screen.getByRole('link', { name: 'Version 2 in the history' })).toHaveAttribute(
+      'href',
+      '/projects/web/features/checkout/history',
+    );
+  });
+
   it('loads more pages until the last, and Refresh goes back to the first page', async () => {
     const { calls } = renderFeatureDetail(AUDIT, {
       handlers: {

@@ -37,7 +37,7 @@ describe('Feature detail page', () => {
   });
 
   it('shows Page not found for an unknown tab', async () => {
-    renderFeatureDetail(`${DETAIL}/history`);
+    renderFeatureDetail(`${DETAIL}/changelog`);
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 

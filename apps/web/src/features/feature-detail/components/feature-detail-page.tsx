@@ -24,6 +24,7 @@ const TAB_LABELS: Record<FeatureDetailTab, string> = {
   overview: 'Overview',
   targeting: 'Targeting',
   settings: 'Settings',
+  history: 'History',
   audit: 'Audit',
 };
 
@@ -51,6 +52,8 @@ export type FeatureDetailPageProps = {
    * of the Overview. The switch is the feature list's: the route puts it here.
    */
   toggle: (feature: Feature, control: FeatureControl, environment: EnvironmentSummary) => ReactNode;
+  /** The History tab's content for the loaded feature in this environment (the route puts it here). */
+  history: (feature: Feature) => ReactNode;
 };
 
 /** The tab an address names: `overview` when it names none (docs/product.md §9), `null` when it is not a tab. */
@@ -73,7 +76,7 @@ function FeatureDetailSkeleton() {
 
 /**
  * docs/product.md §2 Feature detail page, /projects/{p}/environments/{e}/features/{key}/{tab?}: breadcrumb, header
- * (with this environment's on/off switch) and the Overview, Targeting, Settings and Audit tabs, the tab in the address. An unknown feature or tab
+ * (with this environment's on/off switch) and the Overview, Targeting, Settings, History and Audit tabs, the tab in the address. An unknown feature or tab
  * is Page not found (docs/product.md §8). Edits survive a switch to another tab; leaving the page with
  * edits that are not saved asks first.
  */
@@ -84,6 +87,7 @@ export function FeatureDetailPage({
   tab,
   targeting,
   toggle,
+  history,
 }: FeatureDetailPageProps) {
   const navigate = useNavigate();
   const feature = useFeature(project.key, featureKey);
@@ -172,6 +176,7 @@ export function FeatureDetailPage({
             <FeatureSettings key={data.id} feature={data} environmentKey={environment.key} />
           ) : null}
         </Tabs.Panel>
+        <Tabs.Panel value="history">{current === 'history' ? history(data) : null}</Tabs.Panel>
         <Tabs.Panel value="audit">
           <FeatureAudit projectKey={project.key} featureKey={data.key} />
         </Tabs.Panel>

@@ -20,7 +20,7 @@ import { useFlag } from '../../../lib/flags';
 import { confirm } from '../../../lib/modals';
 import { notifySuccess, notifyWarning } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { can, servedChangeDenial, type Feature, type FeatureInput } from '@vexil/core';
+import { MAX_LENGTH, can, servedChangeDenial, type Feature, type FeatureInput } from '@vexil/core';
 import { useSaveFeature } from '../../../entities/features/api/save-feature';
 import { useReloadFeature } from '../../../entities/features/api/get-feature';
 import { PermissionNotice, ReloadAction, useStaleReload } from '../../../components/form-failure';
@@ -87,6 +87,7 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
   const save = useSaveFeature();
   const reloadFeature = useReloadFeature();
   const [failure, setFailure] = useState<{ name: string; reason: string; stale: boolean } | null>(null);
+  const [comment, setComment] = useState('');
   const stale = useStaleReload();
   const form = useForm<SettingsValues, unknown, FeatureInput>({
     resolver: zodResolver(settingsSchema),
@@ -120,7 +121,10 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
     setFailure(null);
     let saved: Feature;
     try {
-      saved = await save.mutateAsync({ projectKey: feature.projectKey, feature: values });
+      saved = await save.mutateAsync({
+        projectKey: feature.projectKey,
+        feature: { ...values, comment: comment.trim() },
+      });
     } catch (error) {
       const reason = saveFailureReason(error);
       const staleWrite = hasErrorCode(error, 'stale_write');
@@ -133,6 +137,7 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
       return;
     }
     notifySuccess(`${saved.name} settings saved.`);
+    setComment('');
     reset(valuesFromFeature(saved));
   }
 
@@ -140,6 +145,7 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
 
   const cancel = () => {
     setFailure(null);
+    setComment('');
     reset(valuesFromFeature(feature));
   };
 
@@ -268,6 +274,15 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
                 />
               )}
             />
+            {readOnly || !isDirty ? null : (
+              <TextInput
+                label="Comment"
+                description="Optional: why, kept with the version this save creates."
+                value={comment}
+                maxLength={MAX_LENGTH.comment}
+                onChange={(event) => setComment(event.currentTarget.value)}
+              />
+            )}
             {readOnly ? null : (
               <Group justify="flex-end" gap="sm">
                 <Button

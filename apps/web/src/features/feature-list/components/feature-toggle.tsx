@@ -6,6 +6,7 @@ import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
 import {
   denialOf,
   isProductionEnvironment,
+  productionWarning,
   type EnvironmentConstraint,
   type Feature,
   type FeatureControl,
@@ -32,10 +33,8 @@ export function toggleDenial(user: Principal, environment: EnvironmentConstraint
   return denialOf(user, 'update', { type: 'featureControl', environment: constraint })?.message ?? null;
 }
 
-/** The production warning of docs/product.md §2, shared with the targeting tab's wording. */
-export function productionWarning(featureName: string, environmentName: string): string {
-  return `Warning, this is a production environment. Are you sure you wish to update ${featureName} in ${environmentName}?`;
-}
+// The production warning of docs/product.md §2 is worded once, in core, for every tab that asks it.
+export { productionWarning } from '@vexil/core';
 
 function failureReason(error: unknown): string {
   if (!isApiError(error)) return '';

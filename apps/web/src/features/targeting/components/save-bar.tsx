@@ -1,4 +1,5 @@
-import { Alert, Button, Group, List, Paper, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Text, TextInput } from '@mantine/core';
+import { MAX_LENGTH } from '@vexil/core';
 import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { ReloadAction } from '../../../components/form-failure';
 import classes from './targeting.module.css';
@@ -60,16 +61,43 @@ export type SaveBarProps = {
   canReset: boolean;
   onReset: () => void;
   onSave: () => void;
+  /** Why, kept with the version the save creates (optional; asked while there is something to save). */
+  comment: string;
+  onCommentChange: (comment: string) => void;
 };
 
-/** Reset and Save, kept at the bottom of the screen; Save only for valid, changed targeting. */
-export function SaveBar({ status, saving, canReset, onReset, onSave }: SaveBarProps) {
+/**
+ * Reset, an optional comment and Save, kept at the bottom of the screen; Save only for valid, changed
+ * targeting.
+ */
+export function SaveBar({
+  status,
+  saving,
+  canReset,
+  onReset,
+  onSave,
+  comment,
+  onCommentChange,
+}: SaveBarProps) {
   return (
     <Paper withBorder radius="md" p="sm" className={classes.saveBar}>
       <Group justify="space-between" gap="sm">
         <Text size="sm" c={status === 'invalid' || status === 'conflict' ? 'red' : 'dimmed'}>
           {STATUS_TEXT[status]}
         </Text>
+        {status === 'saved' ? null : (
+          <TextInput
+            aria-label="Comment"
+            placeholder="Comment (optional): why?"
+            value={comment}
+            maxLength={MAX_LENGTH.comment}
+            onChange={(event) => onCommentChange(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') onSave();
+            }}
+            style={{ flex: '1 1 14rem' }}
+          />
+        )}
         <Group gap="sm" ml="auto">
           <Button
             variant="default"

@@ -9,6 +9,7 @@ import {
   can,
   describeRules,
   isProductionEnvironment,
+  productionWarning,
   targetTypeOf,
   type Feature,
   type FeatureControl,
@@ -92,6 +93,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   const segmentsQuery = useSegments({ projectKey, environmentKey: environment.key, query: '' });
   const createTarget = useCreateTarget();
   const save = useSaveTargeting();
+  const [comment, setComment] = useState('');
   const reloadFeature = useReloadFeature();
   const variantKeys = useMemo(() => feature.variants.map((variant) => variant.key), [feature.variants]);
 
@@ -199,7 +201,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     if (isProductionEnvironment(environment)) {
       const confirmed = await confirm({
         title: 'Production environment',
-        message: `Warning, this is a production environment. Are you sure you wish to update ${feature.name} in ${environment.name}?`,
+        message: productionWarning(feature.name, environment.name),
         confirmLabel: 'Save targeting',
       });
       if (!confirmed) return;
@@ -212,7 +214,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
       result = await save.mutateAsync({
         projectKey,
         featureKey: feature.key,
-        control: { ...input, lastModifiedDate: basedOn },
+        control: { ...input, comment: comment.trim(), lastModifiedDate: basedOn },
       });
     } catch (error) {
       if (hasErrorCode(error, 'stale_write')) {
@@ -233,6 +235,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
       return;
     }
     startFrom(result, variantKeys);
+    setComment('');
     notifySuccess(`${feature.name} targeting for ${environment.name} saved.`);
   };
 
@@ -375,6 +378,8 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
             canReset={dirty || failure !== null}
             onReset={reset}
             onSave={() => void submit()}
+            comment={comment}
+            onCommentChange={setComment}
           />
         </Stack>
       </Grid.Col>

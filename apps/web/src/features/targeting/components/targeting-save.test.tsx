@@ -129,8 +129,8 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     expect(within(alert).getByText(`Rule 1, condition 2: ${title}`)).toBeInTheDocument();
     expect(within(conditionRow(rule, 2)).getByText(title)).toBeInTheDocument();
     expect(within(conditionRow(rule, 1)).queryByText(title)).toBeNull();
-    // The warning toast carries the server's title.
-    expect(screen.getAllByText(title).length).toBeGreaterThanOrEqual(3);
+    // The warning toast carries the server's title (the toasts' host loads on the first one: wait for it).
+    await waitFor(() => expect(screen.getAllByText(title).length).toBeGreaterThanOrEqual(3));
 
     // Editing that condition takes its error away; Reset goes back to what is saved.
     await user.type(valueInput(conditionRow(rule, 2)), '1');
@@ -158,6 +158,24 @@ describe('Saving targeting', { timeout: 20_000 }, () => {
     await waitFor(() => expect(puts(calls)).toHaveLength(2));
     expect(lastPut(calls)?.lastModifiedDate).not.toBe(firstVersion);
     expect(screen.queryByText(STALE_TITLE)).toBeNull();
+  });
+
+  it('sends the comment typed beside Save with the save, and starts the next edit without it', async () => {
+    const { user, calls } = await renderTargeting();
+    // Nothing to save, nothing to comment on.
+    expect(screen.queryByRole('textbox', { name: 'Comment' })).toBeNull();
+    await user.click(await screen.findByRole('switch', { name: 'Targeting enabled' }));
+    await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'Ready for the beta');
+    await user.click(saveButton());
+    expect(await screen.findByText('New checkout targeting for Development saved.')).toBeInTheDocument();
+    expect(lastPut(calls)).toMatchObject({ comment: 'Ready for the beta' });
+    expect(screen.queryByRole('textbox', { name: 'Comment' })).toBeNull();
+
+    await user.click(screen.getByRole('switch', { name: 'Targeting enabled' }));
+    expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveValue('');
+    await user.click(saveButton());
+    await waitFor(() => expect(puts(calls)).toHaveLength(2));
+    expect(lastPut(calls)).not.toHaveProperty('comment');
   });
 
   it('stays saved when the feature gains a variant while the editor is open', async () => {

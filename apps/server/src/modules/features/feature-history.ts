@@ -1,0 +1,120 @@
+import {
+  featureSettingsChanges,
+  featureSettingsSnapshotSchema,
+  jsonPatch,
+  nothingToRestoreMessage,
+  type Feature,
+  type FeatureSettingsSnapshot,
+  type RestoreVersionInput,
+  type Version,
+  type VersionDiff,
+  type VersionPage,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { AppError, NotFoundError } from '../../errors';
+import type { Principal } from '../auth/auth.service';
+import { toVersionSummary, type VersionsService } from '../versions/versions.service';
+import { settingsOf, type FeatureSettingsChange } from './feature-settings-change';
+import { sameSettings, settingsRef } from './feature-versions';
+import * as repo from './features.repository';
+
+/** A feature, named as the history routes name it. */
+export type FeatureKeys = { projectKey: string; featureKey: string };
+
+export type FeatureHistory = ReturnType<typeof createFeatureHistory>;
+
+/**
+ * The versions of a feature's settings (docs/adr/0022-versions.md): the history, one version, the
+ * difference between two, and a restore, which is a settings save like any other (the same rights,
+ * checks, audit and announcements) whose settings are an older version's.
+ */
+export function createFeatureHistory(deps: {
+  db: Database;
+  versions: VersionsService;
+  change: FeatureSettingsChange;
+}) {
+  const { db, versions, change } = deps;
+
+  async function locate(principal: Principal, keys: FeatureKeys) {
+    const found = await repo.findByKey(db, principal.organisationId, keys.projectKey, keys.featureKey);
+    if (!found) throw new NotFoundError('feature', `${keys.projectKey}/${keys.featureKey}`);
+    return { found, ref: settingsRef(principal.organisationId, found.feature.id) };
+  }
+
+  async function snapshotOf(principal: Principal, keys: FeatureKeys, number: number) {
+    const { found, ref } = await locate(principal, keys);
+    const row = await versions.byNumber(db, ref, number);
+    if (!row) throw new NotFoundError('version', String(number));
+    return {
+      found,
+      row,
+      snapshot: featureSettingsSnapshotSchema.parse(row.snapshot) as FeatureSettingsSnapshot,
+    };
+  }
+
+  return {
+    /** GET …/versions: the settings' history, newest first. */
+    async page(
+      principal: Principal,
+      keys: FeatureKeys,
+      query: { page: number; pageSize: number },
+    ): Promise<VersionPage> {
+      const { ref } = await locate(principal, keys);
+      return versions.page(db, ref, query, null);
+    },
+
+    /** GET …/versions/{number}: one version of the settings with its snapshot. */
+    async get(principal: Principal, keys: FeatureKeys, number: number): Promise<Version> {
+      const { row } = await snapshotOf(principal, keys, number);
+      return { ...toVersionSummary(row, null), snapshot: row.snapshot };
+    },
+
+    /** GET …/versions/{a}/diff/{b}: what turns version a of the settings into version b. */
+    async diff(principal: Principal, keys: FeatureKeys, from: number, to: number): Promise<VersionDiff> {
+      const a = await snapshotOf(principal, keys, from);
+      const b = await snapshotOf(principal, keys, to);
+      return {
+        from,
+        to,
+        patch: jsonPatch(a.snapshot, b.snapshot),
+        changes: featureSettingsChanges(a.snapshot, b.snapshot),
+      };
+    },
+
+    /**
+     * POST …/versions/{number}/restore: new settings equal to version `number`'s, through the settings'
+     * one write path; refused with 409 when the settings moved past `currentVersion`, already are that
+     * version, or it names variants or a maintainer that cannot come back.
+     */
+    async restore(
+      principal: Principal,
+      keys: FeatureKeys,
+      number: number,
+      input: RestoreVersionInput,
+    ): Promise<Feature> {
+      const { found, snapshot } = await snapshotOf(principal, keys, number);
+      return change(
+        principal,
+        keys.projectKey,
+        found.feature.id,
+        {
+          origin: { source: 'restore', comment: input.comment },
+          restore: { from: number, currentVersion: input.currentVersion, snapshot },
+        },
+        (before) => {
+          if (sameSettings(before, snapshot)) {
+            throw new AppError(
+              409,
+              nothingToRestoreMessage(number),
+              undefined,
+              undefined,
+              'nothing_to_restore',
+            );
+          }
+          // The key never changes: a version's key is the feature's.
+          return { ...settingsOf(snapshot), key: before.key };
+        },
+      );
+    },
+  };
+}
