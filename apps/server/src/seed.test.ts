@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { environments, featureControls, features, organisations, projects, users } from './db/schema/index';
+import type { Feature, VersionPage } from '@vexil/core';
 import { seed } from './seed';
+import { callerFor } from '../test/api';
 import { createHarness, type Harness } from '../test/helpers';
 
 let h: Harness;
@@ -51,6 +53,41 @@ describe('seed', () => {
     const second = await seed(h.database.db, { adminPassword: undefined, demo: true, hashCost: 'test' });
     expect(second).toMatchObject({ created: false, generatedPassword: null });
     expect(await counts()).toEqual(after);
+  });
+
+  it('gives the sample features and their controls the first versions a created feature has', async () => {
+    const { generatedPassword } = await seed(h.database.db, {
+      adminPassword: undefined,
+      demo: true,
+      hashCost: 'test',
+    });
+    const login = await h.app.inject({
+      method: 'POST',
+      url: '/api/authenticate',
+      payload: { username: 'admin@example.com', password: generatedPassword, domain: 'demo' },
+    });
+    const call = callerFor(h.app, login.json<{ id_token: string }>().id_token);
+    const history = (query = '') =>
+      call('GET', `/api/v1/projects/sp/features/new-checkout/versions${query}`).then((res) =>
+        res.json<VersionPage>(),
+      );
+    expect((await history()).content.map((v) => [v.number, v.source, v.changes[0]])).toEqual([
+      [1, 'system', 'Created'],
+    ]);
+    expect((await history('?environmentKey=development')).content).toHaveLength(1);
+
+    // The seeded snapshots are what the server itself builds: saving the settings unchanged adds none.
+    const feature = (await call('GET', '/api/v1/projects/sp/features/new-checkout')).json<Feature>();
+    const saved = await call('PUT', '/api/v1/projects/sp/features', {
+      ...feature,
+      maintainerId: feature.maintainer?.id ?? null,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await history()).content).toHaveLength(1);
+    // And the first toggle reads as one.
+    const control = feature.controls.development!;
+    await call('PUT', `/api/v1/feature-controls/${control.id}/enabled`, { enabled: true });
+    expect((await history('?environmentKey=development')).content[0]!.changes).toEqual(['Turned on']);
   });
 
   it('lets the admin sign in with the generated password', async () => {

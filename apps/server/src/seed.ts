@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { AUTHORITIES } from '@vexil/core';
+import {
+  AUTHORITIES,
+  controlChanges,
+  featureSettingsChanges,
+  type ControlSnapshot,
+  type FeatureSettingsSnapshot,
+} from '@vexil/core';
 import type { Database } from './db/client';
 import {
   environments,
@@ -10,6 +16,7 @@ import {
   projects,
   users,
   variants,
+  versions,
 } from './db/schema/index';
 import { hashPassword, verifyPassword, type HashCost } from './lib/passwords';
 import { newSdkKey } from './lib/tokens';
@@ -147,15 +154,47 @@ async function seedSampleProject(db: Database, organisationId: string, adminId: 
       { organisationId, featureId: feature!.id, key: 'on', name: 'On', position: 0 },
       { organisationId, featureId: feature!.id, key: 'off', name: 'Off', position: 1 },
     ]);
-    await db.insert(featureControls).values(
-      envs.map((env) => ({
-        organisationId,
-        featureId: feature!.id,
-        environmentId: env.id,
-        enabled: false,
-        offVariantKey: 'off',
-        rules: [{ defaultRule: true, audience: null, variantSplits: [{ variantKey: 'on', split: 100 }] }],
+    const control: ControlSnapshot = {
+      enabled: false,
+      offVariantKey: 'off',
+      rules: [{ defaultRule: true, audience: null, variantSplits: [{ variantKey: 'on', split: 100 }] }],
+    };
+    const controls = await db
+      .insert(featureControls)
+      .values(
+        envs.map((env) => ({ organisationId, featureId: feature!.id, environmentId: env.id, ...control })),
+      )
+      .returning({ id: featureControls.id, environmentId: featureControls.environmentId });
+    // Their first versions, as a feature created in the dashboard has (docs/adr/0022-versions.md).
+    const settings: FeatureSettingsSnapshot = {
+      ...sample,
+      permanent: false,
+      variants: [
+        { key: 'on', name: 'On', description: '' },
+        { key: 'off', name: 'Off', description: '' },
+      ],
+      tags: [],
+      goals: [],
+      jiraIssueKeys: [],
+      maintainer: { id: adminId, name: 'Demo Admin' },
+    };
+    const first = { organisationId, featureId: feature!.id, number: 1, source: 'system' as const };
+    await db.insert(versions).values([
+      {
+        ...first,
+        resourceType: 'feature',
+        resourceId: feature!.id,
+        changes: featureSettingsChanges(null, settings),
+        snapshot: settings,
+      },
+      ...controls.map((row) => ({
+        ...first,
+        resourceType: 'feature_control' as const,
+        resourceId: row.id,
+        environmentId: row.environmentId,
+        changes: controlChanges(null, control),
+        snapshot: control,
       })),
-    );
+    ]);
   }
 }

@@ -10,7 +10,7 @@ import {
   type VersionDiff,
   type VersionPage,
 } from '@vexil/core';
-import type { Database } from '../../db/client';
+import { readTogether, type Database } from '../../db/client';
 import { AppError, NotFoundError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
 import type { VersionsService } from '../versions/versions.service';
@@ -72,14 +72,18 @@ export function createControlHistory(deps: {
 
     /** GET …/versions/{a}/diff/{b}?environmentKey=: what turns version a into version b. */
     async diff(principal: Principal, keys: ControlKeys, from: number, to: number): Promise<VersionDiff> {
-      const a = await snapshotOf(principal, keys, from);
-      const b = await snapshotOf(principal, keys, to);
-      const variants = await repo.variantsOf(db, principal.organisationId, a.found.feature.id);
+      const { found, ref } = await locate(principal, keys);
+      const [[a, b], variants] = await readTogether(db, [
+        () => versions.pair(db, ref, from, to),
+        () => repo.variantsOf(db, principal.organisationId, found.feature.id),
+      ]);
+      const before = controlSnapshotSchema.parse(a.snapshot) as ControlSnapshot;
+      const after = controlSnapshotSchema.parse(b.snapshot) as ControlSnapshot;
       return {
         from,
         to,
-        patch: jsonPatch(a.snapshot, b.snapshot),
-        changes: controlChanges(a.snapshot, b.snapshot, {
+        patch: jsonPatch(before, after),
+        changes: controlChanges(before, after, {
           variants: Object.fromEntries(variants.map((v) => [v.key, v.name])),
         }),
       };

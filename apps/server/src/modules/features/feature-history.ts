@@ -71,13 +71,15 @@ export function createFeatureHistory(deps: {
 
     /** GET …/versions/{a}/diff/{b}: what turns version a of the settings into version b. */
     async diff(principal: Principal, keys: FeatureKeys, from: number, to: number): Promise<VersionDiff> {
-      const a = await snapshotOf(principal, keys, from);
-      const b = await snapshotOf(principal, keys, to);
+      const { ref } = await locate(principal, keys);
+      const [a, b] = await versions.pair(db, ref, from, to);
+      const before = featureSettingsSnapshotSchema.parse(a.snapshot) as FeatureSettingsSnapshot;
+      const after = featureSettingsSnapshotSchema.parse(b.snapshot) as FeatureSettingsSnapshot;
       return {
         from,
         to,
-        patch: jsonPatch(a.snapshot, b.snapshot),
-        changes: featureSettingsChanges(a.snapshot, b.snapshot),
+        patch: jsonPatch(before, after),
+        changes: featureSettingsChanges(before, after),
       };
     },
 

@@ -60,6 +60,18 @@ export async function byNumber(
   return row;
 }
 
+/** Versions by their numbers (those that exist), in one read. */
+export async function byNumbers(
+  db: Executor,
+  ref: VersionedRef,
+  numbers: readonly number[],
+): Promise<VersionRecord[]> {
+  return db
+    .select()
+    .from(versions)
+    .where(and(where(ref), inArray(versions.number, [...numbers])));
+}
+
 /** A page of a resource's history, newest first, without the snapshots; one more row tells if more follow. */
 export async function page(db: Executor, ref: VersionedRef, pageIndex: number, pageSize: number) {
   const { snapshot: _snapshot, ...summary } = getTableColumns(versions);

@@ -1,5 +1,6 @@
 import type { VersionSource, VersionSummary, VersionedResource } from '@vexil/core';
 import type { Executor } from '../../db/client';
+import { NotFoundError } from '../../errors';
 import * as repo from './versions.repository';
 import type { VersionRecord, VersionedRef } from './versions.repository';
 
@@ -83,6 +84,25 @@ export function createVersionsService() {
     /** One version by number, undefined when the resource has no such version. */
     byNumber(executor: Executor, ref: VersionedRef, number: number): Promise<VersionRecord | undefined> {
       return repo.byNumber(executor, ref, number);
+    },
+
+    /**
+     * Two versions of one resource, read together (a diff): 404 for a number the resource has not
+     * reached.
+     */
+    async pair(
+      executor: Executor,
+      ref: VersionedRef,
+      a: number,
+      b: number,
+    ): Promise<[VersionRecord, VersionRecord]> {
+      const rows = await repo.byNumbers(executor, ref, [a, b]);
+      const find = (number: number) => {
+        const row = rows.find((candidate) => candidate.number === number);
+        if (!row) throw new NotFoundError('version', String(number));
+        return row;
+      };
+      return [find(a), find(b)];
     },
 
     /** One page of a resource's history, newest first, as the API lists it. */

@@ -206,7 +206,9 @@ describe('History tab', () => {
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByText('Turned off');
     await user.click(within(dialog).getByRole('button', { name: 'Restore version 1' }));
-    expect(await within(dialog).findByText(/^Someone changed this since the history was loaded/)).toBeVisible();
+    expect(
+      await within(dialog).findByText(/^Someone changed this since the history was loaded/),
+    ).toBeVisible();
   });
 
   it('disables Restore of the targeting in production for an editor, with the reason', async () => {
