@@ -69,7 +69,7 @@ async function main() {
   const app = await buildApp({ config, database });
   if (config.databaseUrl && !config.secretsKey) {
     app.log.warn(
-      `SECRETS_KEY is not set: secrets stored in the database (single sign-on client secrets) are encrypted with a key kept in ${path.join(config.dataDir, 'secrets.key')}, which other instances and a restored backup do not have. Set SECRETS_KEY (e.g. \`openssl rand -base64 32\`), the same on every instance.`,
+      `SECRETS_KEY is not set: secrets stored in the database (single sign-on client secrets, integration credentials, e-mails waiting in the queue) are encrypted with a key kept in ${path.join(config.dataDir, 'secrets.key')}, which other instances and a restored backup do not have. Set SECRETS_KEY (e.g. \`openssl rand -base64 32\`), the same on every instance.`,
     );
   }
 

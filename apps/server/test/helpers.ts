@@ -35,6 +35,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     BASE_DOMAIN: 'vexil.test',
     PUBLIC_URL: 'http://vexil.test',
     WEB_DIST: testWebDist(),
+    // The queued e-mails are sealed with the secret box: no test writes DATA_DIR/secrets.key.
+    SECRETS_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
     ...env,
   });
 }
@@ -64,7 +66,10 @@ export type Harness = {
 
 export async function createHarness(
   env: Record<string, string> = {},
-  options: Pick<BuildAppOptions, 'ingestion' | 'logger' | 'billingProvider' | 'now' | 'integrations'> = {},
+  options: Pick<
+    BuildAppOptions,
+    'ingestion' | 'logger' | 'billingProvider' | 'now' | 'integrations' | 'mail'
+  > = {},
 ): Promise<Harness> {
   const database = await openTestDatabase();
   const config = testConfig(env);

@@ -22,7 +22,11 @@ export type TestMailServer = {
  * client would (`mailparser`). No STARTTLS, as on a local relay.
  */
 export async function startTestMailServer(
-  options: { credentials?: { user: string; pass: string } } = {},
+  options: {
+    credentials?: { user: string; pass: string };
+    /** The port to listen on (to start a server again where one stopped); default any free one. */
+    port?: number;
+  } = {},
 ): Promise<TestMailServer> {
   const received: ReceivedMail[] = [];
   let refusing = false;
@@ -58,7 +62,7 @@ export async function startTestMailServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
   const auth = credentials

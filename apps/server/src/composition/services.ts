@@ -29,6 +29,7 @@ import {
 } from '../modules/integrations/integrations.module';
 import { integrationsOutbox } from '../modules/integrations/change-jobs';
 import { createLiveHub } from '../modules/live/live.hub';
+import { createMailQueue, type MailOptions } from '../modules/mail/mail-queue';
 import { createMembersService, type MembersLogger } from '../modules/members/members.service';
 import { createOrganisationsService } from '../modules/organisations/organisations.service';
 import { createProjectsService } from '../modules/projects/projects.service';
@@ -55,6 +56,8 @@ export type ServiceOptions = {
   billingProvider?: BillingProvider;
   /** Tests shorten the integrations' retry waits and worker polling. */
   integrations?: IntegrationsOptions;
+  /** Tests shorten the e-mails' retry waits. */
+  mail?: MailOptions;
 };
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -160,14 +163,16 @@ export function createServices(
   const experiments = createExperimentsService({ db, audit, billing, scope, events, outbox, ...clock });
   const targetUsers = createTargetUsersService({ db, audit, scope });
 
-  // Members, and the outgoing requests of single sign-on and the integrations.
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
-  const members = createMembersService({ db, audit, auth, billing, mailer, publicUrl, logger, ...clock });
+  // Members, and the outgoing requests of single sign-on and the integrations. Every e-mail goes
+  // through the queue, sealed with the secret box (docs/adr/0023-durable-queue.md).
   const secrets = createSecretBox({
     key: config.secretsKey,
     keyFile: path.join(config.dataDir, 'secrets.key'),
     previousKey: config.integrations.secretsKeyPrevious,
   });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const mail = createMailQueue({ db, queue, mailer, secrets, logger, options: options.mail, ...clock });
+  const members = createMembersService({ db, audit, auth, billing, mail, publicUrl, ...clock });
   const outgoingPolicy = {
     allowPrivate: config.outgoingAllowPrivate,
     allowedHosts: config.integrations.outgoingAllowedHosts,
@@ -251,7 +256,8 @@ export function createServices(
     projects,
     organisations,
     members,
-    mailer,
+    queue,
+    mail,
     publicUrl,
     hashCost: config.passwordHashCost,
     logger,
@@ -283,6 +289,7 @@ export function createServices(
     sdkRegistration,
     targetUsers,
     mailer,
+    mail,
     members,
     tokens,
     roles,

@@ -1,7 +1,6 @@
 import { createSharedCounters } from '../db/counters';
 import type { Database } from '../db/client';
 import { TooManyRequestsError } from '../errors';
-import { MailDeliveryError, type Mailer, type MailMessage } from './mailer';
 
 export const TOO_MANY_MAILS =
   'Too many e-mails were asked for this address. Please wait and try again later.';
@@ -51,54 +50,3 @@ export function createAddressLimit(options: {
     },
   };
 }
-
-/** Where a failed e-mail is reported; never its address or its link. */
-export type OutboxLogger = { warn: (details: Record<string, unknown>, message: string) => void };
-
-/**
- * E-mails sent, and work done, after the answer: an endpoint that must answer alike whether or not
- * an address has an account cannot wait for the mail server, whose delay (or failure) would tell,
- * nor for the reads and writes only an account needs.
- */
-export function createOutbox(deps: { mailer: Mailer; logger: OutboxLogger }) {
-  const { mailer, logger } = deps;
-  const pending = new Set<Promise<void>>();
-  return {
-    post(message: MailMessage, what: string): void {
-      if (!mailer.configured) {
-        logger.warn({ mail: what }, `A ${what} e-mail was not sent: mail is not configured (SMTP_URL)`);
-        return;
-      }
-      const sending = mailer
-        .send(message)
-        .catch((error: unknown) => {
-          const delivery = error instanceof MailDeliveryError ? error : null;
-          logger.warn(
-            { mail: delivery?.diagnostics ?? { code: null }, reason: delivery?.reason ?? null },
-            `A ${what} e-mail could not be sent`,
-          );
-        })
-        .finally(() => pending.delete(sending));
-      pending.add(sending);
-    },
-    /**
-     * Runs `work` once the answer is on its way (the next turn of the event loop); a failure is
-     * logged, for the client was already answered.
-     */
-    later(what: string, work: () => Promise<void>): void {
-      const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(work)
-        .catch((error: unknown) => {
-          logger.warn({ err: error }, `A ${what} request could not be completed`);
-        })
-        .finally(() => pending.delete(running));
-      pending.add(running);
-    },
-    /** Resolves once the work and e-mails posted so far (and what they posted) are done or given up. */
-    async settled(): Promise<void> {
-      while (pending.size > 0) await Promise.all([...pending]);
-    },
-  };
-}
-
-export type Outbox = ReturnType<typeof createOutbox>;

@@ -32,7 +32,20 @@ export class MailDeliveryError extends Error {
     super(reason);
     this.name = 'MailDeliveryError';
   }
+
+  /**
+   * Whether the same message may go through later: no answer from the mail server (refused, timed
+   * out, cut) or a 4xx reply. A 5xx reply, a refused sign-in or a refused address is final.
+   */
+  get transient(): boolean {
+    const { code, responseCode } = this.diagnostics;
+    if (responseCode !== null) return responseCode >= 400 && responseCode < 500;
+    return code === null || !FINAL_CODES.has(code);
+  }
 }
+
+/** Nodemailer's codes of a failure that trying again does not mend, when the server gave no reply code. */
+const FINAL_CODES = new Set(['EAUTH', 'ENOAUTH', 'EENVELOPE', 'EMESSAGE']);
 
 // A dead or silent mail server must not hold a request for nodemailer's defaults (2 and 10 minutes).
 const CONNECTION_TIMEOUT_MS = 10_000;

@@ -13,11 +13,11 @@ import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { ConflictError, ValidationError } from '../../errors';
 import { createAddressLimit } from '../../lib/mail-limits';
-import { MailDeliveryError, type Mailer } from '../../lib/mailer';
 import { hashToken, newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { MailQueue } from '../mail/mail-queue';
 import * as identities from './identities.repository';
 import { invitationMail } from './invitation-mail';
 import { assertTeamAdmin, stillAdmin } from './member-access';
@@ -41,15 +41,20 @@ export function tooManyInvitationsMessage(email: string): string {
 /** Where invitations report what an operator should know (a mail server failing); never addresses or keys. */
 export type MembersLogger = { warn: (details: Record<string, unknown>, message: string) => void };
 
-/** One invitation made in the transaction, to be e-mailed once it has committed. */
+/** How long an invitation request waits, in all, for the first attempts of its e-mails. */
+const INLINE_BUDGET_MS = 20_000;
+
+/** One invitation made in the transaction, with its queued e-mail (null: mail is not configured). */
 type Prepared = {
   userId: string;
   email: string;
-  firstName: string;
-  lastName: string;
   key: string;
   resent: boolean;
+  jobId: string | null;
 };
+
+/** What an invitation e-mail's job checks before it is sent: the invitation is still this one, open. */
+type InvitationRef = { organisationId: string; userId: string; tokenHash: string };
 
 function mailMessage(result: { sent: number; failed: number; reason: string | null; configured: boolean }) {
   if (!result.configured)
@@ -66,13 +71,13 @@ export function createMemberInvitations(deps: {
   db: Database;
   audit: AuditService;
   billing: BillingService;
-  mailer: Mailer;
+  /** The invitation e-mails' queue (docs/adr/0023-durable-queue.md). */
+  mail: MailQueue;
   /** The dashboard's address, which invitation links start with. */
   publicUrl: string;
-  logger: MembersLogger;
   now: () => Date;
 }) {
-  const { db, audit, billing, mailer, publicUrl, logger, now } = deps;
+  const { db, audit, billing, mail, publicUrl, now } = deps;
   const perAddress = createAddressLimit({
     db,
     now,
@@ -81,55 +86,52 @@ export function createMemberInvitations(deps: {
     durationSeconds: 60 * 60,
   });
 
-  /** The invitations, e-mailed one by one once stored; a failure is reported, never thrown. */
-  async function send(
-    prepared: Prepared[],
-    context: { inviter: string; organisation: string; expiresAt: Date },
-  ): Promise<InvitesResult> {
+  // A queued invitation e-mail is sent only while its invitation is open and not replaced since.
+  mail.whileWanted('invitation', (executor, ref) => {
+    const { organisationId, userId, tokenHash } = ref as InvitationRef;
+    return repo.invitationOpen(executor, organisationId, userId, tokenHash);
+  });
+
+  /**
+   * The first attempt of each invitation's queued e-mail, one by one, within the request: the answer
+   * says which went out. A failure is reported, never thrown; the queue retries one the mail server
+   * may take later (no answer, a 4xx reply), and not one it refused (5xx).
+   */
+  async function send(prepared: Prepared[], expiresAt: Date): Promise<InvitesResult> {
     const invitations: Invitation[] = [];
     let sent = 0;
     let failed = 0;
     let reason: string | null = null;
+    const deadline = Date.now() + INLINE_BUDGET_MS;
     for (const invitation of prepared) {
       const link = invitationLink(publicUrl, invitation.key);
-      let mail: Invitation['mail'] = 'not_configured';
-      if (mailer.configured) {
-        try {
-          await mailer.send(
-            invitationMail({
-              invitee: invitation,
-              inviter: context.inviter,
-              organisation: context.organisation,
-              link,
-            }),
-          );
-          mail = 'sent';
+      let state: Invitation['mail'] = 'not_configured';
+      if (mail.configured) {
+        const attempt = invitation.jobId
+          ? await mail.sendNow(invitation.jobId, deadline - Date.now())
+          : { sent: false as const, reason: 'the mail server failed' };
+        if (attempt.sent) {
+          state = 'sent';
           sent += 1;
-        } catch (error) {
-          mail = 'failed';
+        } else {
+          state = 'failed';
           failed += 1;
-          const delivery = error instanceof MailDeliveryError ? error : null;
-          reason ??= delivery?.reason ?? 'the mail server failed';
-          // The reason and codes only: the server's reply can quote the address, and the link is a key.
-          logger.warn(
-            { mail: delivery?.diagnostics ?? { code: null }, reason: delivery?.reason ?? null },
-            'An invitation e-mail could not be sent',
-          );
+          reason ??= attempt.reason;
         }
       }
       invitations.push({
         id: invitation.userId,
         email: invitation.email,
         resent: invitation.resent,
-        mail,
-        link: mail === 'sent' ? null : link,
-        expiresDate: context.expiresAt.toISOString(),
+        mail: state,
+        link: state === 'sent' ? null : link,
+        expiresDate: expiresAt.toISOString(),
       });
     }
-    const state: InvitesResult['mail'] = !mailer.configured ? 'not_configured' : failed ? 'failed' : 'sent';
+    const state: InvitesResult['mail'] = !mail.configured ? 'not_configured' : failed ? 'failed' : 'sent';
     return {
       mail: state,
-      message: mailMessage({ sent, failed, reason, configured: mailer.configured }),
+      message: mailMessage({ sent, failed, reason, configured: mail.configured }),
       invitations,
     };
   }
@@ -139,8 +141,9 @@ export function createMemberInvitations(deps: {
      * POST /api/v1/invites: one pending member per address, each with a single-use link that
      * expires after 7 days (only its key's SHA-256 is stored). Inviting a pending address again
      * replaces its link; an active member's address is refused; pending invitations take seats.
-     * The e-mails go out once the invitations are stored; without a mail server, or when sending
-     * fails, the answer carries the links for the admin to pass on.
+     * Each e-mail is queued with its invitation and its first attempt made once they are stored;
+     * without a mail server, or when that attempt fails, the answer carries the links for the admin
+     * to pass on.
      */
     async invite(principal: Principal, input: InvitesInput): Promise<InvitesResult> {
       assertTeamAdmin(principal);
@@ -159,9 +162,11 @@ export function createMemberInvitations(deps: {
       const at = now();
       const expiresAt = new Date(at.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS);
 
-      const { prepared, inviter, organisation } = await db.transaction(async (tx) => {
+      const prepared = await db.transaction(async (tx) => {
         await lockOrganisation(tx, organisationId);
         const me = await stillAdmin(tx, principal);
+        const inviter = displayName(me);
+        const organisation = (await repo.organisationName(tx, organisationId)) ?? '';
         const existing = new Map(
           (
             await repo.findByEmails(
@@ -242,15 +247,28 @@ export function createMemberInvitations(deps: {
               expiresInDays: INVITATION_LIFETIME_DAYS,
             }),
           );
-          made.push({ userId, email: row.email, firstName, lastName, key, resent });
+          const invitee = { email: row.email, firstName, lastName };
+          // Without a mail server nothing is queued: the answer carries the link to copy.
+          const jobId = !mail.configured
+            ? null
+            : await mail.enqueue(tx, {
+                purpose: 'invitation',
+                organisationId,
+                message: invitationMail({
+                  invitee,
+                  inviter,
+                  organisation,
+                  link: invitationLink(publicUrl, key),
+                }),
+                notAfter: expiresAt,
+                ref: { organisationId, userId, tokenHash: hashToken(key) } satisfies InvitationRef,
+                firstAttemptInline: true,
+              });
+          made.push({ userId, email: row.email, key, resent, jobId });
         }
-        return {
-          prepared: made,
-          inviter: displayName(me),
-          organisation: (await repo.organisationName(tx, organisationId)) ?? '',
-        };
+        return made;
       });
-      return send(prepared, { inviter, organisation, expiresAt });
+      return send(prepared, expiresAt);
     },
   };
 }

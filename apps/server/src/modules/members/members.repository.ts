@@ -84,6 +84,28 @@ export async function organisationName(db: Executor, organisationId: string): Pr
   return row?.name ?? null;
 }
 
+/** Whether the member's invitation is still the one with this key (not replaced) and not accepted. */
+export async function invitationOpen(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  activationTokenHash: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: invites.id })
+    .from(invites)
+    .where(
+      and(
+        eq(invites.organisationId, organisationId),
+        eq(invites.userId, userId),
+        eq(invites.activationTokenHash, activationTokenHash),
+        isNull(invites.acceptedAt),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
 /** When each pending member's open invitation expires (null: no open invitation, or no expiry). */
 export async function invitationExpiries(
   db: Executor,

@@ -14,14 +14,14 @@ import {
 import type { Database, Executor } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors';
-import type { Mailer } from '../../lib/mailer';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService, Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { MailQueue } from '../mail/mail-queue';
 import * as identities from './identities.repository';
 import { assertTeamAdmin, stillAdmin } from './member-access';
 import { memberAudit } from './member-audit';
-import { createMemberInvitations, type MembersLogger } from './member-invitations';
+import { createMemberInvitations } from './member-invitations';
 import * as repo from './members.repository';
 import { createSsoMembers } from './sso-members';
 import type { MemberRecord } from './members.types';
@@ -67,16 +67,16 @@ export function createMembersService(deps: {
   audit: AuditService;
   auth: AuthService;
   billing: BillingService;
-  mailer: Mailer;
+  /** The e-mails' queue: invitations are queued with their change. */
+  mail: MailQueue;
   /** The dashboard's address, which invitation links start with. */
   publicUrl: string;
-  logger: MembersLogger;
   now?: () => Date;
 }) {
-  const { db, audit, auth, billing, mailer, publicUrl, logger } = deps;
+  const { db, audit, auth, billing, mail, publicUrl } = deps;
   const now = deps.now ?? (() => new Date());
   const ssoMembers = createSsoMembers({ db, audit, billing, now });
-  const invitations = createMemberInvitations({ db, audit, billing, mailer, publicUrl, logger, now });
+  const invitations = createMemberInvitations({ db, audit, billing, mail, publicUrl, now });
 
   /** Refuses a change that would leave the organisation without an active organisation admin. */
   async function assertAdminRemains(tx: Executor, organisationId: string, target: MemberRecord) {

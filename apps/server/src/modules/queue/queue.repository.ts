@@ -81,6 +81,27 @@ export async function claimDueJobs(
   );
 }
 
+/**
+ * Takes one pending job of these kinds now, whatever its due time, under a new claim (an attempt the
+ * caller makes at once); null when it is not pending (another worker has it, or it is finished).
+ */
+export async function claimJob(
+  db: Executor,
+  id: string,
+  kinds: string[],
+  leaseUntil: Date,
+): Promise<ClaimedJob | null> {
+  if (kinds.length === 0) return null;
+  const lockToken = randomUUID();
+  // A worker taking the row meanwhile holds its lock: this update waits, then finds it running.
+  const [row] = await db
+    .update(jobs)
+    .set({ state: 'running', lockedUntil: leaseUntil, lockToken, attempts: sql`${jobs.attempts} + 1` })
+    .where(and(eq(jobs.id, id), inArray(jobs.kind, kinds), eq(jobs.state, 'pending')))
+    .returning(claimedColumns);
+  return row ? { ...row, lockToken } : null;
+}
+
 /** Locks the job's row for the transaction, if this claim still holds it. */
 export async function holdJob(tx: Executor, job: ClaimedJob): Promise<boolean> {
   const rows = await tx

@@ -112,21 +112,24 @@ export function createQueue(deps: {
       );
   }
 
-  /** One attempt of a job: a transactional handler with the job's completion, any other under its lease. */
-  async function runJob(job: ClaimedJob): Promise<void> {
+  /**
+   * One attempt of a job: a transactional handler with the job's completion, any other under its
+   * lease. Its outcome; null when a transactional job's claim was lost.
+   */
+  async function runJob(job: ClaimedJob): Promise<JobOutcome | null> {
     const handler = handlers.get(job.kind)!;
     const startedAt = now();
     const { lockToken: _, attempt, ...rest } = job;
     const view: Job = { ...rest, attempt };
     if (attempt > handler.retryDelaysMs.length + 1) {
       // The attempts it was allowed were begun, the last by a worker that stopped during it.
-      await settle(
-        job,
-        handler,
-        { ok: false, retry: false, reason: 'The worker stopped during the last attempt.' },
-        startedAt,
-      );
-      return;
+      const stopped: JobOutcome = {
+        ok: false,
+        retry: false,
+        reason: 'The worker stopped during the last attempt.',
+      };
+      await settle(job, handler, stopped, startedAt);
+      return stopped;
     }
     let outcome: JobOutcome;
     try {
@@ -150,13 +153,14 @@ export function createQueue(deps: {
         if (!held)
           logger.warn({ jobId: job.id, kind: job.kind }, 'A job was taken again after its lease ran out');
         for (const task of after) task();
-        return;
+        return held ? { ok: true } : null;
       }
       outcome = await handler.run(view, stopping.signal);
     } catch (error) {
       outcome = { ok: false, retry: true, reason: errorText(error) };
     }
     await settle(job, handler, outcome, startedAt);
+    return outcome;
   }
 
   async function runPass(): Promise<void> {
@@ -247,6 +251,24 @@ export function createQueue(deps: {
     handle<P>(kind: string, handler: JobHandler<P>): void {
       if (handlers.has(kind)) throw new Error(`A handler for ${kind} jobs is already registered`);
       handlers.set(kind, handler as JobHandler);
+    },
+
+    /**
+     * Makes the next attempt of a pending job of a kind handled here now, whatever its due time, as
+     * the worker would (under a lease, recorded, its retries left to the worker): for a request that
+     * reports the first attempt's outcome (an invitation e-mail). Null when the job is not pending.
+     */
+    async runNow(id: string): Promise<JobOutcome | null> {
+      const at = now();
+      const job = await repo.claimJob(db, id, [...handlers.keys()], new Date(at.getTime() + leaseMs));
+      if (!job) return null;
+      awaited.delete(id);
+      try {
+        return await runJob(job);
+      } finally {
+        // A retry is due later: the worker looks for it then.
+        wake();
+      }
     },
 
     wake,

@@ -132,6 +132,20 @@ describe('the durable queue', () => {
     expect(runs[0]!.at).toBeGreaterThanOrEqual(dueAt.getTime() - 5);
   });
 
+  it('makes the next attempt of a pending job at once with runNow, whatever its due time, and leaves its retries to the worker', async () => {
+    const { kind, runs } = kindAnswering([{ ok: false, retry: true, reason: 'Mail server away.' }]);
+    const dueAt = new Date(Date.now() + 60_000);
+    const id = await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 }, dueAt });
+    expect(await queue().runNow(id!)).toEqual({ ok: false, retry: true, reason: 'Mail server away.' });
+    expect(runs.map((run) => run.attempt)).toEqual([1]);
+    await queue().settled();
+    expect(runs.map((run) => run.attempt)).toEqual([1, 2]);
+    expect((await repo.listAttempts(db(), id!)).map((attempt) => attempt.outcome)).toEqual(['retry', 'done']);
+    // A job no longer pending is not run again.
+    expect(await queue().runNow(id!)).toBeNull();
+    expect(runs).toHaveLength(2);
+  });
+
   it('takes back a job whose worker stopped once its lease has run out; the old claim can no longer finish it', async () => {
     const kind = `test.${randomUUID()}`;
     await queue().enqueue(db(), { kind, organisationId: null, payload: { n: 1 } });

@@ -5,14 +5,17 @@ import {
   type ResetPasswordFinishInput,
   type ResetPasswordFinishResponse,
 } from '@vexil/core';
-import type { Database } from '../../db/client';
+import type { Database, Transaction } from '../../db/client';
 import { BadRequestError } from '../../errors';
 import { hashPassword, type HashCost } from '../../lib/passwords';
 import { newSecretToken } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { MembersService } from '../members/members.service';
-import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
+import { createAddressLimit } from '../../lib/mail-limits';
+import type { MailQueue } from '../mail/mail-queue';
+import type { JobQueue } from '../queue/queue.service';
+import { ACCOUNT_JOB_RETRY_DELAYS_MS } from './find-organisations.service';
 import { signupAudit } from './signup-audit';
 import { resetPasswordMail } from './signup-mails';
 import * as repo from './signup.repository';
@@ -22,6 +25,10 @@ const RESET_KEY_PREFIX = 'vxr_';
 const MINUTE_MS = 60 * 1000;
 /** Reset e-mails one address of one organisation may be sent per hour. */
 const RESETS_PER_ADDRESS_PER_HOUR = 5;
+
+/** The job that issues a reset key to an address with an account and queues its e-mail. */
+export const PASSWORD_RESET_JOB = 'signup.password-reset';
+type PasswordResetJob = { domain: string; email: string };
 
 export const NO_ORGANISATION = 'Which organisation? Ask for the reset from your organisation’s sign-in page.';
 
@@ -37,12 +44,15 @@ export function createPasswordResetService(deps: {
   audit: AuditService;
   auth: AuthService;
   members: Pick<MembersService, 'setPassword'>;
-  outbox: Outbox;
+  queue: JobQueue;
+  mail: MailQueue;
   publicUrl: string;
+  /** Where a request that could not be queued is reported; never its address. */
+  logger: { warn: (details: Record<string, unknown>, message: string) => void };
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, members, outbox, publicUrl, hashCost } = deps;
+  const { db, audit, auth, members, queue, mail, publicUrl, hashCost, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
     db,
@@ -52,47 +62,68 @@ export function createPasswordResetService(deps: {
     durationSeconds: 60 * 60,
   });
 
-  /** The reset link, stored and audited, e-mailed to the address if it has an active account. */
-  async function sendReset(domain: string, email: string): Promise<void> {
-    const organisation = await auth.organisationByDomain(domain);
-    const account = organisation ? await repo.findActiveAccount(db, organisation.id, email) : null;
+  /**
+   * The reset key, stored, audited and its e-mail queued together, if the address has an active
+   * account: the job's transaction, so all of it happens once.
+   */
+  async function issueReset(tx: Transaction, domain: string, email: string): Promise<void> {
+    const organisation = await repo.findOrganisationByDomain(tx, domain);
+    const account = organisation ? await repo.findActiveAccount(tx, organisation.id, email) : null;
     if (!organisation || !account) return;
 
     const at = now();
+    const expiresAt = new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS);
     const key = newSecretToken(RESET_KEY_PREFIX);
-    await db.transaction(async (tx) => {
-      const owner = { organisationId: organisation.id, userId: account.id };
-      await auth.storeOneTimeToken(tx, owner, repo.RESET_PURPOSE, key, {
-        createdAt: at,
-        expiresAt: new Date(at.getTime() + RESET_PASSWORD_LIFETIME_MINUTES * MINUTE_MS),
-      });
-      await audit.record(
-        tx,
-        owner,
-        signupAudit({
-          kind: 'signup.password_reset_requested',
-          userId: account.id,
-          email: account.email,
-          lifetimeMinutes: RESET_PASSWORD_LIFETIME_MINUTES,
-        }),
-      );
-    });
-    outbox.post(
-      resetPasswordMail({
+    const owner = { organisationId: organisation.id, userId: account.id };
+    await auth.storeOneTimeToken(tx, owner, repo.RESET_PURPOSE, key, { createdAt: at, expiresAt });
+    await audit.record(
+      tx,
+      owner,
+      signupAudit({
+        kind: 'signup.password_reset_requested',
+        userId: account.id,
+        email: account.email,
+        lifetimeMinutes: RESET_PASSWORD_LIFETIME_MINUTES,
+      }),
+    );
+    await mail.enqueue(tx, {
+      purpose: 'password reset',
+      organisationId: organisation.id,
+      message: resetPasswordMail({
         account,
         organisation: organisation.name,
         link: resetPasswordLink(publicUrl, key),
       }),
-      'password reset',
-    );
+      notAfter: expiresAt,
+    });
   }
+
+  /** Jobs to queue once the answer is on its way (the next turn of the event loop). */
+  const pending = new Set<Promise<void>>();
+  function afterAnswer(work: () => Promise<void>): void {
+    const queueing: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'A password reset request could not be queued');
+      })
+      .finally(() => pending.delete(queueing));
+    pending.add(queueing);
+  }
+
+  queue.handle<PasswordResetJob>(PASSWORD_RESET_JOB, {
+    transactional: true,
+    retryDelaysMs: ACCOUNT_JOB_RETRY_DELAYS_MS,
+    run: (tx, job) => issueReset(tx, job.payload.domain, job.payload.email),
+  });
 
   return {
     /**
      * POST /api/account/reset_password/init: the organisation is the address's, else the body's.
-     * Before the answer only the address's allowance is counted, alike for every address; finding
-     * the account, storing its key, auditing and e-mailing happen after it, so that the answer's
-     * time cannot tell whether the address has an account.
+     * Before the answer only the address's allowance is counted, alike for every address; the job
+     * that finds the account, stores its key, audits and queues the e-mail in one transaction
+     * (docs/adr/0023-durable-queue.md) is queued once the answer is on its way, so that the answer's
+     * time cannot tell whether the address has an account: even the job's insert, whose foreign key
+     * locks the organisations table, comes after it.
      */
     async request(input: {
       email: string;
@@ -106,7 +137,18 @@ export function createPasswordResetService(deps: {
         ]);
       const email = input.email.toLowerCase();
       await perAddress.take(JSON.stringify([domain, email]));
-      outbox.later('password reset', () => sendReset(domain, email));
+      afterAnswer(async () => {
+        await queue.enqueue(db, {
+          kind: PASSWORD_RESET_JOB,
+          organisationId: null,
+          payload: { domain, email } satisfies PasswordResetJob,
+        });
+      });
+    },
+
+    /** Resolves once the reset jobs of the requests answered so far are queued. */
+    async queued(): Promise<void> {
+      while (pending.size > 0) await Promise.all([...pending]);
     },
 
     /**

@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { SIGNUP_PIN_TRIES } from '@vexil/core';
 import type { Executor } from '../../db/client';
 import { organisations, signups } from '../../db/schema/index';
 
@@ -55,6 +56,24 @@ export async function findSignupForUpdate(db: Executor, onceTokenHash: string): 
     .limit(1)
     .for('update');
   return row ?? null;
+}
+
+/** Whether the sign-up of `onceTokenHash` still waits for its pin: not confirmed, ended, completed or spent. */
+export async function signupAwaitsPin(db: Executor, onceTokenHash: string, at: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: signups.id })
+    .from(signups)
+    .where(
+      and(
+        eq(signups.onceTokenHash, onceTokenHash),
+        isNull(signups.verifiedAt),
+        isNull(signups.completedAt),
+        gt(signups.expiresAt, at),
+        lt(signups.attempts, SIGNUP_PIN_TRIES),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function countWrongPin(db: Executor, id: string): Promise<void> {

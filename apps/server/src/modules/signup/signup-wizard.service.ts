@@ -27,7 +27,8 @@ import type { BillingService } from '../billing/billing.service';
 import type { MembersService } from '../members/members.service';
 import type { OrganisationsService } from '../organisations/organisations.service';
 import type { ProjectsService } from '../projects/projects.service';
-import { createAddressLimit, type Outbox } from '../../lib/mail-limits';
+import { createAddressLimit } from '../../lib/mail-limits';
+import type { MailQueue } from '../mail/mail-queue';
 import { signupAudit } from './signup-audit';
 import { signupPinMail, welcomeMail } from './signup-mails';
 import * as repo from './signup-wizard.repository';
@@ -71,6 +72,9 @@ function newPin(): string {
 
 export type SignupWizardService = ReturnType<typeof createSignupWizardService>;
 
+/** What a pin e-mail's job checks before it is sent: its sign-up still waits for that pin. */
+type PinRef = { onceTokenHash: string };
+
 /**
  * The sign-up wizard (docs/product.md §4 Signup wizard, §5 Signup): an e-mailed 6-digit pin proves
  * the address (15 minutes, 5 tries), then createaccount makes the organisation, its admin and a first
@@ -85,13 +89,16 @@ export function createSignupWizardService(deps: {
   projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
   organisations: Pick<OrganisationsService, 'create'>;
   members: Pick<MembersService, 'createAdmin'>;
-  outbox: Outbox;
+  mail: MailQueue;
   publicUrl: string;
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, billing, projects, organisations, members, outbox, publicUrl, hashCost } = deps;
+  const { db, audit, auth, billing, projects, organisations, members, mail, publicUrl, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
+  mail.whileWanted('sign-up pin', (executor, ref) =>
+    repo.signupAwaitsPin(executor, (ref as PinRef).onceTokenHash, now()),
+  );
   const perAddress = createAddressLimit({
     db,
     now,
@@ -120,18 +127,28 @@ export function createSignupWizardService(deps: {
       const at = now();
       const once = newSecretToken(ONCE_PREFIX);
       const pin = newPin();
+      const expiresAt = new Date(at.getTime() + SIGNUP_PIN_LIFETIME_MINUTES * MINUTE_MS);
       await db.transaction(async (tx) => {
         if (input.previousOnce) await repo.endSignup(tx, hashToken(input.previousOnce), at);
+        const onceTokenHash = hashToken(once);
         await repo.insertSignup(tx, {
           email,
-          onceTokenHash: hashToken(once),
+          onceTokenHash,
           pinHash: pinHashOf(once, pin),
           beta: input.beta,
-          expiresAt: new Date(at.getTime() + SIGNUP_PIN_LIFETIME_MINUTES * MINUTE_MS),
+          expiresAt,
           createdAt: at,
         });
+        // Queued with its sign-up (sealed: the pin is stored nowhere else in clear); not sent once
+        // the pin has expired, or was replaced by a newer one.
+        await mail.enqueue(tx, {
+          purpose: 'sign-up pin',
+          organisationId: null,
+          message: signupPinMail({ email, pin }),
+          notAfter: expiresAt,
+          ref: { onceTokenHash } satisfies PinRef,
+        });
       });
-      outbox.post(signupPinMail({ email, pin }), 'sign-up pin');
       return { once };
     },
 
@@ -210,6 +227,15 @@ export function createSignupWizardService(deps: {
         };
         const { project, environmentIds } = await projects.createWithin(tx, principal, FIRST_PROJECT);
         await repo.markSignupCompleted(tx, signup.id, at);
+        await mail.enqueue(tx, {
+          purpose: 'welcome',
+          organisationId: organisation.id,
+          message: welcomeMail({
+            account,
+            organisation: organisation.name,
+            link: organisationLoginLink(publicUrl, organisation.domain),
+          }),
+        });
         const name = `${input.firstName} ${input.lastName}`.trim();
         await audit.record(
           tx,
@@ -222,20 +248,12 @@ export function createSignupWizardService(deps: {
             environments: project.environments.map((e) => e.name),
           }),
         );
-        return { organisation, admin, account, environmentIds };
+        return { organisation, admin, environmentIds };
       });
       if (!created) throw pinError(SIGNUP_DEAD_DETAIL);
-      const { organisation, admin, account, environmentIds } = created;
+      const { organisation, admin, environmentIds } = created;
       projects.announceEnvironments(organisation.id, environmentIds);
       const token = await auth.createLoginToken(organisation.id, admin.id);
-      outbox.post(
-        welcomeMail({
-          account,
-          organisation: organisation.name,
-          link: organisationLoginLink(publicUrl, organisation.domain),
-        }),
-        'welcome',
-      );
       return { token, domain: organisation.domain };
     },
   };

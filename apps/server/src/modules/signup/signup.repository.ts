@@ -24,6 +24,19 @@ export type InvitationRecord = {
 
 export const RESET_PURPOSE = 'reset_password' satisfies OneTimeTokenPurpose;
 
+/** The organisation of a (lowercase) domain. */
+export async function findOrganisationByDomain(
+  db: Executor,
+  domain: string,
+): Promise<OrganisationRecord | null> {
+  const [row] = await db
+    .select({ id: organisations.id, name: organisations.name, domain: organisations.domain })
+    .from(organisations)
+    .where(eq(organisations.domain, domain))
+    .limit(1);
+  return row ?? null;
+}
+
 /** An activated, live member of the organisation by e-mail (lowercase). */
 export async function findActiveAccount(
   db: Executor,

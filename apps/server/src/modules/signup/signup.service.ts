@@ -1,15 +1,15 @@
 import type { Database } from '../../db/client';
-import type { Mailer } from '../../lib/mailer';
 import type { HashCost } from '../../lib/passwords';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { MailQueue } from '../mail/mail-queue';
 import type { MembersService } from '../members/members.service';
 import type { OrganisationsService } from '../organisations/organisations.service';
 import type { ProjectsService } from '../projects/projects.service';
+import type { JobQueue } from '../queue/queue.service';
 import { createFindOrganisationsService } from './find-organisations.service';
 import { createInviteeSignupService } from './invitee-signup.service';
-import { createOutbox, type OutboxLogger } from '../../lib/mail-limits';
 import { createPasswordResetService } from './password-reset.service';
 import { createSignupWizardService } from './signup-wizard.service';
 
@@ -17,7 +17,8 @@ export type SignupService = ReturnType<typeof createSignupService>;
 
 /**
  * The signed-out account flows (docs/product.md §2, §8): the sign-up wizard, password reset, invited
- * sign-up and find organisation, sharing one outbox for the e-mails they send after answering.
+ * sign-up and find organisation. Their e-mails, and the work a signed-out request must not wait for,
+ * go through the durable queue (docs/adr/0023-durable-queue.md).
  */
 export function createSignupService(deps: {
   db: Database;
@@ -27,16 +28,28 @@ export function createSignupService(deps: {
   projects: Pick<ProjectsService, 'createWithin' | 'announceEnvironments'>;
   organisations: Pick<OrganisationsService, 'create'>;
   members: Pick<MembersService, 'createAdmin' | 'activateInvited' | 'setPassword'>;
-  mailer: Mailer;
+  queue: JobQueue;
+  mail: MailQueue;
   publicUrl: string;
   hashCost: HashCost;
-  logger: OutboxLogger;
+  logger: { warn: (details: Record<string, unknown>, message: string) => void };
   now?: () => Date;
 }) {
-  const { db, audit, auth, billing, projects, organisations, members, mailer, publicUrl, hashCost, logger } =
+  const { db, audit, auth, billing, projects, organisations, members, queue, mail, publicUrl, hashCost } =
     deps;
   const clock = deps.now ? { now: deps.now } : {};
-  const outbox = createOutbox({ mailer, logger });
+  const passwordReset = createPasswordResetService({
+    db,
+    audit,
+    auth,
+    members,
+    queue,
+    mail,
+    publicUrl,
+    hashCost,
+    logger: deps.logger,
+    ...clock,
+  });
   return {
     wizard: createSignupWizardService({
       db,
@@ -46,24 +59,21 @@ export function createSignupService(deps: {
       projects,
       organisations,
       members,
-      outbox,
+      mail,
       publicUrl,
       hashCost,
       ...clock,
     }),
-    passwordReset: createPasswordResetService({
-      db,
-      audit,
-      auth,
-      members,
-      outbox,
-      publicUrl,
-      hashCost,
-      ...clock,
-    }),
+    passwordReset,
     invitee: createInviteeSignupService({ db, audit, auth, billing, members, hashCost, ...clock }),
-    findOrganisations: createFindOrganisationsService({ db, outbox, publicUrl }),
-    /** Resolves once the e-mails posted so far were handed to the mail server or given up. */
-    mailsSettled: () => outbox.settled(),
+    findOrganisations: createFindOrganisationsService({ db, queue, mail, publicUrl, ...clock }),
+    /**
+     * Resolves once the reset requests answered so far are queued and the queue's worker is idle:
+     * the e-mails queued so far were sent, given up, or wait for a retry later (tests).
+     */
+    async mailsSettled(): Promise<void> {
+      await passwordReset.queued();
+      await mail.settled();
+    },
   };
 }
