@@ -3,8 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import {
   AUTHORITIES,
   controlChanges,
+  environmentChanges,
   featureSettingsChanges,
   type ControlSnapshot,
+  type EnvironmentSnapshot,
   type FeatureSettingsSnapshot,
 } from '@vexil/core';
 import type { Database } from './db/client';
@@ -138,7 +140,32 @@ async function seedSampleProject(db: Database, organisationId: string, adminId: 
         jsApiKey: newSdkKey('js'),
       },
     ])
-    .returning({ id: environments.id });
+    .returning();
+  // The first version of each environment's settings (docs/adr/0022-versions.md).
+  await db.insert(versions).values(
+    envs.map((env) => {
+      const snapshot: EnvironmentSnapshot = {
+        name: env.name,
+        key: env.key,
+        url: env.url ?? '',
+        color: env.color,
+        local: env.local,
+        production: env.production,
+        tags: env.tags,
+        sdkCanCreateFeatures: env.sdkCanCreateFeatures,
+      };
+      return {
+        organisationId,
+        resourceType: 'environment' as const,
+        resourceId: env.id,
+        environmentId: env.id,
+        number: 1,
+        source: 'system' as const,
+        changes: environmentChanges(null, snapshot),
+        snapshot,
+      };
+    }),
+  );
   for (const sample of SAMPLE_FEATURES) {
     const [feature] = await db
       .insert(features)

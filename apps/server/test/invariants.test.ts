@@ -118,6 +118,7 @@ beforeAll(async () => {
       environmentId: victimEnvironments.map((e) => e.id),
       featureKey: victimFeatures.map((f) => f.key),
       featureId: victimFeatures.map((f) => f.id),
+      segmentKey: victimSegments.map((s) => s.key),
       bookmarked: ['true', 'false'],
       kind: ['server', 'js'],
       target: ['tier'],

@@ -1,11 +1,13 @@
-import { featureControls, features, versions } from '../src/db/schema/index';
+import { eq } from 'drizzle-orm';
+import { environments, featureControls, features, segments, versions } from '../src/db/schema/index';
 import type { FeatureSettingsSnapshot } from '@vexil/core';
 import { settingsSnapshot } from '../src/modules/features/feature-versions';
 import type { Harness } from './helpers';
 
 /*
  * What the versions invariant (versions-invariant.test.ts) compares around each call: every feature
- * control's and feature's state, how many versions each has, and its newest version's snapshot.
+ * control's, feature's, segment's and live environment's state, how many versions each has, and its
+ * newest version's snapshot.
  */
 
 /** JSON with sorted keys: jsonb reorders keys, and key order is not a change. */
@@ -42,6 +44,26 @@ export async function fingerprint(h: Harness): Promise<Map<string, Entry>> {
   for (const feature of await db.select().from(features)) {
     const snapshot = await settingsSnapshot(db, h.app.services.team, feature.organisationId, feature);
     entry(`feature:${feature.id}`).state = settingsState(snapshot);
+  }
+  for (const segment of await db.select().from(segments)) {
+    entry(`segment:${segment.id}`).state = canonical({
+      key: segment.key,
+      name: segment.name,
+      description: segment.description,
+    });
+  }
+  // An environment's settings, never its SDK keys; an archived one is gone (its history stays).
+  for (const env of await db.select().from(environments).where(eq(environments.archived, false))) {
+    entry(`environment:${env.id}`).state = canonical({
+      name: env.name,
+      key: env.key,
+      url: env.url ?? '',
+      color: env.color,
+      local: env.local,
+      production: env.production,
+      tags: env.tags,
+      sdkCanCreateFeatures: env.sdkCanCreateFeatures,
+    });
   }
   const rows = await db
     .select({

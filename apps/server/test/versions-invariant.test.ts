@@ -1,6 +1,7 @@
 /**
  * Every write is versioned (docs/adr/0022-versions.md): walking every write route the app registers,
- * a representative call that changes a feature control or a feature's settings adds exactly one
+ * a representative call that changes a feature control, a feature's settings, a segment or an
+ * environment's settings adds exactly one
  * version to that resource (a resource it creates gets its version 1), a call that changes neither adds
  * none, and after every call each resource's newest version is its state. A new write route is walked
  * the moment it is registered; one without a representative call (versions-invariant.cases.ts) is still called (with the
@@ -14,6 +15,7 @@ import { createFeature } from './features';
 import { bearer, createHarness, randomIp, type Harness } from './helpers';
 import { compare, fingerprint } from './version-fingerprint';
 import { writeCases, type Case } from './versions-invariant.cases';
+import { resourceCases } from './versions-invariant.resource-cases';
 
 let h: Harness;
 let team: Team;
@@ -53,14 +55,17 @@ afterAll(async () => {
   await h.close();
 });
 
-describe('versions of feature controls and feature settings', () => {
+describe('versions of feature controls, feature settings, segments and environments', () => {
   it('every write route that changes one adds exactly one version to it, and no write route changes one without', async () => {
     const routes = h.app.routeTable.filter((r: RouteEntry) => WRITES.includes(r.method));
     expect(routes.length).toBeGreaterThan(40);
     const problems: string[] = [];
     const failed: string[] = [];
     const changing = new Set<string>();
-    const { cases: CASES, filled } = writeCases({ h, team, web, readOnlyToken });
+    const context = { h, team, web, readOnlyToken };
+    const { cases: CASES, filled } = writeCases(context);
+    for (const [name, more] of Object.entries(resourceCases(context)))
+      CASES[name] = [...(CASES[name] ?? []), ...more];
     for (const route of routes) {
       const name = `${route.method} ${route.url}`;
       const cases: Case[] = CASES[name.replace(/\/$/, '')] ?? [
@@ -92,6 +97,12 @@ describe('versions of feature controls and feature settings', () => {
       [
         'PUT /api/sdk/v1/register',
         'POST /api/v1/environments',
+        'PUT /api/v1/environments',
+        'POST /api/v1/environments/:projectKey/:environmentKey/versions/:number/restore',
+        'POST /api/v1/projects',
+        'POST /api/v2/segments',
+        'PUT /api/v2/segments',
+        'POST /api/v2/segments/:projectKey/:environmentKey/:segmentKey/versions/:number/restore',
         'POST /api/v1/projects/:projectKey/features',
         'PUT /api/v1/projects/:projectKey/features',
         'PUT /api/v1/features/link',

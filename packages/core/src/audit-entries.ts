@@ -46,20 +46,28 @@ export type ExperimentAuditEntry =
       environment: AuditNamed & { projectKey: string };
     });
 
+/**
+ * The version a write created (none when it changed nothing), and the one a restore brought forward
+ * (docs/adr/0022-versions.md): the entry's `data.version` and `data.restoredFrom`.
+ */
+export type AuditVersioned = { version?: number | undefined; restoredFrom?: number | undefined };
+
 /** Segments of an environment. */
 export type SegmentAuditEntry =
-  | (ByMember & {
-      kind: 'segment.created';
-      segment: AuditNamed & { id: string };
-      environment: AuditNamed & { projectKey: string };
-    })
-  | (ByMember & {
-      kind: 'segment.updated';
-      segment: { id: string; key: string };
-      environment: AuditNamed & { projectKey: string };
-      name: { from: string; to: string };
-      descriptionChanged: boolean;
-    })
+  | (ByMember &
+      AuditVersioned & {
+        kind: 'segment.created';
+        segment: AuditNamed & { id: string };
+        environment: AuditNamed & { projectKey: string };
+      })
+  | (ByMember &
+      AuditVersioned & {
+        kind: 'segment.updated';
+        segment: { id: string; key: string };
+        environment: AuditNamed & { projectKey: string };
+        name: { from: string; to: string };
+        descriptionChanged: boolean;
+      })
   | (ByMember & {
       kind: 'segment.deleted';
       segment: AuditNamed & { id: string };
@@ -96,20 +104,22 @@ export const AUDIT_ENVIRONMENT_FIELDS = [
 
 /** Environments of a project. */
 export type EnvironmentAuditEntry =
-  | (ByMember & {
-      kind: 'environment.created';
-      environment: AuditEnvironment;
-      project: AuditNamed;
-      /** Its targeting was copied from another environment. */
-      cloned: boolean;
-    })
-  | (ByMember & {
-      kind: 'environment.updated';
-      environment: AuditEnvironment;
-      project: AuditNamed;
-      /** The settings that changed, from and to; none when it was saved as it was. */
-      changes: { field: (typeof AUDIT_ENVIRONMENT_FIELDS)[number]; from: unknown; to: unknown }[];
-    })
+  | (ByMember &
+      AuditVersioned & {
+        kind: 'environment.created';
+        environment: AuditEnvironment;
+        project: AuditNamed;
+        /** Its targeting was copied from another environment. */
+        cloned: boolean;
+      })
+  | (ByMember &
+      AuditVersioned & {
+        kind: 'environment.updated';
+        environment: AuditEnvironment;
+        project: AuditNamed;
+        /** The settings that changed, from and to; none when it was saved as it was. */
+        changes: { field: (typeof AUDIT_ENVIRONMENT_FIELDS)[number]; from: unknown; to: unknown }[];
+      })
   | (ByMember & { kind: 'environment.deleted'; environment: AuditEnvironment; project: AuditNamed })
   | (ByMember & {
       kind: 'environment.key_rotated';

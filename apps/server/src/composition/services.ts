@@ -158,8 +158,17 @@ export function createServices(
     }),
     ...clock,
   });
-  const segments = createSegmentsService({ db, audit, billing, scope, controls, ...clock });
-  const environments = createEnvironmentsService({ db, audit, billing, controls, events, scope, ...clock });
+  const segments = createSegmentsService({ db, audit, billing, scope, controls, versions, ...clock });
+  const environments = createEnvironmentsService({
+    db,
+    audit,
+    billing,
+    controls,
+    events,
+    scope,
+    versions,
+    ...clock,
+  });
   const experiments = createExperimentsService({ db, audit, billing, scope, events, outbox, ...clock });
   const targetUsers = createTargetUsersService({ db, audit, scope });
 

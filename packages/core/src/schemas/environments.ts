@@ -119,6 +119,8 @@ export const environmentUpdateInput = environmentInput.extend({
   local: z.boolean().optional(),
   production: z.boolean().optional(),
   tags: environmentInput.shape.tags.unwrap().optional(),
+  /** Kept with the version the save creates (docs/adr/0022-versions.md). */
+  comment: text({ max: MAX_LENGTH.comment }).optional(),
 });
 /** Type of {@link environmentUpdateInput} after parsing. */
 export type EnvironmentUpdateInput = z.infer<typeof environmentUpdateInput>;

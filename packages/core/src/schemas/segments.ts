@@ -39,6 +39,8 @@ export const segmentInput = z.object({
   name: segmentName,
   description: segmentDescription,
   lastModifiedDate: basedOnVersion,
+  /** Kept with the version the save creates (docs/adr/0022-versions.md). */
+  comment: text({ max: MAX_LENGTH.comment }).optional(),
 });
 /** Type of {@link segmentInput}. */
 export type SegmentInput = z.infer<typeof segmentInput>;

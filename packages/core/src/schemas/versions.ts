@@ -62,6 +62,32 @@ export const featureSettingsSnapshotSchema = z.object({
 /** Type of {@link featureSettingsSnapshotSchema}. */
 export type FeatureSettingsSnapshot = z.infer<typeof featureSettingsSnapshotSchema>;
 
+/** A segment as a version keeps it: what the segment form edits (its key never changes). */
+export const segmentSnapshotSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
+/** Type of {@link segmentSnapshotSchema}. */
+export type SegmentSnapshot = z.infer<typeof segmentSnapshotSchema>;
+
+/**
+ * An environment's settings as a version keeps them (the Edit Environment form's fields, `url` `''`
+ * when none). Its SDK keys are secrets, not settings: a rotation is no change of the settings.
+ */
+export const environmentSnapshotSchema = z.object({
+  name: z.string(),
+  key: z.string(),
+  url: z.string(),
+  color: z.string(),
+  local: z.boolean(),
+  production: z.boolean(),
+  tags: z.array(z.string()),
+  sdkCanCreateFeatures: z.boolean(),
+});
+/** Type of {@link environmentSnapshotSchema}. */
+export type EnvironmentSnapshot = z.infer<typeof environmentSnapshotSchema>;
+
 /** One version in a history list: who, when, from where, why and what changed, without the snapshot. */
 export const versionSummarySchema = z.object({
   number: z.number().int().min(1),
@@ -185,3 +211,34 @@ export const versionDiffParams = versionedFeatureParams.extend({
  * without it, the feature settings' history.
  */
 export const versionEnvironmentQuery = z.object({ environmentKey: versionedEnvironmentKey });
+
+/** Query of GET …/versions of a resource that has one history (a segment, an environment). */
+export const versionListQuery = versionPageQuery.omit({ environmentKey: true });
+
+/** Path of a segment's history: `/api/v2/segments/{projectKey}/{environmentKey}/{segmentKey}/versions`. */
+export const versionedSegmentParams = z.object({
+  projectKey: z.string(),
+  environmentKey: z.string(),
+  segmentKey: z.string(),
+});
+/** Path of one version of a segment. */
+export const segmentVersionNumberParams = versionedSegmentParams.extend({
+  number: z.coerce.number().int().min(1),
+});
+/** Path of a diff between two versions of a segment. */
+export const segmentVersionDiffParams = versionedSegmentParams.extend({
+  a: z.coerce.number().int().min(1),
+  b: z.coerce.number().int().min(1),
+});
+
+/** Path of an environment's history: `/api/v1/environments/{projectKey}/{environmentKey}/versions`. */
+export const versionedEnvironmentParams = z.object({ projectKey: z.string(), environmentKey: z.string() });
+/** Path of one version of an environment's settings. */
+export const environmentVersionNumberParams = versionedEnvironmentParams.extend({
+  number: z.coerce.number().int().min(1),
+});
+/** Path of a diff between two versions of an environment's settings. */
+export const environmentVersionDiffParams = versionedEnvironmentParams.extend({
+  a: z.coerce.number().int().min(1),
+  b: z.coerce.number().int().min(1),
+});

@@ -24,7 +24,7 @@ function missingFrom(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /** `Tags: added beta; removed old`, or `Tags: reordered` when only the order changed. */
-function listChange(label: string, before: readonly string[], after: readonly string[]): string[] {
+export function listChange(label: string, before: readonly string[], after: readonly string[]): string[] {
   if (sameJson(before, after)) return [];
   const added = missingFrom(after, before).map(conditionValueLabel);
   const removed = missingFrom(before, after).map(conditionValueLabel);

@@ -3,6 +3,7 @@ import { VERSION_SOURCES, VERSIONED_RESOURCES } from '@vexil/core';
 import { createdAt, id } from './columns.ts';
 import { features } from './features.ts';
 import { environments } from './projects.ts';
+import { segments } from './targeting.ts';
 import { organisationId } from './tenant.ts';
 
 /**
@@ -21,6 +22,8 @@ export const versions = pgTable(
     featureId: uuid('feature_id').references(() => features.id, { onDelete: 'cascade' }),
     /** The environment of a control's, a segment's or an environment's version. */
     environmentId: uuid('environment_id').references(() => environments.id, { onDelete: 'cascade' }),
+    /** The segment of a segment's version: a deleted segment's history goes with it. */
+    segmentId: uuid('segment_id').references(() => segments.id, { onDelete: 'cascade' }),
     number: integer('number').notNull(),
     parentNumber: integer('parent_number'),
     /** The member or token owner who made the change; kept by name when they are removed. */
@@ -39,5 +42,6 @@ export const versions = pgTable(
     // One number per resource; also the index of its history, newest first.
     uniqueIndex('versions_resource_number_unique').on(t.resourceType, t.resourceId, t.number),
     index('versions_feature_created_idx').on(t.featureId, t.createdAt),
+    index('versions_segment_idx').on(t.segmentId),
   ],
 );

@@ -39,6 +39,14 @@ function show(value: unknown): string {
   return markdownCode(String(value));
 }
 
+/** The version a create or an update made, and the one a restore brought forward. */
+function versionData(entry: { version?: number | undefined; restoredFrom?: number | undefined }) {
+  return {
+    ...(entry.version === undefined ? {} : { version: entry.version }),
+    ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
+  };
+}
+
 function text(entry: EnvironmentAuditEntry): Pick<AuditEntry, 'title' | 'description' | 'data'> {
   const by = escapeMarkdown(entry.by);
   const { environment, project } = entry;
@@ -48,18 +56,24 @@ function text(entry: EnvironmentAuditEntry): Pick<AuditEntry, 'title' | 'descrip
       return {
         title: `Environment ${environment.name} created in ${project.name}`,
         description: `${by} created the environment ${describe(environment)} in the project **${projectName}**${entry.cloned ? ', copying its targeting from another environment' : ''}.`,
+        ...(entry.version === undefined ? {} : { data: versionData(entry) }),
       };
-    case 'environment.updated':
+    case 'environment.updated': {
+      const restored = entry.restoredFrom === undefined ? '' : ` (version ${entry.restoredFrom} restored)`;
       return {
         title: `Environment ${environment.name} updated in ${project.name}`,
         description:
           entry.changes.length === 0
             ? `${by} saved the environment ${describe(environment)} without changes.`
-            : `${by} updated the environment ${describe(environment)} in **${projectName}**:\n\n${entry.changes
+            : `${by} updated the environment ${describe(environment)} in **${projectName}**${restored}:\n\n${entry.changes
                 .map(({ field, from, to }) => `- ${LABELS[field]}: ${show(from)} → ${show(to)}`)
                 .join('\n')}`,
-        data: Object.fromEntries(entry.changes.map(({ field, from, to }) => [field, { from, to }])),
+        data: {
+          ...Object.fromEntries(entry.changes.map(({ field, from, to }) => [field, { from, to }])),
+          ...versionData(entry),
+        },
       };
+    }
     case 'environment.deleted':
       return {
         title: `Environment ${environment.name} deleted from ${project.name}`,

@@ -3,27 +3,27 @@ import {
   MASKED_SERVER_SDK_KEY,
   canSeeServerSdkKey,
   defaultSdkCanCreateFeatures,
-  isProductionEnvironment,
   type Environment,
   type EnvironmentInput,
   type EnvironmentUpdateInput,
   type ProjectRef,
 } from '@vexil/core';
-import { AUDIT_ENVIRONMENT_FIELDS } from '@vexil/core/audit-entries';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
-import { changedSince } from '../../lib/versions';
 import { newSdkKey } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
-import { authorOf, originOf } from '../versions/versions.service';
+import { authorOf, originOf, type VersionsService } from '../versions/versions.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import { environmentAudit } from './environment-audit';
+import { audited, createEnvironmentChange, nextSdkCanCreateFeatures } from './environment-change';
+import { createEnvironmentHistory } from './environment-history';
+import { recordEnvironmentVersion } from './environment-versions';
 import * as repo from './environments.repository';
 import type { EnvironmentRecord } from './environments.types';
 
@@ -64,24 +64,6 @@ function keyTakenError(key: string) {
   return new ValidationError('key', `An environment with the key "${key}" already exists in this project.`);
 }
 
-/**
- * Whether registration may create features after an update: as asked; when not asked, as before,
- * except that an environment becoming production falls back to production's default (off).
- */
-function nextSdkCanCreateFeatures(
-  before: EnvironmentRecord,
-  input: Pick<EnvironmentInput, 'sdkCanCreateFeatures' | 'production' | 'tags'>,
-): boolean {
-  if (input.sdkCanCreateFeatures !== undefined) return input.sdkCanCreateFeatures;
-  const becomesProduction = !isProductionEnvironment(before) && isProductionEnvironment(input);
-  return becomesProduction ? false : before.sdkCanCreateFeatures;
-}
-
-/** An environment as its audit entries describe it. */
-function audited(row: Pick<EnvironmentRecord, 'id' | 'name' | 'key' | 'production' | 'local'>) {
-  return { id: row.id, key: row.key, name: row.name, production: row.production, local: row.local };
-}
-
 export type EnvironmentsService = ReturnType<typeof createEnvironmentsService>;
 
 export function createEnvironmentsService(deps: {
@@ -91,10 +73,12 @@ export function createEnvironmentsService(deps: {
   controls: ControlsService;
   events: ChangeEvents;
   scope: Scope;
+  versions: VersionsService;
   now?: () => Date;
 }) {
-  const { db, audit, billing, controls, events, scope } = deps;
+  const { db, audit, billing, controls, events, scope, versions } = deps;
   const now = deps.now ?? (() => new Date());
+  const change = createEnvironmentChange({ db, audit, billing, versions, now });
 
   function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
     assertAllowed(principal, action, { type: 'environment' });
@@ -109,7 +93,7 @@ export function createEnvironmentsService(deps: {
     principal: Principal,
     project: ProjectRef,
     input: Omit<EnvironmentInput, 'projectKey' | 'id'>,
-  ): Promise<EnvironmentRecord> {
+  ): Promise<EnvironmentRecord & { version: number | undefined }> {
     const at = now();
     const row = await repo.insert(tx, {
       organisationId: principal.organisationId,
@@ -135,11 +119,27 @@ export function createEnvironmentsService(deps: {
       author: authorOf(principal),
       origin: originOf(principal),
     });
-    return row;
+    const version = await recordEnvironmentVersion(versions, tx, {
+      organisationId: principal.organisationId,
+      environment: row,
+      author: authorOf(principal),
+      origin: originOf(principal),
+      before: null,
+    });
+    return { ...row, version };
   }
 
   return {
     toEnvironment,
+
+    /** The versions of each environment's settings: list, one, diff and restore (docs/adr/0022-versions.md). */
+    history: createEnvironmentHistory({
+      db,
+      versions,
+      change,
+      toEnvironment,
+      announce: (organisationId, environmentId) => changed(organisationId, environmentId),
+    }),
 
     /** Live environments of these projects as `principal` may see them, grouped by project id. */
     async listByProjects(
@@ -198,6 +198,7 @@ export function createEnvironmentsService(deps: {
               environment: audited(row),
               project: { key: project.key, name: project.name },
               cloned: Boolean(input.cloneEnvironmentId),
+              version: row.version,
             }),
           );
           return { row, project };
@@ -241,52 +242,34 @@ export function createEnvironmentsService(deps: {
       if (input.id === undefined)
         throw new ValidationError('id', 'An id is required to update an environment.');
       const id = input.id;
-      const organisationId = principal.organisationId;
-      const row = await db.transaction(async (tx) => {
-        const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
-        if (!found) throw new NotFoundError('environment', id);
-        await billing.assertActive(tx, organisationId);
-        const { environment: before, project } = found;
-        if (changedSince(before.updatedAt, input.lastModifiedDate))
-          throw await audit.staleWrite(tx, principal, { type: 'environment', id }, 'environment');
-        if (input.projectKey !== project.key) {
-          throw new ValidationError('projectKey', 'An environment cannot move to another project.');
-        }
-        if (input.key !== before.key)
-          throw new ValidationError('key', 'The key of an environment cannot be changed.');
-        const kept = {
-          url: input.url === undefined ? before.url : input.url || null,
-          color: input.color ?? before.color,
-          local: input.local ?? before.local,
-          production: input.production ?? before.production,
-          tags: input.tags ?? before.tags,
-        };
-        const next = {
-          name: input.name,
-          ...kept,
-          sdkCanCreateFeatures: nextSdkCanCreateFeatures(before, {
+      const row = await change(
+        principal,
+        id,
+        {
+          origin: originOf(principal, input.comment),
+          projectKey: input.projectKey,
+          basedOn: input.lastModifiedDate,
+        },
+        (before) => {
+          const kept = {
+            url: input.url ?? before.url,
+            color: input.color ?? before.color,
+            local: input.local ?? before.local,
+            production: input.production ?? before.production,
+            tags: input.tags ?? before.tags,
+          };
+          return {
+            name: input.name,
+            key: input.key,
             ...kept,
-            sdkCanCreateFeatures: input.sdkCanCreateFeatures,
-          }),
-        };
-        const changes = AUDIT_ENVIRONMENT_FIELDS.filter(
-          (field) => JSON.stringify(before[field]) !== JSON.stringify(next[field]),
-        );
-        const after = await repo.update(tx, organisationId, id, { ...next, updatedAt: now() });
-        await audit.record(
-          tx,
-          principal,
-          environmentAudit({
-            kind: 'environment.updated',
-            by: principal.email,
-            environment: audited(after),
-            project: { key: project.key, name: project.name },
-            changes: changes.map((field) => ({ field, from: before[field], to: next[field] })),
-          }),
-        );
-        return { after, projectKey: project.key };
-      });
-      changed(organisationId, id);
+            sdkCanCreateFeatures: nextSdkCanCreateFeatures(before, {
+              ...kept,
+              sdkCanCreateFeatures: input.sdkCanCreateFeatures,
+            }),
+          };
+        },
+      );
+      changed(principal.organisationId, id);
       return toEnvironment(principal, row.after, row.projectKey);
     },
 

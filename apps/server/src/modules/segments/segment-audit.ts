@@ -7,6 +7,20 @@ import { escapeMarkdown, markdownCode } from '@vexil/core';
 import { AUDIT_ENTRY_ACTIONS, type SegmentAuditEntry } from '@vexil/core/audit-entries';
 import type { AuditEntry } from '../audit/audit.service';
 
+function restored(entry: { restoredFrom?: number | undefined }): string {
+  return entry.restoredFrom === undefined ? '' : ` (version ${entry.restoredFrom} restored)`;
+}
+
+/** The version a create or an update made, and the one a restore brought forward. */
+function versionData(entry: SegmentAuditEntry): Record<string, number> | undefined {
+  if (entry.kind === 'segment.deleted') return undefined;
+  const data = {
+    ...(entry.version === undefined ? {} : { version: entry.version }),
+    ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
+  };
+  return Object.keys(data).length > 0 ? data : undefined;
+}
+
 function text(entry: SegmentAuditEntry): Pick<AuditEntry, 'title' | 'description'> {
   const by = escapeMarkdown(entry.by);
   const environment = escapeMarkdown(entry.environment.name);
@@ -19,7 +33,7 @@ function text(entry: SegmentAuditEntry): Pick<AuditEntry, 'title' | 'description
     case 'segment.updated':
       return {
         title: `Segment ${entry.name.to} updated in ${entry.environment.name}`,
-        description: `${by} updated the segment ${markdownCode(entry.segment.key)}: name **${escapeMarkdown(entry.name.from)}** → **${escapeMarkdown(entry.name.to)}**${entry.descriptionChanged ? ', description changed' : ''}.`,
+        description: `${by} updated the segment ${markdownCode(entry.segment.key)}${restored(entry)}: name **${escapeMarkdown(entry.name.from)}** → **${escapeMarkdown(entry.name.to)}**${entry.descriptionChanged ? ', description changed' : ''}.`,
       };
     case 'segment.deleted':
       return {
@@ -29,8 +43,9 @@ function text(entry: SegmentAuditEntry): Pick<AuditEntry, 'title' | 'description
   }
 }
 
-/** The audit entry of a segment write. */
+/** The audit entry of a segment write; one that created a version names it (`data.version`). */
 export function segmentAudit(entry: SegmentAuditEntry): AuditEntry {
+  const data = versionData(entry);
   return {
     action: AUDIT_ENTRY_ACTIONS[entry.kind],
     resourceType: 'segment',
@@ -38,5 +53,6 @@ export function segmentAudit(entry: SegmentAuditEntry): AuditEntry {
     projectKey: entry.environment.projectKey,
     environmentKey: entry.environment.key,
     ...text(entry),
+    ...(data ? { data } : {}),
   };
 }

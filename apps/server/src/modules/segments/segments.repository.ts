@@ -118,3 +118,24 @@ export async function update(
 export async function remove(db: Executor, organisationId: string, id: string): Promise<void> {
   await db.delete(segments).where(and(eq(segments.organisationId, organisationId), eq(segments.id, id)));
 }
+
+/** A segment of an environment by its key. */
+export async function findByKey(
+  db: Executor,
+  organisationId: string,
+  environmentId: string,
+  key: string,
+): Promise<SegmentRecord | undefined> {
+  const [row] = await db
+    .select(segmentColumns)
+    .from(segments)
+    .where(
+      and(
+        eq(segments.organisationId, organisationId),
+        eq(segments.environmentId, environmentId),
+        eq(segments.key, key),
+      ),
+    )
+    .limit(1);
+  return row;
+}

@@ -1,16 +1,19 @@
-import { type EnvironmentConstraint, type Segment, type SegmentInput } from '@vexil/core';
+import { type Segment, type SegmentInput } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
+import { BadRequestError, NotFoundError, ValidationError } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
-import { changedSince } from '../../lib/versions';
+import { authorOf, originOf, type VersionsService } from '../versions/versions.service';
+import { assertSegmentAllowed as assertCan, toSegment } from './segment-access';
 import { segmentAudit } from './segment-audit';
+import { createSegmentChange } from './segment-change';
+import { createSegmentHistory } from './segment-history';
+import { recordSegmentVersion } from './segment-versions';
 import * as repo from './segments.repository';
-import type { SegmentRecord } from './segments.types';
 
 /**
  * Segment keys of an environment, for rule validation. Standalone (no service around it) so that the
@@ -18,18 +21,6 @@ import type { SegmentRecord } from './segments.types';
  */
 export function segmentKeysOf(executor: Executor, organisationId: string, environmentId: string) {
   return repo.keysOf(executor, organisationId, environmentId);
-}
-
-function toSegment(row: SegmentRecord, projectKey: string, environmentKey: string): Segment {
-  return {
-    id: row.id,
-    key: row.key,
-    name: row.name,
-    description: row.description,
-    projectKey,
-    environmentKey,
-    lastModifiedDate: row.updatedAt.toISOString(),
-  };
 }
 
 function keyTakenError(key: string) {
@@ -46,24 +37,17 @@ export function createSegmentsService(deps: {
   billing: Pick<BillingService, 'assertActive'>;
   scope: Scope;
   controls: ControlsService;
+  versions: VersionsService;
   now?: () => Date;
 }) {
-  const { db, audit, billing, scope, controls } = deps;
+  const { db, audit, billing, scope, controls, versions } = deps;
   const now = deps.now ?? (() => new Date());
-
-  function assertCan(
-    principal: Principal,
-    action: 'create' | 'update' | 'delete',
-    environment: EnvironmentConstraint,
-    projectId: string,
-  ) {
-    assertAllowed(principal, action, {
-      type: 'segment',
-      environment: { production: environment.production, tags: environment.tags ?? [], projectId },
-    });
-  }
+  const change = createSegmentChange({ db, audit, billing, versions, now });
 
   return {
+    /** The segment's versions: list, one, diff and restore (docs/adr/0022-versions.md). */
+    history: createSegmentHistory({ db, scope, versions, change }),
+
     /** GET /api/v2/segments/{projectKey}/{environmentKey}?query= */
     async list(principal: Principal, projectKey: string, environmentKey: string, text: string | undefined) {
       const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
@@ -97,6 +81,13 @@ export function createSegmentsService(deps: {
             createdAt: at,
             updatedAt: at,
           });
+          const version = await recordSegmentVersion(versions, tx, {
+            organisationId: principal.organisationId,
+            segment: row,
+            author: authorOf(principal),
+            origin: originOf(principal, input.comment),
+            before: null,
+          });
           await audit.record(
             tx,
             principal,
@@ -105,6 +96,7 @@ export function createSegmentsService(deps: {
               by: principal.email,
               segment: { id: row.id, key: row.key, name: row.name },
               environment: { key: environment.key, name: environment.name, projectKey: input.projectKey },
+              version,
             }),
           );
           return toSegment(row, input.projectKey, environment.key);
@@ -118,48 +110,18 @@ export function createSegmentsService(deps: {
     /** PUT /api/v2/segments/: name and description; the key and environment stay. */
     async update(principal: Principal, input: SegmentInput): Promise<Segment> {
       if (input.id === undefined) throw new ValidationError('id', 'An id is required to update a segment.');
-      const id = input.id;
-      return db.transaction(async (tx) => {
-        const found = await repo.findById(tx, principal.organisationId, id, { forUpdate: true });
-        if (
-          !found ||
-          found.project.key !== input.projectKey ||
-          found.environment.key !== input.environmentKey
-        ) {
-          throw new NotFoundError('segment', id);
-        }
-        assertCan(principal, 'update', found.environment, found.project.id);
-        await billing.assertActive(tx, principal.organisationId);
-        if (changedSince(found.segment.updatedAt, input.lastModifiedDate))
-          throw await audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
-        if (input.key !== found.segment.key)
-          throw new ValidationError('key', 'The key of a segment cannot be changed.');
-        const row = await repo.update(tx, principal.organisationId, id, {
-          name: input.name,
-          description: input.description,
-          updatedAt: now(),
-        });
-        await audit.record(
-          tx,
-          principal,
-          segmentAudit({
-            kind: 'segment.updated',
-            by: principal.email,
-            segment: { id, key: row.key },
-            environment: {
-              key: found.environment.key,
-              name: found.environment.name,
-              projectKey: found.project.key,
-            },
-            name: { from: found.segment.name, to: row.name },
-            descriptionChanged: found.segment.description !== row.description,
-          }),
-        );
-        return toSegment(row, found.project.key, found.environment.key);
-      });
+      return change(
+        principal,
+        { id: input.id, projectKey: input.projectKey, environmentKey: input.environmentKey },
+        { origin: originOf(principal, input.comment), basedOn: input.lastModifiedDate },
+        () => ({ key: input.key, name: input.name, description: input.description }),
+      );
     },
 
-    /** DELETE /api/v2/segments/{id}: refused while a rule of the environment still uses it. */
+    /**
+     * DELETE /api/v2/segments/{id}: refused while a rule of the environment still uses it. Its
+     * versions go with it (the versions' foreign key cascades), as a deleted feature's do.
+     */
     async remove(principal: Principal, id: string): Promise<void> {
       await db.transaction(async (tx) => {
         const found = await repo.findById(tx, principal.organisationId, id);

@@ -32,6 +32,8 @@ export type VersionAuthor = { id: string; name: string } | null;
 export type VersionEntry<S extends Record<string, unknown>> = VersionedRef & {
   featureId?: string | undefined;
   environmentId?: string | undefined;
+  /** A segment's version: deleted with the segment. */
+  segmentId?: string | undefined;
   author: VersionAuthor;
   origin: ChangeOrigin;
   restoredFrom?: number | undefined;
@@ -133,6 +135,7 @@ function rowOf<S extends Record<string, unknown>>(
     resourceId: entry.resourceId,
     featureId: entry.featureId ?? null,
     environmentId: entry.environmentId ?? null,
+    segmentId: entry.segmentId ?? null,
     number,
     parentNumber,
     authorId: entry.author?.id ?? null,

@@ -1,0 +1,128 @@
+import {
+  environmentChanges,
+  environmentSnapshotSchema,
+  jsonPatch,
+  nothingToRestoreMessage,
+  sameJson,
+  type Environment,
+  type EnvironmentSnapshot,
+  type RestoreVersionInput,
+  type Version,
+  type VersionDiff,
+  type VersionPage,
+} from '@vexil/core';
+import type { Database } from '../../db/client';
+import { AppError, NotFoundError } from '../../errors';
+import type { Principal } from '../auth/auth.service';
+import { toVersionSummary, type VersionsService } from '../versions/versions.service';
+import type { EnvironmentChange } from './environment-change';
+import { environmentRef } from './environment-versions';
+import * as repo from './environments.repository';
+import type { EnvironmentRecord } from './environments.types';
+
+/** An environment, named as its history routes name it. */
+export type EnvironmentKeys = { projectKey: string; environmentKey: string };
+
+export type EnvironmentHistory = ReturnType<typeof createEnvironmentHistory>;
+
+/**
+ * The versions of an environment's settings (docs/adr/0022-versions.md): the history, one version, the
+ * difference between two, and a restore, which is a settings save like any other (organisation-admin
+ * rights, the same checks, audit and announcement to the SDK payloads) whose settings are an older
+ * version's.
+ */
+export function createEnvironmentHistory(deps: {
+  db: Database;
+  versions: VersionsService;
+  change: EnvironmentChange;
+  toEnvironment: (principal: Principal, row: EnvironmentRecord, projectKey: string) => Environment;
+  /** Tells the SDK payloads and live dashboards that the environment changed (after the commit). */
+  announce: (organisationId: string, environmentId: string) => void;
+}) {
+  const { db, versions, change } = deps;
+
+  async function locate(principal: Principal, keys: EnvironmentKeys) {
+    const found = await repo.findByProjectKey(
+      db,
+      principal.organisationId,
+      keys.projectKey,
+      keys.environmentKey,
+    );
+    if (!found) throw new NotFoundError('environment', `${keys.projectKey}/${keys.environmentKey}`);
+    return { found, ref: environmentRef(principal.organisationId, found.environment.id) };
+  }
+
+  async function versionOf(principal: Principal, keys: EnvironmentKeys, number: number) {
+    const { found, ref } = await locate(principal, keys);
+    const row = await versions.byNumber(db, ref, number);
+    if (!row) throw new NotFoundError('version', String(number));
+    return { found, row, snapshot: environmentSnapshotSchema.parse(row.snapshot) as EnvironmentSnapshot };
+  }
+
+  return {
+    /** GET …/versions: the settings' history, newest first. */
+    async page(
+      principal: Principal,
+      keys: EnvironmentKeys,
+      query: { page: number; pageSize: number },
+    ): Promise<VersionPage> {
+      const { ref } = await locate(principal, keys);
+      return versions.page(db, ref, query, null);
+    },
+
+    /** GET …/versions/{number}: one version of the settings with its snapshot. */
+    async get(principal: Principal, keys: EnvironmentKeys, number: number): Promise<Version> {
+      const { row } = await versionOf(principal, keys, number);
+      return { ...toVersionSummary(row, null), snapshot: row.snapshot };
+    },
+
+    /** GET …/versions/{a}/diff/{b}: what turns version a of the settings into version b. */
+    async diff(principal: Principal, keys: EnvironmentKeys, from: number, to: number): Promise<VersionDiff> {
+      const { ref } = await locate(principal, keys);
+      const [a, b] = await versions.pair(db, ref, from, to);
+      const before = environmentSnapshotSchema.parse(a.snapshot) as EnvironmentSnapshot;
+      const after = environmentSnapshotSchema.parse(b.snapshot) as EnvironmentSnapshot;
+      return { from, to, patch: jsonPatch(before, after), changes: environmentChanges(before, after) };
+    },
+
+    /**
+     * POST …/versions/{number}/restore: the settings version `number` had, through the settings' one
+     * write path (organisation admins); 409 when they moved past `currentVersion` or already are that
+     * version.
+     */
+    async restore(
+      principal: Principal,
+      keys: EnvironmentKeys,
+      number: number,
+      input: RestoreVersionInput,
+    ): Promise<Environment> {
+      const { found, snapshot } = await versionOf(principal, keys, number);
+      const id = found.environment.id;
+      const row = await change(
+        principal,
+        id,
+        {
+          origin: { source: 'restore', comment: input.comment },
+          projectKey: found.project.key,
+          restore: { from: number, currentVersion: input.currentVersion },
+        },
+        (before) => {
+          // The key never changes: a version's key is the environment's.
+          const restored = { ...snapshot, key: before.key };
+          if (sameJson(before, restored)) {
+            throw new AppError(
+              409,
+              nothingToRestoreMessage(number),
+              undefined,
+              undefined,
+              'nothing_to_restore',
+            );
+          }
+          return restored;
+        },
+      );
+      deps.announce(principal.organisationId, id);
+      return deps.toEnvironment(principal, row.after, row.projectKey);
+    },
+  };
+}
