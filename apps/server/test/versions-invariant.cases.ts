@@ -43,6 +43,9 @@ export function writeCases(ctx: WalkContext) {
     return res.json<VersionPage>().content[0]!.number;
   }
 
+  /** The member the removal case removes, once prepared. */
+  let leaving: { id: string } | undefined;
+
   async function settingsBody(changes: Record<string, unknown> = {}) {
     const current = await feature();
     return {
@@ -264,13 +267,18 @@ export function writeCases(ctx: WalkContext) {
         }),
       },
     ],
-    // A member who maintains nothing (removing a maintainer is a known gap: see the ADR).
+    // A member who maintains a feature: it lets go of them, with a version of its settings.
     'DELETE /api/v1/users/:id': [
       {
         ok: true,
-        call: async () => ({
-          url: `/api/v1/users/${(await h.createUser(team.admin.organisationId, team.admin.domain)).id}`,
-        }),
+        prepare: async () => {
+          leaving = await h.createUser(team.admin.organisationId, team.admin.domain);
+          const res = await admin()('PUT', '/api/v1/projects/web/features', {
+            ...(await settingsBody({ maintainerId: leaving.id })),
+          });
+          expect(res.statusCode, res.body).toBe(200);
+        },
+        call: () => ({ url: `/api/v1/users/${leaving!.id}` }),
       },
     ],
     'POST /api/v1/invites': [

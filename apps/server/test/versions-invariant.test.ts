@@ -109,6 +109,7 @@ describe('versions of feature controls, feature settings, segments and environme
         'PUT /api/v1/feature-controls',
         'PUT /api/v1/feature-controls/:id/enabled',
         'POST /api/v1/projects/:projectKey/features/:featureKey/versions/:number/restore',
+        'DELETE /api/v1/users/:id',
       ]
         .filter((name) => routes.some((r) => `${r.method} ${r.url}` === name))
         .sort(),

@@ -20,6 +20,7 @@ import { ensureGoals } from '../modules/experiments/goals';
 import { createExperimentsService } from '../modules/experiments/experiments.service';
 import { createFeatureReadModel } from '../modules/features/feature-read-model';
 import { createFeaturesService } from '../modules/features/features.service';
+import { createMaintainerRelease } from '../modules/features/feature-maintainers';
 import { issueLinkWriter } from '../modules/features/ports';
 import { createSdkRegistration } from '../modules/features/sdk-registration';
 import { createImpressionsService } from '../modules/impressions/impressions.service';
@@ -172,8 +173,8 @@ export function createServices(
   const experiments = createExperimentsService({ db, audit, billing, scope, events, outbox, ...clock });
   const targetUsers = createTargetUsersService({ db, audit, scope });
 
-  // Members, and the outgoing requests of single sign-on and the integrations. Every e-mail goes
-  // through the queue, sealed with the secret box (docs/adr/0023-durable-queue.md).
+  // The outgoing requests of single sign-on and the integrations, and the e-mails, which go through
+  // the queue sealed with the secret box (docs/adr/0023-durable-queue.md).
   const secrets = createSecretBox({
     key: config.secretsKey,
     keyFile: path.join(config.dataDir, 'secrets.key'),
@@ -181,25 +182,11 @@ export function createServices(
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   const mail = createMailQueue({ db, queue, mailer, secrets, logger, options: options.mail, ...clock });
-  const members = createMembersService({ db, audit, auth, billing, mail, publicUrl, ...clock });
   const outgoingPolicy = {
     allowPrivate: config.outgoingAllowPrivate,
     allowedHosts: config.integrations.outgoingAllowedHosts,
   };
   const outgoingFetch = createOutgoingFetch(outgoingPolicy);
-  const sso = createSsoService({
-    db,
-    audit,
-    auth,
-    members,
-    secrets,
-    oidc: createOidcClient({ fetch: outgoingFetch, allowHttp: config.outgoingAllowPrivate, ...clock }),
-    publicUrl,
-    baseDomain,
-    allowHttpIssuer: config.outgoingAllowPrivate,
-    logger,
-    ...clock,
-  });
   const integrations = createIntegrationsModule({
     db,
     audit,
@@ -253,6 +240,31 @@ export function createServices(
     ...clock,
   });
   const projects = createProjectsService({ db, audit, billing, environments, features, events, ...clock });
+
+  // Members sit above features: a removed member's features let go of them, each with a version.
+  const members = createMembersService({
+    db,
+    audit,
+    auth,
+    billing,
+    mail,
+    publicUrl,
+    releaseMaintainer: createMaintainerRelease({ team, versions, ...clock }),
+    ...clock,
+  });
+  const sso = createSsoService({
+    db,
+    audit,
+    auth,
+    members,
+    secrets,
+    oidc: createOidcClient({ fetch: outgoingFetch, allowHttp: config.outgoingAllowPrivate, ...clock }),
+    publicUrl,
+    baseDomain,
+    allowHttpIssuer: config.outgoingAllowPrivate,
+    logger,
+    ...clock,
+  });
 
   // The top: the signed-in account, the signed-out flows, tokens and roles.
   const account = createAccountService({ db, auth, uiFlags, billing, projects, members, sso, baseDomain });

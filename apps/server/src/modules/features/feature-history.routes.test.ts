@@ -278,6 +278,21 @@ describe('versions of a feature’s settings', () => {
     });
   });
 
+  it('versions the features a removed member maintained, by the admin who removed them', async () => {
+    const maintainer = await h.createUser(team.admin.organisationId, team.admin.domain);
+    await createFeature({ name: 'Checkout', key: 'checkout', maintainerId: maintainer.id });
+    const removed = await team.admin.call('DELETE', `/api/v1/users/${maintainer.id}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect((await current()).maintainer).toBeNull();
+    const [latest] = (await versions()).content;
+    expect(latest).toMatchObject({
+      number: 2,
+      author: { id: team.admin.id, name: team.admin.email },
+      comment: 'The maintainer was removed from the organisation.',
+      changes: ['Maintainer: Test User became nobody'],
+    });
+  });
+
   it('needs the rights of the save it makes; other organisations see nothing (404)', async () => {
     await checkout();
     await save({ name: 'Checkout 2' });

@@ -15,7 +15,7 @@ import {
 import type { FeatureRecord, FeatureWithProject, ListedFeature, VariantRecord } from './features.types';
 
 /** The columns of a {@link FeatureRecord}. */
-const featureColumns = {
+export const featureColumns = {
   id: features.id,
   projectId: features.projectId,
   key: features.key,

@@ -71,6 +71,11 @@ export function createMembersService(deps: {
   mail: MailQueue;
   /** The dashboard's address, which invitation links start with. */
   publicUrl: string;
+  /**
+   * What a member's removal asks of the modules above: the features they maintained let go of them
+   * in the removal's transaction, with a version each (the features module's port).
+   */
+  releaseMaintainer: (tx: Executor, principal: Principal, userId: string) => Promise<void>;
   now?: () => Date;
 }) {
   const { db, audit, auth, billing, mail, publicUrl } = deps;
@@ -175,6 +180,7 @@ export function createMembersService(deps: {
             await identities.identitiesOf(tx, organisationId, member.id),
             now(),
           );
+        await deps.releaseMaintainer(tx, principal, member.id);
         await repo.deleteMember(tx, organisationId, member.id);
         await audit.record(
           tx,
