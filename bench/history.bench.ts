@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   controlChanges,
   controlSnapshotSchema,
@@ -38,6 +38,7 @@ import {
   targets,
   users,
   variants,
+  versions,
 } from '@vexil/server/src/db/schema/index';
 import type { Principal } from '@vexil/server/src/modules/auth/auth.service';
 import { createControlHistory } from '@vexil/server/src/modules/controls/control-history';
@@ -291,6 +292,8 @@ async function seedHistory(db: Database): Promise<Seeded> {
   };
   const long = await controlOf(FEATURE);
   const short = await controlOf(SHORT_FEATURE);
+  // The demo's own first versions give way to the histories this bench writes.
+  await db.delete(versions).where(inArray(versions.resourceId, [long.id, short.id]));
   await db.insert(targets).values(TARGETS.map((t) => ({ organisationId, projectId, ...t })));
   await db
     .insert(variants)
