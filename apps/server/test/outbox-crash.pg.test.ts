@@ -189,13 +189,18 @@ describe('a server killed after changes committed and before they were fanned ou
       { state: 'done', attempts: 2 },
       ...later.map(() => ({ state: 'done', attempts: 1 })),
     ]);
-    // The interrupted attempt left no record (its transaction never committed); the second did.
+    // The interrupted attempt is recorded when its lease ran out and the job was taken again; the second
+    // attempt did the work.
     expect(
       (await queue.listAttempts(database.db, jobs[0]!.id)).map((a) => ({
         attempt: a.attempt,
         outcome: a.outcome,
+        error: a.error,
       })),
-    ).toEqual([{ attempt: 2, outcome: 'done' }]);
+    ).toEqual([
+      { attempt: 1, outcome: 'retry', error: queue.INTERRUPTED_ATTEMPT },
+      { attempt: 2, outcome: 'done', error: null },
+    ]);
     await second.stop();
   });
 });

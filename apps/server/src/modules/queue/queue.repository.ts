@@ -31,6 +31,9 @@ export async function insertJob(db: Executor, job: JobInput, at: Date): Promise<
   return row?.id ?? null;
 }
 
+/** Why an attempt whose worker stopped during it is recorded as it is. */
+export const INTERRUPTED_ATTEMPT = 'The worker stopped during this attempt; its lease ran out.';
+
 /** What a worker may take: due and waiting, or taken by a worker whose lease has run out. */
 function claimable(kinds: string[], at: Date) {
   return and(
@@ -56,13 +59,29 @@ export async function claimDueJobs(
   if (kinds.length === 0) return [];
   const claimed = await db.transaction(async (tx) => {
     const due = await tx
-      .select({ id: jobs.id })
+      .select({ id: jobs.id, state: jobs.state, attempts: jobs.attempts, lockedUntil: jobs.lockedUntil })
       .from(jobs)
       .where(claimable(kinds, at))
       .orderBy(asc(jobs.dueAt), asc(jobs.createdAt))
       .limit(limit)
       .for('update', { skipLocked: true });
     if (due.length === 0) return [];
+    // A job still running whose lease ran out: the worker that had it stopped during its attempt,
+    // which is recorded now (it had no chance to say so) as having lasted a lease, the same length on
+    // every instance of one version.
+    const leaseMs = leaseUntil.getTime() - at.getTime();
+    const interrupted = due.filter((row) => row.state === 'running' && row.lockedUntil);
+    if (interrupted.length > 0)
+      await tx.insert(jobAttempts).values(
+        interrupted.map((row) => ({
+          jobId: row.id,
+          attempt: row.attempts,
+          startedAt: new Date(row.lockedUntil!.getTime() - leaseMs),
+          durationMs: leaseMs,
+          outcome: 'retry' as const,
+          error: INTERRUPTED_ATTEMPT,
+        })),
+      );
     const lockToken = randomUUID();
     const rows = await tx
       .update(jobs)

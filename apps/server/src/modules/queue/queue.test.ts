@@ -170,7 +170,13 @@ describe('the durable queue', () => {
     expect(await repo.releaseJob(db(), stale!, { state: 'failed', at: new Date(), error: 'late' })).toBe(
       false,
     );
-    expect((await repo.listJobs(db(), kind))[0]).toMatchObject({ state: 'done', attempts: 2 });
+    const [job] = await repo.listJobs(db(), kind);
+    expect(job).toMatchObject({ state: 'done', attempts: 2 });
+    // The stopped worker's attempt is on record, as lasting a lease.
+    expect((await repo.listAttempts(db(), job!.id)).map((a) => [a.attempt, a.outcome, a.error])).toEqual([
+      [1, 'retry', repo.INTERRUPTED_ATTEMPT],
+      [2, 'done', null],
+    ]);
   });
 
   it('commits a transactional handler’s writes with the job’s completion, and none when it throws', async () => {
