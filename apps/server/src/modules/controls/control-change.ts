@@ -18,7 +18,7 @@ import type { ImpressionsService } from '../impressions/impressions.service';
 import { authorOf, type ChangeOrigin, type VersionsService } from '../versions/versions.service';
 import { controlAudit } from './control-audit';
 import * as repo from './controls.repository';
-import type { RuleContextSource } from './controls.service';
+import type { RuleContextSource } from './controls.types';
 import { toControlView } from './control-view';
 
 /** What a control serves: its switch, off variant and rules (a version's snapshot). */

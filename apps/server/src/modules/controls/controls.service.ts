@@ -4,7 +4,6 @@ import {
   type FeatureControl,
   type FeatureControlInput,
   type FeatureControlToggleInput,
-  type RuleContext,
   type VariantDailyImpressions,
 } from '@vexil/core';
 import type { SQL } from 'drizzle-orm';
@@ -27,17 +26,9 @@ import { controlSnapshot, createControlChange } from './control-change';
 import { createControlHistory } from './control-history';
 import { toControlView } from './control-view';
 import * as repo from './controls.repository';
-import type { ControlRecord } from './controls.types';
+import type { ControlRecord, RuleContextSource } from './controls.types';
 
-/**
- * What rules are checked against: the project's target types and the environment's segments. The
- * composition root builds it from the targets and segments modules, which sit beside this one.
- */
-export type RuleContextSource = (
-  executor: Executor,
-  organisationId: string,
-  scope: { projectId: string; environmentId: string },
-) => Promise<RuleContext>;
+export type { RuleContextSource };
 
 export type ControlsService = ReturnType<typeof createControlsService>;
 

@@ -1,4 +1,5 @@
-import type { EnvironmentRef, ProjectRef, Rule } from '@vexil/core';
+import type { EnvironmentRef, ProjectRef, Rule, RuleContext } from '@vexil/core';
+import type { Executor } from '../../db/client';
 
 /**
  * A feature control as the module keeps it: the switch, the off variant and the rules, what SDKs
@@ -26,3 +27,13 @@ export type ControlInScope = {
   environment: Pick<EnvironmentRef, 'id' | 'key' | 'name' | 'production' | 'tags'>;
   project: ProjectRef;
 };
+
+/**
+ * What rules are checked against: the project's target types and the environment's segments. The
+ * composition root builds it from the targets and segments modules, which sit beside this one.
+ */
+export type RuleContextSource = (
+  executor: Executor,
+  organisationId: string,
+  scope: { projectId: string; environmentId: string },
+) => Promise<RuleContext>;
