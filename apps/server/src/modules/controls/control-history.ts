@@ -2,7 +2,6 @@ import {
   controlChanges,
   controlSnapshotSchema,
   jsonPatch,
-  nothingToRestoreMessage,
   type ControlSnapshot,
   type FeatureControl,
   type RestoreVersionInput,
@@ -11,10 +10,9 @@ import {
   type VersionPage,
 } from '@vexil/core';
 import { readTogether, type Database } from '../../db/client';
-import { AppError, NotFoundError } from '../../errors';
+import { NotFoundError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
-import type { VersionsService } from '../versions/versions.service';
-import { toVersionSummary } from '../versions/versions.service';
+import { nothingToRestore, type VersionsService } from '../versions/versions.service';
 import { controlSnapshot, sameJson, type ControlChange } from './control-change';
 import * as repo from './controls.repository';
 
@@ -46,13 +44,6 @@ export function createControlHistory(deps: {
     return { found, ref };
   }
 
-  async function snapshotOf(principal: Principal, keys: ControlKeys, number: number) {
-    const { found, ref } = await locate(principal, keys);
-    const row = await versions.byNumber(db, ref, number);
-    if (!row) throw new NotFoundError('version', String(number));
-    return { found, row, snapshot: controlSnapshotSchema.parse(row.snapshot) as ControlSnapshot };
-  }
-
   return {
     /** GET …/versions?environmentKey=: the control's history, newest first. */
     async page(
@@ -66,8 +57,8 @@ export function createControlHistory(deps: {
 
     /** GET …/versions/{number}?environmentKey=: one version with its snapshot. */
     async get(principal: Principal, keys: ControlKeys, number: number): Promise<Version> {
-      const { row } = await snapshotOf(principal, keys, number);
-      return { ...toVersionSummary(row, keys.environmentKey), snapshot: row.snapshot };
+      const { ref } = await locate(principal, keys);
+      return versions.version(db, ref, number, keys.environmentKey);
     },
 
     /** GET …/versions/{a}/diff/{b}?environmentKey=: what turns version a into version b. */
@@ -99,7 +90,8 @@ export function createControlHistory(deps: {
       number: number,
       input: RestoreVersionInput,
     ): Promise<FeatureControl> {
-      const { found, snapshot } = await snapshotOf(principal, keys, number);
+      const { found, ref } = await locate(principal, keys);
+      const snapshot = await versions.snapshot(db, ref, number, controlSnapshotSchema);
       return change(
         principal,
         found.control.id,
@@ -110,13 +102,7 @@ export function createControlHistory(deps: {
         },
         (before) => {
           if (sameJson(controlSnapshot(before), snapshot)) {
-            throw new AppError(
-              409,
-              nothingToRestoreMessage(number),
-              undefined,
-              undefined,
-              'nothing_to_restore',
-            );
+            throw nothingToRestore(number);
           }
           return snapshot;
         },

@@ -1,20 +1,17 @@
 import {
   environmentChanges,
   environmentSnapshotSchema,
-  jsonPatch,
-  nothingToRestoreMessage,
   sameJson,
   type Environment,
-  type EnvironmentSnapshot,
   type RestoreVersionInput,
   type Version,
   type VersionDiff,
   type VersionPage,
 } from '@vexil/core';
 import type { Database } from '../../db/client';
-import { AppError, NotFoundError } from '../../errors';
+import { NotFoundError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
-import { toVersionSummary, type VersionsService } from '../versions/versions.service';
+import { nothingToRestore, type VersionsService } from '../versions/versions.service';
 import type { EnvironmentChange } from './environment-change';
 import { environmentRef } from './environment-versions';
 import * as repo from './environments.repository';
@@ -52,12 +49,7 @@ export function createEnvironmentHistory(deps: {
     return { found, ref: environmentRef(principal.organisationId, found.environment.id) };
   }
 
-  async function versionOf(principal: Principal, keys: EnvironmentKeys, number: number) {
-    const { found, ref } = await locate(principal, keys);
-    const row = await versions.byNumber(db, ref, number);
-    if (!row) throw new NotFoundError('version', String(number));
-    return { found, row, snapshot: environmentSnapshotSchema.parse(row.snapshot) as EnvironmentSnapshot };
-  }
+  const kind = { schema: environmentSnapshotSchema, describe: environmentChanges };
 
   return {
     /** GET …/versions: the settings' history, newest first. */
@@ -72,17 +64,14 @@ export function createEnvironmentHistory(deps: {
 
     /** GET …/versions/{number}: one version of the settings with its snapshot. */
     async get(principal: Principal, keys: EnvironmentKeys, number: number): Promise<Version> {
-      const { row } = await versionOf(principal, keys, number);
-      return { ...toVersionSummary(row, null), snapshot: row.snapshot };
+      const { ref } = await locate(principal, keys);
+      return versions.version(db, ref, number, null);
     },
 
     /** GET …/versions/{a}/diff/{b}: what turns version a of the settings into version b. */
     async diff(principal: Principal, keys: EnvironmentKeys, from: number, to: number): Promise<VersionDiff> {
       const { ref } = await locate(principal, keys);
-      const [a, b] = await versions.pair(db, ref, from, to);
-      const before = environmentSnapshotSchema.parse(a.snapshot) as EnvironmentSnapshot;
-      const after = environmentSnapshotSchema.parse(b.snapshot) as EnvironmentSnapshot;
-      return { from, to, patch: jsonPatch(before, after), changes: environmentChanges(before, after) };
+      return versions.diff(db, ref, from, to, kind);
     },
 
     /**
@@ -96,7 +85,8 @@ export function createEnvironmentHistory(deps: {
       number: number,
       input: RestoreVersionInput,
     ): Promise<Environment> {
-      const { found, snapshot } = await versionOf(principal, keys, number);
+      const { found, ref } = await locate(principal, keys);
+      const snapshot = await versions.snapshot(db, ref, number, kind.schema);
       const id = found.environment.id;
       const row = await change(
         principal,
@@ -110,13 +100,7 @@ export function createEnvironmentHistory(deps: {
           // The key never changes: a version's key is the environment's.
           const restored = { ...snapshot, key: before.key };
           if (sameJson(before, restored)) {
-            throw new AppError(
-              409,
-              nothingToRestoreMessage(number),
-              undefined,
-              undefined,
-              'nothing_to_restore',
-            );
+            throw nothingToRestore(number);
           }
           return restored;
         },

@@ -1,19 +1,16 @@
 import {
   featureSettingsChanges,
   featureSettingsSnapshotSchema,
-  jsonPatch,
-  nothingToRestoreMessage,
   type Feature,
-  type FeatureSettingsSnapshot,
   type RestoreVersionInput,
   type Version,
   type VersionDiff,
   type VersionPage,
 } from '@vexil/core';
 import type { Database } from '../../db/client';
-import { AppError, NotFoundError } from '../../errors';
+import { NotFoundError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
-import { toVersionSummary, type VersionsService } from '../versions/versions.service';
+import { nothingToRestore, type VersionsService } from '../versions/versions.service';
 import { settingsOf, type FeatureSettingsChange } from './feature-settings-change';
 import { sameSettings, settingsRef } from './feature-versions';
 import * as repo from './features.repository';
@@ -41,16 +38,7 @@ export function createFeatureHistory(deps: {
     return { found, ref: settingsRef(principal.organisationId, found.feature.id) };
   }
 
-  async function snapshotOf(principal: Principal, keys: FeatureKeys, number: number) {
-    const { found, ref } = await locate(principal, keys);
-    const row = await versions.byNumber(db, ref, number);
-    if (!row) throw new NotFoundError('version', String(number));
-    return {
-      found,
-      row,
-      snapshot: featureSettingsSnapshotSchema.parse(row.snapshot) as FeatureSettingsSnapshot,
-    };
-  }
+  const kind = { schema: featureSettingsSnapshotSchema, describe: featureSettingsChanges };
 
   return {
     /** GET …/versions: the settings' history, newest first. */
@@ -65,22 +53,14 @@ export function createFeatureHistory(deps: {
 
     /** GET …/versions/{number}: one version of the settings with its snapshot. */
     async get(principal: Principal, keys: FeatureKeys, number: number): Promise<Version> {
-      const { row } = await snapshotOf(principal, keys, number);
-      return { ...toVersionSummary(row, null), snapshot: row.snapshot };
+      const { ref } = await locate(principal, keys);
+      return versions.version(db, ref, number, null);
     },
 
     /** GET …/versions/{a}/diff/{b}: what turns version a of the settings into version b. */
     async diff(principal: Principal, keys: FeatureKeys, from: number, to: number): Promise<VersionDiff> {
       const { ref } = await locate(principal, keys);
-      const [a, b] = await versions.pair(db, ref, from, to);
-      const before = featureSettingsSnapshotSchema.parse(a.snapshot) as FeatureSettingsSnapshot;
-      const after = featureSettingsSnapshotSchema.parse(b.snapshot) as FeatureSettingsSnapshot;
-      return {
-        from,
-        to,
-        patch: jsonPatch(before, after),
-        changes: featureSettingsChanges(before, after),
-      };
+      return versions.diff(db, ref, from, to, kind);
     },
 
     /**
@@ -94,7 +74,8 @@ export function createFeatureHistory(deps: {
       number: number,
       input: RestoreVersionInput,
     ): Promise<Feature> {
-      const { found, snapshot } = await snapshotOf(principal, keys, number);
+      const { found, ref } = await locate(principal, keys);
+      const snapshot = await versions.snapshot(db, ref, number, kind.schema);
       return change(
         principal,
         keys.projectKey,
@@ -105,13 +86,7 @@ export function createFeatureHistory(deps: {
         },
         (before) => {
           if (sameSettings(before, snapshot)) {
-            throw new AppError(
-              409,
-              nothingToRestoreMessage(number),
-              undefined,
-              undefined,
-              'nothing_to_restore',
-            );
+            throw nothingToRestore(number);
           }
           // The key never changes: a version's key is the feature's.
           return { ...settingsOf(snapshot), key: before.key };

@@ -1,21 +1,18 @@
 import {
-  jsonPatch,
-  nothingToRestoreMessage,
   sameJson,
   segmentChanges,
   segmentSnapshotSchema,
   type RestoreVersionInput,
   type Segment,
-  type SegmentSnapshot,
   type Version,
   type VersionDiff,
   type VersionPage,
 } from '@vexil/core';
 import type { Database } from '../../db/client';
-import { AppError, NotFoundError } from '../../errors';
+import { NotFoundError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
 import type { Scope } from '../scope/scope.service';
-import { toVersionSummary, type VersionsService } from '../versions/versions.service';
+import { nothingToRestore, type VersionsService } from '../versions/versions.service';
 import type { SegmentChange } from './segment-change';
 import { segmentRef } from './segment-versions';
 import * as repo from './segments.repository';
@@ -46,12 +43,7 @@ export function createSegmentHistory(deps: {
     return { segment, ref: segmentRef(organisationId, segment.id) };
   }
 
-  async function versionOf(principal: Principal, keys: SegmentKeys, number: number) {
-    const { segment, ref } = await locate(principal, keys);
-    const row = await versions.byNumber(db, ref, number);
-    if (!row) throw new NotFoundError('version', String(number));
-    return { segment, row, snapshot: segmentSnapshotSchema.parse(row.snapshot) as SegmentSnapshot };
-  }
+  const kind = { schema: segmentSnapshotSchema, describe: segmentChanges };
 
   return {
     /** GET …/versions: the segment's history, newest first. */
@@ -66,17 +58,14 @@ export function createSegmentHistory(deps: {
 
     /** GET …/versions/{number}: one version with its snapshot. */
     async get(principal: Principal, keys: SegmentKeys, number: number): Promise<Version> {
-      const { row } = await versionOf(principal, keys, number);
-      return { ...toVersionSummary(row, null), snapshot: row.snapshot };
+      const { ref } = await locate(principal, keys);
+      return versions.version(db, ref, number, null);
     },
 
     /** GET …/versions/{a}/diff/{b}: what turns version a into version b. */
     async diff(principal: Principal, keys: SegmentKeys, from: number, to: number): Promise<VersionDiff> {
       const { ref } = await locate(principal, keys);
-      const [a, b] = await versions.pair(db, ref, from, to);
-      const before = segmentSnapshotSchema.parse(a.snapshot) as SegmentSnapshot;
-      const after = segmentSnapshotSchema.parse(b.snapshot) as SegmentSnapshot;
-      return { from, to, patch: jsonPatch(before, after), changes: segmentChanges(before, after) };
+      return versions.diff(db, ref, from, to, kind);
     },
 
     /**
@@ -90,7 +79,8 @@ export function createSegmentHistory(deps: {
       number: number,
       input: RestoreVersionInput,
     ): Promise<Segment> {
-      const { segment, snapshot } = await versionOf(principal, keys, number);
+      const { segment, ref } = await locate(principal, keys);
+      const snapshot = await versions.snapshot(db, ref, number, kind.schema);
       return change(
         principal,
         { id: segment.id, projectKey: keys.projectKey, environmentKey: keys.environmentKey },
@@ -102,13 +92,7 @@ export function createSegmentHistory(deps: {
           // The key never changes: a version's key is the segment's.
           const restored = { ...snapshot, key: before.key };
           if (sameJson(before, restored)) {
-            throw new AppError(
-              409,
-              nothingToRestoreMessage(number),
-              undefined,
-              undefined,
-              'nothing_to_restore',
-            );
+            throw nothingToRestore(number);
           }
           return restored;
         },

@@ -1,6 +1,15 @@
-import type { VersionSource, VersionSummary, VersionedResource } from '@vexil/core';
+import {
+  jsonPatch,
+  nothingToRestoreMessage,
+  type Version,
+  type VersionDiff,
+  type VersionSource,
+  type VersionSummary,
+  type VersionedResource,
+} from '@vexil/core';
+import type { z } from 'zod';
 import type { Executor } from '../../db/client';
-import { NotFoundError } from '../../errors';
+import { AppError, NotFoundError } from '../../errors';
 import * as repo from './versions.repository';
 import type { VersionRecord, VersionedRef } from './versions.repository';
 
@@ -98,13 +107,48 @@ export function createVersionsService() {
       a: number,
       b: number,
     ): Promise<[VersionRecord, VersionRecord]> {
-      const rows = await repo.byNumbers(executor, ref, [a, b]);
-      const find = (number: number) => {
-        const row = rows.find((candidate) => candidate.number === number);
-        if (!row) throw new NotFoundError('version', String(number));
-        return row;
-      };
-      return [find(a), find(b)];
+      return pairOf(executor, ref, a, b);
+    },
+
+    /** One version's snapshot, read with its resource's schema: 404 for a number not reached. */
+    async snapshot<S>(
+      executor: Executor,
+      ref: VersionedRef,
+      number: number,
+      schema: z.ZodType<S>,
+    ): Promise<S> {
+      const row = await repo.byNumber(executor, ref, number);
+      if (!row) throw new NotFoundError('version', String(number));
+      return schema.parse(row.snapshot);
+    },
+
+    /** GET …/versions/{number} of any resource: one version with its snapshot, as the API shows it. */
+    async version(
+      executor: Executor,
+      ref: VersionedRef,
+      number: number,
+      environmentKey: string | null,
+    ): Promise<Version> {
+      const row = await repo.byNumber(executor, ref, number);
+      if (!row) throw new NotFoundError('version', String(number));
+      return { ...toVersionSummary(row, environmentKey), snapshot: row.snapshot };
+    },
+
+    /**
+     * GET …/versions/{a}/diff/{b} of any resource: the two snapshots read together with its schema,
+     * as a JSON Patch and in the resource's own sentences.
+     */
+    async diff<S>(
+      executor: Executor,
+      ref: VersionedRef,
+      from: number,
+      to: number,
+      kind: { schema: z.ZodType<S>; describe: (before: S, after: S) => string[] },
+    ): Promise<VersionDiff> {
+      const [a, b] = await pairOf(executor, ref, from, to);
+      const before = kind.schema.parse(a.snapshot);
+      const after = kind.schema.parse(b.snapshot);
+      return { from, to, patch: jsonPatch(before, after), changes: kind.describe(before, after) };
     },
 
     /** One page of a resource's history, newest first, as the API lists it. */
@@ -121,6 +165,22 @@ export function createVersionsService() {
       };
     },
   };
+}
+
+/** Two versions of one resource in one read; 404 for a number the resource has not reached. */
+async function pairOf(
+  executor: Executor,
+  ref: VersionedRef,
+  a: number,
+  b: number,
+): Promise<[VersionRecord, VersionRecord]> {
+  const rows = await repo.byNumbers(executor, ref, [a, b]);
+  const find = (number: number) => {
+    const row = rows.find((candidate) => candidate.number === number);
+    if (!row) throw new NotFoundError('version', String(number));
+    return row;
+  };
+  return [find(a), find(b)];
 }
 
 function rowOf<S extends Record<string, unknown>>(
@@ -165,4 +225,9 @@ export function toVersionSummary(
     changes: row.changes,
     createdDate: row.createdAt.toISOString(),
   };
+}
+
+/** Why a restore is refused when the resource already is that version (409 `nothing_to_restore`). */
+export function nothingToRestore(number: number): AppError {
+  return new AppError(409, nothingToRestoreMessage(number), undefined, undefined, 'nothing_to_restore');
 }
