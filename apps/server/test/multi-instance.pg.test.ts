@@ -141,6 +141,39 @@ describe('two instances on one PostgreSQL', () => {
     expect(deleted.statusCode).toBe(204);
     await expect.poll(() => removed.closed()?.code, { timeout: 10_000 }).toBe(LIVE_SESSION_ENDED);
   });
+
+  it('tells the other instance of a change, and of a session ended, even when the instance that made it stops right after the commit', async () => {
+    const other = await createTeam(h);
+    const fixture = await sdkFixture(other.admin.call);
+    const checkout = async () => {
+      const res = await second.inject({
+        method: 'GET',
+        url: '/api/sdk/v1/features',
+        headers: { authorization: `Bearer ${fixture.development.apiKey}` },
+      });
+      return res.statusCode === 200
+        ? (res.json() as { checkout?: { enabled: boolean } }).checkout
+        : undefined;
+    };
+    await expect.poll(checkout, { timeout: 10_000 }).toMatchObject({ enabled: false });
+    const token = await h.login(other.editor);
+    const dashboard = await connectLive(wsAddress(await listening(second)), bearer(token));
+
+    // The first instance runs nothing after its commits, as if it stopped there: nothing is published
+    // on it, so only what was sent in the transactions themselves reaches the second.
+    const { events } = h.app.services;
+    const publish = events.publish;
+    events.publish = () => {};
+    try {
+      await saveControl(other.admin.call, fixture.checkout, fixture.development, { enabled: true });
+      await expect.poll(checkout, { timeout: 10_000 }).toMatchObject({ enabled: true });
+      const out = await h.app.inject({ method: 'POST', url: '/api/logout', headers: bearer(token) });
+      expect(out.statusCode).toBe(204);
+      await expect.poll(() => dashboard.closed()?.code, { timeout: 10_000 }).toBe(LIVE_SESSION_ENDED);
+    } finally {
+      events.publish = publish;
+    }
+  });
 });
 
 /** The address an app listens at, starting it listening if it is not yet. */

@@ -1,14 +1,15 @@
 /**
- * A password-reset request is answered before anything of the organisation or the account is read
- * or written, so its answer takes the same work, and the same time, whether or not the address has
- * an account. Shown without a clock: those tables are locked by another connection while the
- * request is made, so any read of them before the answer would hold the answer back. Runs in the
+ * A password-reset request is answered before anything of the account is read or written, so its
+ * answer takes the same work, and the same time, whether or not the address has an account; and
+ * the job that does that work is stored before the answer, so a request answered is never lost.
+ * Shown without a clock: the account's tables are locked by another connection while the request
+ * is made, so any read of them before the answer would hold the answer back. Runs in the
  * PostgreSQL project only (PGlite has one connection).
  */
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditItems, oneTimeTokens } from '../src/db/schema/index';
+import { auditItems, jobs, oneTimeTokens } from '../src/db/schema/index';
 import { createHarness, randomIp, type Harness, type TestUser } from './helpers';
 
 let h: Harness;
@@ -28,9 +29,7 @@ async function lockAccountTables() {
   const locker = new pg.Client({ connectionString: h.database.url });
   await locker.connect();
   await locker.query('begin');
-  await locker.query(
-    'lock table organisations, users, one_time_tokens, audit_items in access exclusive mode',
-  );
+  await locker.query('lock table users, one_time_tokens, audit_items in access exclusive mode');
   return {
     /** Resolves once a statement of this database waits for one of the locks. */
     async waiter(): Promise<'waiting'> {
@@ -65,6 +64,12 @@ describe('POST /api/account/reset_password/init', () => {
       try {
         const answered = requestReset(email).then((res) => res.statusCode);
         expect(await Promise.race([answered, lock.waiter()])).toBe(204);
+        // Answered, and on record: the job waits for the lock, not in this process's memory.
+        const stored = await h.database.db
+          .select({ payload: jobs.payload })
+          .from(jobs)
+          .where(eq(jobs.kind, 'signup.password-reset'));
+        expect(stored.map((job) => (job.payload as { email: string }).email)).toContain(email);
         // The work the answer did not wait for is there, held by the lock.
         expect(await lock.waiter()).toBe('waiting');
       } finally {

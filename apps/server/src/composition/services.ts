@@ -281,7 +281,6 @@ export function createServices(
     mail,
     publicUrl,
     hashCost: config.passwordHashCost,
-    logger,
     ...clock,
   });
   const roles = createRolesService({ db, audit, enabled: uiFlags['roles-admin'], ...clock });

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { LiveChange } from '@vexil/core';
+import type { Executor } from '../db/client';
 
 /**
  * What changed, for the dashboards open in the organisation (docs/product.md "Live updates"): core's
@@ -9,7 +10,9 @@ export type { LiveChange };
 
 /**
  * A change that the SDK snapshots and the live dashboards must learn about. Services publish after
- * their transaction commits.
+ * their transaction commits; those whose change other server instances must learn of even if this
+ * one stops right after the commit (what an SDK payload is built from, access that ended) pass the
+ * event through {@link ChangeEvents.within} inside the transaction first.
  *
  * - `environment.changed`: anything an environment serves changed (features, controls, the
  *   environment itself, keys included). With `featureIds`, only those features' controls and
@@ -35,6 +38,8 @@ export type ChangeEvent = (
 ) & {
   /** Set on events that came from another server instance, so they are not relayed back. */
   remote?: boolean;
+  /** Set on events the other instances were told of in the change's transaction: not relayed again. */
+  notified?: boolean;
 };
 
 /** Who a live change names: the member, by e-mail. */
@@ -44,17 +49,39 @@ export function actorOf(principal: { userId: string; email: string }): LiveChang
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
+/** Tells the other instances of an event inside a transaction, so that they hear of it when, and only if, it commits. */
+export type TransactionalNotifier = (executor: Executor, event: ChangeEvent) => Promise<void>;
+
 export type ChangeEvents = {
   publish(event: ChangeEvent): void;
   /** Returns the function that unsubscribes. */
   subscribe(listener: ChangeListener): () => void;
+  /**
+   * Inside the transaction of a change: the other instances sharing the database are told of it with
+   * the commit itself (a NOTIFY is sent when its transaction commits, and dropped when it rolls back),
+   * so a crash between the commit and the publish cannot leave them serving the old state. Answers
+   * the event to publish here once the transaction has committed, marked as already sent. Without
+   * other instances (the embedded database) it only answers the event.
+   */
+  within(executor: Executor, event: ChangeEvent): Promise<ChangeEvent>;
+  /** Installed by the relay between instances (lib/pg-change-relay.ts) while it runs; null removes it. */
+  notifyWithin(notifier: TransactionalNotifier | null): void;
 };
 
 /** The in-process bus. Across instances the events travel through PostgreSQL LISTEN/NOTIFY (lib/pg-change-relay.ts). */
 export function createChangeEvents(onListenerError: (error: unknown) => void): ChangeEvents {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  let notifier: TransactionalNotifier | null = null;
   return {
+    async within(executor, event) {
+      if (!notifier) return event;
+      await notifier(executor, event);
+      return { ...event, notified: true };
+    },
+    notifyWithin(next) {
+      notifier = next;
+    },
     publish(event) {
       emitter.emit('change', event);
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { databaseTimeouts, postgresClientConfig, ResilientClient, type DatabaseTimeouts } from '../db/client';
 import type { ChangeEvent, ChangeEvents } from './change-events';
@@ -16,10 +17,13 @@ const NOTIFY_PAYLOAD_LIMIT = 8_000;
  * which makes the other instances rebuild the environment's whole payload rather than patch it.
  */
 export function notificationPayload(origin: string, event: ChangeEvent): string {
-  const payload = JSON.stringify({ origin, event: { ...event, remote: undefined } });
+  const payload = JSON.stringify({ origin, event: { ...event, remote: undefined, notified: undefined } });
   if (Buffer.byteLength(payload) < NOTIFY_PAYLOAD_LIMIT || event.type !== 'environment.changed')
     return payload;
-  return JSON.stringify({ origin, event: { ...event, featureIds: undefined, remote: undefined } });
+  return JSON.stringify({
+    origin,
+    event: { ...event, featureIds: undefined, remote: undefined, notified: undefined },
+  });
 }
 
 /**
@@ -38,7 +42,10 @@ export function receivedEvent(event: ChangeEvent): ChangeEvent {
 /**
  * Carries change events between server instances sharing one PostgreSQL (docs/architecture.md "Scale"):
  * local events are sent with NOTIFY, other instances' arrive by LISTEN and are published locally.
- * After a lost connection, `onResync` runs, since notifications sent meanwhile are gone.
+ * Events passed through `events.within` are sent in their change's transaction, by the connection
+ * that commits it (so they cannot be lost between the commit and the send); the others are sent
+ * after they are published, from a pool of the relay's own. After a lost connection, `onResync`
+ * runs, since notifications sent meanwhile are gone.
  */
 export function startPgChangeRelay(deps: {
   url: string;
@@ -131,8 +138,11 @@ export function startPgChangeRelay(deps: {
       );
   }
 
+  events.notifyWithin(async (executor, event) => {
+    await executor.execute(sql`select pg_notify(${CHANNEL}, ${notificationPayload(instance, event)})`);
+  });
   const unsubscribe = events.subscribe((event) => {
-    if (event.remote || stopped) return;
+    if (event.remote || event.notified || stopped) return;
     const payload = notificationPayload(instance, event);
     sender.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error: unknown) => {
       logger.warn({ err: error }, 'Could not send a change notification');
@@ -143,6 +153,7 @@ export function startPgChangeRelay(deps: {
     ready: connect(false),
     async stop(): Promise<void> {
       stopped = true;
+      events.notifyWithin(null);
       unsubscribe();
       if (retry) clearTimeout(retry);
       clearInterval(heartbeat);

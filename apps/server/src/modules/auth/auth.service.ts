@@ -2,7 +2,7 @@ import { DAY_MS, LOGIN_FAILED_MESSAGE, REMEMBER_ME_DAYS, type RoleGrant } from '
 import type { Database, Executor } from '../../db/client';
 import { createSharedCounters } from '../../db/counters';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../errors';
-import type { ChangeEvents } from '../../lib/change-events';
+import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
 import { verifyDummyPassword, verifyPassword, type HashCost } from '../../lib/passwords';
 import { hashToken, newSecretToken, TOKEN_PREFIX } from '../../lib/tokens';
 import type { AuditService } from '../audit/audit.service';
@@ -58,7 +58,7 @@ export function createAuthService(deps: {
   /** Where sign-ins and runs of failed ones are recorded (modules/audit; sign-in-audit.ts). */
   audit?: Pick<AuditService, 'record'>;
   /** Where a signed-out session is announced, so its live dashboards close (modules/live). */
-  events?: Pick<ChangeEvents, 'publish'>;
+  events?: Pick<ChangeEvents, 'publish' | 'within'>;
 }) {
   const { db, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
@@ -238,12 +238,15 @@ export function createAuthService(deps: {
     async logout(token: string): Promise<void> {
       const principal = await resolveSession(token);
       if (!principal) return;
-      await repo.revokeSession(db, principal.sessionId, now());
-      deps.events?.publish({
-        type: 'access.changed',
-        organisationId: principal.organisationId,
-        sessionId: principal.sessionId,
+      const ended = await db.transaction(async (tx) => {
+        await repo.revokeSession(tx, principal.sessionId, now());
+        return deps.events?.within(tx, {
+          type: 'access.changed',
+          organisationId: principal.organisationId,
+          sessionId: principal.sessionId,
+        });
       });
+      if (ended) deps.events?.publish(ended);
     },
 
     /**
@@ -260,19 +263,27 @@ export function createAuthService(deps: {
     /**
      * Ends every session of a member at once ("Sign out everywhere", removal from the organisation):
      * the next request with any of them is refused with 401. Pass the caller's transaction to end
-     * them together with its change (or `db`). Answers how many sessions were live. Once it has committed,
-     * call {@link accessChanged} so that the member's open dashboards close.
+     * them together with its change (or `db`). Answers how many sessions were live. In the same
+     * transaction, call {@link accessChangedWithin} so that the member's open dashboards close.
      */
     revokeAllSessions(executor: Executor, organisationId: string, userId: string): Promise<number> {
       return repo.revokeAllSessions(executor, organisationId, userId, now());
     },
 
     /**
-     * After a committed change to a member's sessions or rights (sessions ended, removed, role
-     * changed): their live dashboards stop being fed until their access is checked again.
+     * Inside the transaction of a change to a member's sessions or rights (sessions ended, removed,
+     * role changed): their live dashboards, on every instance, stop being fed until their access is
+     * checked again. The other instances hear of it with the commit (ChangeEvents.within); pass the
+     * answer to {@link accessChanged} once it has committed, for this one.
      */
-    accessChanged(organisationId: string, userId: string): void {
-      deps.events?.publish({ type: 'access.changed', organisationId, userId });
+    async accessChangedWithin(executor: Executor, organisationId: string, userId: string) {
+      const event: ChangeEvent = { type: 'access.changed', organisationId, userId };
+      return (await deps.events?.within(executor, event)) ?? event;
+    },
+
+    /** After the commit of {@link accessChangedWithin}'s transaction: this instance's dashboards. */
+    accessChanged(event: ChangeEvent): void {
+      deps.events?.publish(event);
     },
 
     /**

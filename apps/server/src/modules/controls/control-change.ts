@@ -172,10 +172,15 @@ export function createControlChange(deps: {
         enabled: after.enabled,
       };
       await outbox(tx, organisationId, live);
+      const changed = await events.within(tx, {
+        type: 'environment.changed',
+        organisationId,
+        environmentId: environment.id,
+        featureIds: [feature.id],
+      });
       const today = await impressions.today(tx, organisationId, [after.id]);
       return {
-        environmentId: environment.id,
-        featureId: feature.id,
+        changed,
         live,
         view: toControlView(
           after,
@@ -189,12 +194,7 @@ export function createControlChange(deps: {
         ),
       };
     });
-    events.publish({
-      type: 'environment.changed',
-      organisationId,
-      environmentId: result.environmentId,
-      featureIds: [result.featureId],
-    });
+    events.publish(result.changed);
     events.publish({ type: 'dashboard', organisationId, change: result.live });
     return result.view;
   };

@@ -1,3 +1,4 @@
+import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
 import { isProductionEnvironment, type EnvironmentInput, type EnvironmentSnapshot } from '@vexil/core';
 import { AUDIT_ENVIRONMENT_FIELDS } from '@vexil/core/audit-entries';
 import type { Database } from '../../db/client';
@@ -47,23 +48,24 @@ export type EnvironmentChange = ReturnType<typeof createEnvironmentChange>;
  * The one write path of an environment's settings (a save, a restore), in one transaction: the row
  * locked, organisation-admin rights and the subscription checked, refused with 409 when it changed
  * since what the writer saw, the key and project kept; stored, versioned when the settings changed
- * (docs/adr/0022-versions.md) and audited with the version. The caller announces the change to the
- * SDK payloads and live dashboards after the commit.
+ * (docs/adr/0022-versions.md) and audited with the version; the other instances are told with the
+ * commit. The caller publishes the answered event here after the commit.
  */
 export function createEnvironmentChange(deps: {
   db: Database;
   audit: AuditService;
   billing: BillingService;
   versions: VersionsService;
+  events: ChangeEvents;
   now: () => Date;
 }) {
-  const { db, audit, billing, versions, now } = deps;
+  const { db, audit, billing, versions, events, now } = deps;
   return async function change(
     principal: Principal,
     id: string,
     options: EnvironmentChangeOptions,
     next: (before: EnvironmentSnapshot) => EnvironmentSnapshot,
-  ): Promise<{ after: EnvironmentRecord; projectKey: string }> {
+  ): Promise<{ after: EnvironmentRecord; projectKey: string; changed: ChangeEvent }> {
     assertAllowed(principal, 'update', { type: 'environment' });
     const organisationId = principal.organisationId;
     return db.transaction(async (tx) => {
@@ -119,7 +121,12 @@ export function createEnvironmentChange(deps: {
           restoredFrom: options.restore?.from,
         }),
       );
-      return { after, projectKey: project.key };
+      const changed = await events.within(tx, {
+        type: 'environment.changed',
+        organisationId,
+        environmentId: id,
+      });
+      return { after, projectKey: project.key, changed };
     });
   };
 }

@@ -1,3 +1,4 @@
+import type { ChangeEvent } from '../../lib/change-events';
 import {
   environmentChanges,
   environmentSnapshotSchema,
@@ -33,8 +34,8 @@ export function createEnvironmentHistory(deps: {
   versions: VersionsService;
   change: EnvironmentChange;
   toEnvironment: (principal: Principal, row: EnvironmentRecord, projectKey: string) => Environment;
-  /** Tells the SDK payloads and live dashboards that the environment changed (after the commit). */
-  announce: (organisationId: string, environmentId: string) => void;
+  /** Tells this instance's SDK payloads and live dashboards that the environment changed (after the commit). */
+  announce: (changed: ChangeEvent) => void;
 }) {
   const { db, versions, change } = deps;
 
@@ -105,7 +106,7 @@ export function createEnvironmentHistory(deps: {
           return restored;
         },
       );
-      deps.announce(principal.organisationId, id);
+      deps.announce(row.changed);
       return deps.toEnvironment(principal, row.after, row.projectKey);
     },
   };

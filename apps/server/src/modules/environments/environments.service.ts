@@ -78,14 +78,15 @@ export function createEnvironmentsService(deps: {
 }) {
   const { db, audit, billing, controls, events, scope, versions } = deps;
   const now = deps.now ?? (() => new Date());
-  const change = createEnvironmentChange({ db, audit, billing, versions, now });
+  const change = createEnvironmentChange({ db, audit, billing, versions, events, now });
 
   function assertAdmin(principal: Principal, action: 'create' | 'update' | 'delete') {
     assertAllowed(principal, action, { type: 'environment' });
   }
 
-  function changed(organisationId: string, environmentId: string) {
-    events.publish({ type: 'environment.changed', organisationId, environmentId });
+  /** Inside the change's transaction: see ChangeEvents.within; publish the answer after the commit. */
+  function changedWithin(tx: Executor, organisationId: string, environmentId: string) {
+    return events.within(tx, { type: 'environment.changed', organisationId, environmentId });
   }
 
   async function insertEnvironment(
@@ -138,7 +139,7 @@ export function createEnvironmentsService(deps: {
       versions,
       change,
       toEnvironment,
-      announce: (organisationId, environmentId) => changed(organisationId, environmentId),
+      announce: (event) => events.publish(event),
     }),
 
     /** Live environments of these projects as `principal` may see them, grouped by project id. */
@@ -173,7 +174,7 @@ export function createEnvironmentsService(deps: {
         throw new ValidationError('id', 'A new environment has no id: use PUT to update.');
       const organisationId = principal.organisationId;
       try {
-        const { row, project } = await db.transaction(async (tx) => {
+        const { row, project, changed } = await db.transaction(async (tx) => {
           await lockOrganisation(tx, organisationId);
           const project = await scope.project(tx, organisationId, input.projectKey);
           await billing.assertActive(tx, organisationId);
@@ -201,9 +202,9 @@ export function createEnvironmentsService(deps: {
               version: row.version,
             }),
           );
-          return { row, project };
+          return { row, project, changed: await changedWithin(tx, organisationId, row.id) };
         });
-        changed(organisationId, row.id);
+        events.publish(changed);
         return toEnvironment(principal, row, project.key);
       } catch (error) {
         if (isUniqueViolation(error, 'environments_project_key_unique')) throw keyTakenError(input.key);
@@ -269,7 +270,7 @@ export function createEnvironmentsService(deps: {
           };
         },
       );
-      changed(principal.organisationId, id);
+      events.publish(row.changed);
       return toEnvironment(principal, row.after, row.projectKey);
     },
 
@@ -277,7 +278,7 @@ export function createEnvironmentsService(deps: {
     async remove(principal: Principal, id: string): Promise<void> {
       assertAdmin(principal, 'delete');
       const organisationId = principal.organisationId;
-      await db.transaction(async (tx) => {
+      const removed = await db.transaction(async (tx) => {
         await lockOrganisation(tx, organisationId);
         const found = await repo.findById(tx, organisationId, id);
         if (!found) throw new NotFoundError('environment', id);
@@ -298,8 +299,9 @@ export function createEnvironmentsService(deps: {
             project: { key: project.key, name: project.name },
           }),
         );
+        return events.within(tx, { type: 'environment.removed', organisationId, environmentId: id });
       });
-      events.publish({ type: 'environment.removed', organisationId, environmentId: id });
+      events.publish(removed);
     },
 
     /** Archives every environment of a project being removed, in the project's transaction. */
@@ -333,9 +335,9 @@ export function createEnvironmentsService(deps: {
             sdk: kind,
           }),
         );
-        return { after, projectKey: project.key };
+        return { after, projectKey: project.key, changed: await changedWithin(tx, organisationId, id) };
       });
-      changed(organisationId, id);
+      events.publish(result.changed);
       return toEnvironment(principal, result.after, result.projectKey);
     },
   };

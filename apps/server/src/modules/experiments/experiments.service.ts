@@ -10,7 +10,7 @@ import type { AuditExperimentDesign } from '@vexil/core/audit-entries';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import { actorOf, type ChangeEvents, type LiveChange } from '../../lib/change-events';
+import { actorOf, type ChangeEvent, type ChangeEvents, type LiveChange } from '../../lib/change-events';
 import type { ChangeOutbox } from '../../lib/change-outbox';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -151,15 +151,24 @@ export function createExperimentsService(deps: {
     };
   }
 
+  /**
+   * Inside the change's transaction: the SDK layer keeps the running experiments of each environment
+   * for the ingestion, on every instance (ChangeEvents.within). Publish the answer with {@link changed}.
+   */
+  function changedWithin(tx: Executor, organisationId: string, environment: EnvironmentRef) {
+    return events.within(tx, { type: 'environment.changed', organisationId, environmentId: environment.id });
+  }
+
+  /** After the commit: this instance's SDK layer and the open dashboards. */
   function changed(
+    sdk: ChangeEvent,
     environment: EnvironmentRef,
     principal: Principal,
     featureKey: string,
     experiment?: LiveChange['experiment'],
   ) {
     const { organisationId } = principal;
-    // The SDK layer keeps the running experiments of each environment for the ingestion.
-    events.publish({ type: 'environment.changed', organisationId, environmentId: environment.id });
+    events.publish(sdk);
     events.publish({
       type: 'dashboard',
       organisationId,
@@ -211,7 +220,7 @@ export function createExperimentsService(deps: {
       );
       assertCan(principal, 'create', environment);
       try {
-        const experiment = await db.transaction(async (tx) => {
+        const { experiment, sdk } = await db.transaction(async (tx) => {
           await billing.assertActive(tx, principal.organisationId);
           await assertOnPlan(tx, principal.organisationId);
           const feature = await checkedFeature(tx, principal, input, environment);
@@ -241,9 +250,16 @@ export function createExperimentsService(deps: {
               principal.organisationId,
               liveChange(environment, principal, row.featureKey, { name: row.name, transition: 'started' }),
             );
-          return toExperiment(row, environment, await currentResults(tx, principal.organisationId, row));
+          return {
+            experiment: toExperiment(
+              row,
+              environment,
+              await currentResults(tx, principal.organisationId, row),
+            ),
+            sdk: await changedWithin(tx, principal.organisationId, environment),
+          };
         });
-        changed(environment, principal, experiment.featureKey, {
+        changed(sdk, environment, principal, experiment.featureKey, {
           name: experiment.name,
           ...(input.enabled ? { transition: 'started' as const } : {}),
         });
@@ -260,7 +276,7 @@ export function createExperimentsService(deps: {
         throw new ValidationError('id', 'An id is required to update an experiment.');
       const id = input.id;
       try {
-        const { experiment, environment, transition } = await db.transaction(async (tx) => {
+        const { experiment, environment, transition, sdk } = await db.transaction(async (tx) => {
           const { row, environment } = await find(tx, principal, id, { forUpdate: true });
           if (environment.project.key !== input.projectKey || environment.key !== input.environmentKey)
             throw new NotFoundError('experiment', id);
@@ -305,9 +321,14 @@ export function createExperimentsService(deps: {
               liveChange(environment, principal, updated.featureKey, { name: updated.name, transition }),
             );
           const results = await currentResults(tx, principal.organisationId, updated);
-          return { experiment: toExperiment(updated, environment, results), environment, transition };
+          return {
+            experiment: toExperiment(updated, environment, results),
+            environment,
+            transition,
+            sdk: await changedWithin(tx, principal.organisationId, environment),
+          };
         });
-        changed(environment, principal, experiment.featureKey, {
+        changed(sdk, environment, principal, experiment.featureKey, {
           name: experiment.name,
           ...(transition ? { transition } : {}),
         });
@@ -335,9 +356,13 @@ export function createExperimentsService(deps: {
             environment: auditedEnvironment(environment),
           }),
         );
-        return { environment, featureKey: row.featureKey };
+        return {
+          environment,
+          featureKey: row.featureKey,
+          sdk: await changedWithin(tx, principal.organisationId, environment),
+        };
       });
-      changed(archived.environment, principal, archived.featureKey);
+      changed(archived.sdk, archived.environment, principal, archived.featureKey);
     },
 
     /** GET /api/v1/goals?projectKey=&query=: goals SDKs reported and goals experiments name. */

@@ -1,13 +1,16 @@
 import type { Feature } from '@vexil/core';
-import { actorOf, type ChangeEvents, type LiveChange } from '../../lib/change-events';
+import type { Executor } from '../../db/client';
+import { actorOf, type ChangeEvent, type ChangeEvents, type LiveChange } from '../../lib/change-events';
 import type { Principal } from '../auth/auth.service';
 import { issuesLinked, type IssueTracker, type IssuesLinked } from './ports';
 
 export type FeatureAnnouncer = ReturnType<typeof createFeatureAnnouncer>;
 
 /**
- * What a feature write tells after its commit: the SDK payloads of the environments it alters and the
- * live dashboards (docs/adr/0012-change-events.md), and the issue tracker which issues now link to it.
+ * What a feature write tells: the SDK payloads of the environments it alters (in its transaction for
+ * the other instances, after its commit for this one) and the live dashboards
+ * (docs/adr/0012-change-events.md), and, in its transaction, the issue tracker which issues now link
+ * to it.
  */
 export function createFeatureAnnouncer(deps: {
   events: ChangeEvents;
@@ -17,32 +20,53 @@ export function createFeatureAnnouncer(deps: {
 }) {
   const { events, now } = deps;
   return {
-    /** Patches the feature's entry into each environment's payload and tells the open dashboards. */
+    /**
+     * Inside the feature write's transaction: the environments whose payloads hold the feature, told
+     * with the commit (ChangeEvents.within). Only this feature's entries change in each payload: the
+     * SDK layer patches them. Answers the events to publish once committed ({@link publishProject}).
+     */
+    async changedWithin(
+      tx: Executor,
+      organisationId: string,
+      environmentIds: readonly string[],
+      featureId: string,
+    ): Promise<ChangeEvent[]> {
+      const changed: ChangeEvent[] = [];
+      for (const environmentId of environmentIds)
+        changed.push(
+          await events.within(tx, {
+            type: 'environment.changed',
+            organisationId,
+            environmentId,
+            featureIds: [featureId],
+          }),
+        );
+      return changed;
+    },
+
+    /** After the commit: patches the feature's entry into each environment's payload and tells the open dashboards. */
     publishProject(
       principal: Principal,
-      environmentIds: string[],
-      change: { kind: LiveChange['kind']; projectKey: string; featureKey: string; featureId: string },
+      changed: readonly ChangeEvent[],
+      change: { kind: LiveChange['kind']; projectKey: string; featureKey: string },
     ) {
-      const { organisationId } = principal;
-      const { featureId, ...live } = change;
-      // Only this feature's entries change in each payload: the SDK layer patches them.
-      for (const environmentId of environmentIds)
-        events.publish({
-          type: 'environment.changed',
-          organisationId,
-          environmentId,
-          featureIds: [featureId],
-        });
+      for (const event of changed) events.publish(event);
       events.publish({
         type: 'dashboard',
-        organisationId,
-        change: { ...live, actor: actorOf(principal), at: now().toISOString() },
+        organisationId: principal.organisationId,
+        change: { ...change, actor: actorOf(principal), at: now().toISOString() },
       });
     },
 
-    /** Tells the issue tracker, after the commit, which issues now link to the feature. */
-    announceLinks(principal: Principal, feature: Feature, how: IssuesLinked['how'], keys: string[]) {
-      if (keys.length > 0) deps.issues?.issuesLinked(issuesLinked(principal, feature, how, keys));
+    /** Tells the issue tracker, in the feature write's transaction, which issues now link to the feature. */
+    async linksWithin(
+      tx: Executor,
+      principal: Principal,
+      feature: Feature,
+      how: IssuesLinked['how'],
+      keys: string[],
+    ): Promise<void> {
+      if (keys.length > 0) await deps.issues?.issuesLinked(tx, issuesLinked(principal, feature, how, keys));
     },
   };
 }

@@ -133,7 +133,7 @@ export function createFeatureSettingsChange(deps: {
     next: (before: FeatureSettingsSnapshot) => FeatureSettings,
   ): Promise<Feature> {
     const organisationId = principal.organisationId;
-    const { feature, environmentIds, linkedIssues } = await db.transaction(async (tx) => {
+    const { feature, changed } = await db.transaction(async (tx) => {
       const found = await repo.findById(tx, organisationId, featureId, { forUpdate: true });
       if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
       assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
@@ -243,19 +243,23 @@ export function createFeatureSettingsChange(deps: {
           restoredFrom: options.restore?.from,
         }),
       );
+      const feature = await read.one(tx, principal, { feature: after, project });
+      await announce.linksWithin(tx, principal, feature, 'linked', linkedIssues);
       return {
-        feature: await read.one(tx, principal, { feature: after, project }),
-        environmentIds: environments.map((environment) => environment.id),
-        linkedIssues,
+        feature,
+        changed: await announce.changedWithin(
+          tx,
+          organisationId,
+          environments.map((environment) => environment.id),
+          featureId,
+        ),
       };
     });
-    announce.publishProject(principal, environmentIds, {
+    announce.publishProject(principal, changed, {
       kind: 'feature.settings',
       projectKey,
       featureKey: feature.key,
-      featureId,
     });
-    announce.announceLinks(principal, feature, 'linked', linkedIssues);
     return feature;
   };
 }

@@ -62,7 +62,7 @@ export function createFeaturesService(deps: {
   const { db, audit, billing, controls, scope, team, versions, read, goals } = deps;
   const now = deps.now ?? (() => new Date());
   const announce = createFeatureAnnouncer({ events: deps.events, issues: deps.issues, now });
-  const { publishProject, announceLinks } = announce;
+  const { changedWithin, publishProject, linksWithin } = announce;
   const change = createFeatureSettingsChange({
     db,
     audit,
@@ -102,7 +102,7 @@ export function createFeaturesService(deps: {
       if (input.id !== undefined)
         throw new ValidationError('id', 'A new feature has no id: use PUT to update.');
       try {
-        const { feature, environmentIds } = await db.transaction(async (tx) => {
+        const { feature, changed } = await db.transaction(async (tx) => {
           await lockOrganisation(tx, organisationId);
           await billing.assertActive(tx, organisationId);
           const project = await scope.project(tx, organisationId, projectKey);
@@ -177,18 +177,11 @@ export function createFeaturesService(deps: {
             actor: actorOf(principal),
             at: at.toISOString(),
           });
-          return {
-            feature: await read.one(tx, principal, { feature: row, project }),
-            environmentIds,
-          };
+          const feature = await read.one(tx, principal, { feature: row, project });
+          await linksWithin(tx, principal, feature, 'created', input.jiraIssueKeys);
+          return { feature, changed: await changedWithin(tx, organisationId, environmentIds, row.id) };
         });
-        publishProject(principal, environmentIds, {
-          kind: 'feature.created',
-          projectKey,
-          featureKey: feature.key,
-          featureId: feature.id,
-        });
-        announceLinks(principal, feature, 'created', input.jiraIssueKeys);
+        publishProject(principal, changed, { kind: 'feature.created', projectKey, featureKey: feature.key });
         return feature;
       } catch (error) {
         // Another request took the same key between our read and insert.
@@ -236,20 +229,23 @@ export function createFeaturesService(deps: {
           actor: actorOf(principal),
           at: at.toISOString(),
         });
-        return { environmentIds: await environmentIdsOf(tx, organisationId, project.id), key: feature.key };
+        const environmentIds = await environmentIdsOf(tx, organisationId, project.id);
+        return {
+          changed: await changedWithin(tx, organisationId, environmentIds, featureId),
+          key: feature.key,
+        };
       });
-      publishProject(principal, archived.environmentIds, {
+      publishProject(principal, archived.changed, {
         kind: 'feature.deleted',
         projectKey,
         featureKey: archived.key,
-        featureId,
       });
     },
 
     /** PUT /api/v1/features/link: links an issue-tracker key to a feature (create permission, docs/product.md §2). */
     async link(principal: Principal, featureId: string, issueKey: string): Promise<Feature> {
       const organisationId = principal.organisationId;
-      const { feature, linked } = await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         // Locked: a link is a change of the settings, whose versions are numbered one after another.
         const found = await repo.findById(tx, organisationId, featureId, { forUpdate: true });
         if (!found) throw new NotFoundError('feature', featureId);
@@ -283,10 +279,10 @@ export function createFeaturesService(deps: {
             }),
           );
         }
-        return { feature: await read.one(tx, principal, { feature: row, project: found.project }), linked };
+        const feature = await read.one(tx, principal, { feature: row, project: found.project });
+        if (linked) await linksWithin(tx, principal, feature, 'linked', [issueKey]);
+        return feature;
       });
-      if (linked) announceLinks(principal, feature, 'linked', [issueKey]);
-      return feature;
     },
 
     /** A project being removed archives its live features with it, in its transaction; how many. */

@@ -9,7 +9,7 @@ import * as links from './feature-links.repository';
  * writer; the goals (experiments) give a project's goal ids by key.
  */
 
-/** The issues a feature was created from or linked to, told after the commit. */
+/** The issues a feature was created from or linked to, told in its transaction. */
 export type IssuesLinked = {
   organisationId: string;
   actorEmail: string;
@@ -44,8 +44,8 @@ export type IssueTracker = {
     organisationId: string,
     keys: string[],
   ): Promise<Map<string, { title: string; url: string }> | null>;
-  /** Comments on the issues, in the background. */
-  issuesLinked(linked: IssuesLinked): void;
+  /** Comments on the issues: jobs written in the caller's transaction. */
+  issuesLinked(executor: Executor, linked: IssuesLinked): Promise<void>;
 };
 
 /** The ids of a project's goals by key, made when new (the experiments module's goals.ts). */

@@ -2,7 +2,7 @@ import { FEATURE_KEY_PATTERN, defaultVariants } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { NotFoundError } from '../../errors';
-import type { ChangeEvents } from '../../lib/change-events';
+import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
@@ -164,18 +164,22 @@ export function createSdkRegistration(deps: {
         await controls.markAvailable(tx, featureId, environmentId, at);
         registered.push(item.key);
       }
-      return { created, createdIds, registered, refused, environmentIds };
+      // The created features' entries are patched into each payload; a registration that created
+      // none changed nothing served (availability is not in the payload).
+      const changed: ChangeEvent[] = [];
+      if (createdIds.length > 0)
+        for (const id of environmentIds)
+          changed.push(
+            await events.within(tx, {
+              type: 'environment.changed',
+              organisationId,
+              environmentId: id,
+              featureIds: createdIds,
+            }),
+          );
+      return { created, registered, refused, changed };
     });
-    // The created features' entries are patched into each payload; a registration that created
-    // none changed nothing served (availability is not in the payload).
-    if (result.createdIds.length > 0)
-      for (const id of result.environmentIds)
-        events.publish({
-          type: 'environment.changed',
-          organisationId,
-          environmentId: id,
-          featureIds: result.createdIds,
-        });
+    for (const event of result.changed) events.publish(event);
     return { created: result.created, registered: result.registered, refused: result.refused };
   };
 }

@@ -184,34 +184,33 @@ export function createJiraIssues(deps: {
     },
 
     /**
-     * After a feature is created from, or linked to, issues: a comment on each with a link back to the
-     * feature, as a job of the durable queue (docs/adr/0023-durable-queue.md), retried there; a failure
-     * never fails the feature's write.
+     * When a feature is created from, or linked to, issues: a comment on each with a link back to the
+     * feature, as a job of the durable queue written in the feature's transaction
+     * (docs/adr/0023-durable-queue.md), so it is sent once the link commits and never without it;
+     * retried there, a failure never fails the feature's write.
      */
-    issuesLinked(linked: IssuesLinked): void {
+    async issuesLinked(executor: Executor, linked: IssuesLinked): Promise<void> {
       if (!deps.enabled || linked.issueKeys.length === 0) return;
-      background.run(async () => {
-        if (!(await connectionOf(db, linked.organisationId))) return;
-        const domain = await repo.organisationDomain(db, linked.organisationId);
-        if (!domain) return;
-        const dashboard = organisationDashboard(publicUrl, deps.baseDomain, domain);
-        const featureUrl = `${dashboard}/projects/${encodeURIComponent(linked.project.key)}/features/${encodeURIComponent(linked.feature.key)}`;
-        const body = commentDocument([
-          {
-            text: `${linked.actorEmail} ${linked.how === 'created' ? 'created the Vexil feature ' : 'linked this issue to the Vexil feature '}`,
-          },
-          { text: linked.feature.name, href: featureUrl },
-          {
-            text: ` (${linked.feature.key}) in the project ${linked.project.name}${linked.how === 'created' ? ' from this issue' : ''}.`,
-          },
-        ]);
-        for (const issueKey of linked.issueKeys)
-          await queue.enqueue(db, {
-            kind: JIRA_COMMENT_JOB,
-            organisationId: linked.organisationId,
-            payload: { issueKey, body } satisfies JiraCommentJob,
-          });
-      });
+      if (!(await connectionOf(executor, linked.organisationId))) return;
+      const domain = await repo.organisationDomain(executor, linked.organisationId);
+      if (!domain) return;
+      const dashboard = organisationDashboard(publicUrl, deps.baseDomain, domain);
+      const featureUrl = `${dashboard}/projects/${encodeURIComponent(linked.project.key)}/features/${encodeURIComponent(linked.feature.key)}`;
+      const body = commentDocument([
+        {
+          text: `${linked.actorEmail} ${linked.how === 'created' ? 'created the Vexil feature ' : 'linked this issue to the Vexil feature '}`,
+        },
+        { text: linked.feature.name, href: featureUrl },
+        {
+          text: ` (${linked.feature.key}) in the project ${linked.project.name}${linked.how === 'created' ? ' from this issue' : ''}.`,
+        },
+      ]);
+      for (const issueKey of linked.issueKeys)
+        await queue.enqueue(executor, {
+          kind: JIRA_COMMENT_JOB,
+          organisationId: linked.organisationId,
+          payload: { issueKey, body } satisfies JiraCommentJob,
+        });
     },
 
     /** Registers the job that comments on one issue (a request to Jira; retried on 5xx, 429, no answer). */

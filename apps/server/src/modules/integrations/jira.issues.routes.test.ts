@@ -1,5 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Feature, InitialPayload } from '@vexil/core';
+import { jobs } from '../../db/schema/index';
 import { createFeature } from '../../../test/features';
 import {
   setUpJiraRoutes,
@@ -11,7 +13,9 @@ import {
   connect,
   requestsTo,
   feature,
+  h,
 } from './jira.routes.fixture';
+import { JIRA_COMMENT_JOB } from './jira-issues';
 
 setUpJiraRoutes();
 
@@ -75,6 +79,12 @@ describe('features and their issues', () => {
       jiraIssueKeys: ['ABC-1'],
     });
     expect(created.jiraIssueKeys).toEqual(['ABC-1']);
+    // The comment's job was written with the feature: it is on record when the answer arrives.
+    const written = await h.database.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.kind, JIRA_COMMENT_JOB), eq(jobs.organisationId, team.admin.organisationId)));
+    expect(written).toHaveLength(1);
     await settled();
     expect(jira.comments).toHaveLength(1);
     const [comment] = jira.comments;

@@ -114,7 +114,8 @@ describe('live dashboards when access ends', () => {
 
     // Left with no role the dashboard knows (the operator's edit), the member may read nothing.
     await h.database.db.update(users).set({ authorities: [] }).where(eq(users.id, person.id));
-    h.app.services.auth.accessChanged(person.organisationId, person.id);
+    const { auth } = h.app.services;
+    auth.accessChanged(await auth.accessChangedWithin(h.database.db, person.organisationId, person.id));
     await toggle();
     await expect.poll(() => dashboard.closed()?.code).toBe(LIVE_FORBIDDEN);
     expect(dashboard.changes()).toHaveLength(1);

@@ -110,7 +110,7 @@ export function createMembersService(deps: {
     async update(principal: Principal, input: UserUpdateInput): Promise<TeamMember> {
       assertTeamAdmin(principal);
       const organisationId = principal.organisationId;
-      const updated = await db.transaction(async (tx) => {
+      const { updated, access } = await db.transaction(async (tx) => {
         await lockOrganisation(tx, organisationId);
         await stillAdmin(tx, principal);
         const before = await repo.findMember(tx, organisationId, input.id, { forUpdate: true });
@@ -145,10 +145,11 @@ export function createMembersService(deps: {
               : null,
           }),
         );
-        return toTeamMember(after, null);
+        // Their open dashboards are checked again with the role they hold now.
+        const access = await auth.accessChangedWithin(tx, organisationId, after.id);
+        return { updated: toTeamMember(after, null), access };
       });
-      // Their open dashboards are checked again with the role they hold now.
-      auth.accessChanged(organisationId, updated.id);
+      auth.accessChanged(access);
       return updated;
     },
 
@@ -161,7 +162,7 @@ export function createMembersService(deps: {
     async remove(principal: Principal, id: string): Promise<void> {
       assertTeamAdmin(principal);
       const organisationId = principal.organisationId;
-      await db.transaction(async (tx) => {
+      const access = await db.transaction(async (tx) => {
         await lockOrganisation(tx, organisationId);
         await stillAdmin(tx, principal);
         const member = await repo.findMember(tx, organisationId, id, { forUpdate: true });
@@ -196,9 +197,10 @@ export function createMembersService(deps: {
               : { kind: 'member.invitation_cancelled', by: principal.email, member },
           ),
         );
+        // Their open dashboards close once the removal has committed.
+        return auth.accessChangedWithin(tx, organisationId, id);
       });
-      // Their open dashboards close now that the removal has committed.
-      auth.accessChanged(organisationId, id);
+      auth.accessChanged(access);
     },
 
     invite: invitations.invite,
@@ -254,7 +256,7 @@ export function createMembersService(deps: {
 
     /** POST /api/v1/account/sessions/revoke-all: "Sign out everywhere" ends every session of the caller. */
     async signOutEverywhere(principal: Principal): Promise<void> {
-      await db.transaction(async (tx) => {
+      const access = await db.transaction(async (tx) => {
         const ended = await auth.revokeAllSessions(tx, principal.organisationId, principal.userId);
         await audit.record(
           tx,
@@ -266,8 +268,9 @@ export function createMembersService(deps: {
             sessions: ended,
           }),
         );
+        return auth.accessChangedWithin(tx, principal.organisationId, principal.userId);
       });
-      auth.accessChanged(principal.organisationId, principal.userId);
+      auth.accessChanged(access);
     },
   };
 }

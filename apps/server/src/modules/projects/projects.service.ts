@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { isUuid } from '../../db/text-search';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import type { ChangeEvents } from '../../lib/change-events';
+import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -102,14 +102,15 @@ export function createProjectsService(deps: {
 
   /**
    * A project and its first environments, audited, inside the caller's transaction (POST
-   * /api/v1/projects/ below; a sign-up's first project). The caller announces the environments once
-   * the transaction has committed ({@link announceEnvironments}).
+   * /api/v1/projects/ below; a sign-up's first project). The other instances hear of its
+   * environments with the commit; the caller announces them here once it has committed
+   * ({@link announceEnvironments}).
    */
   async function createWithin(
     tx: Transaction,
     principal: Principal,
     input: Pick<ProjectInput, 'name' | 'key'>,
-  ): Promise<{ project: Project; environmentIds: string[] }> {
+  ): Promise<{ project: Project; changed: ChangeEvent[] }> {
     assertAdmin(principal, 'create');
     const organisationId = principal.organisationId;
     await lockOrganisation(tx, organisationId);
@@ -135,14 +136,21 @@ export function createProjectsService(deps: {
         environments: created.map((e) => e.name),
       }),
     );
-    return { project: await toProject(tx, principal, row), environmentIds: created.map((e) => e.id) };
+    const changed: ChangeEvent[] = [];
+    for (const environment of created)
+      changed.push(
+        await events.within(tx, {
+          type: 'environment.changed',
+          organisationId,
+          environmentId: environment.id,
+        }),
+      );
+    return { project: await toProject(tx, principal, row), changed };
   }
 
-  /** Tells the SDK side that these environments changed (after the transaction that did it). */
-  function announceEnvironments(organisationId: string, environmentIds: readonly string[]): void {
-    for (const environmentId of environmentIds) {
-      events.publish({ type: 'environment.changed', organisationId, environmentId });
-    }
+  /** Tells this instance's SDK side that these environments changed (after the transaction that did it). */
+  function announceEnvironments(changed: readonly ChangeEvent[]): void {
+    for (const event of changed) events.publish(event);
   }
 
   return {
@@ -172,7 +180,7 @@ export function createProjectsService(deps: {
         throw new ValidationError('id', 'A new project has no id: use PUT to update.');
       try {
         const result = await db.transaction((tx) => createWithin(tx, principal, input));
-        announceEnvironments(principal.organisationId, result.environmentIds);
+        announceEnvironments(result.changed);
         return result.project;
       } catch (error) {
         if (isUniqueViolation(error, 'projects_organisation_key_unique')) throw keyTakenError(input.key);
@@ -238,11 +246,18 @@ export function createProjectsService(deps: {
             archived: { environments: removed.length, features: featureCount },
           }),
         );
-        return removed;
+        const gone: ChangeEvent[] = [];
+        for (const environment of removed)
+          gone.push(
+            await events.within(tx, {
+              type: 'environment.removed',
+              organisationId,
+              environmentId: environment.id,
+            }),
+          );
+        return gone;
       });
-      for (const environment of archived) {
-        events.publish({ type: 'environment.removed', organisationId, environmentId: environment.id });
-      }
+      for (const event of archived) events.publish(event);
     },
   };
 }

@@ -47,12 +47,10 @@ export function createPasswordResetService(deps: {
   queue: JobQueue;
   mail: MailQueue;
   publicUrl: string;
-  /** Where a request that could not be queued is reported; never its address. */
-  logger: { warn: (details: Record<string, unknown>, message: string) => void };
   hashCost: HashCost;
   now?: () => Date;
 }) {
-  const { db, audit, auth, members, queue, mail, publicUrl, hashCost, logger } = deps;
+  const { db, audit, auth, members, queue, mail, publicUrl, hashCost } = deps;
   const now = deps.now ?? (() => new Date());
   const perAddress = createAddressLimit({
     db,
@@ -98,18 +96,6 @@ export function createPasswordResetService(deps: {
     });
   }
 
-  /** Jobs to queue once the answer is on its way (the next turn of the event loop). */
-  const pending = new Set<Promise<void>>();
-  function afterAnswer(work: () => Promise<void>): void {
-    const queueing: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(work)
-      .catch((error: unknown) => {
-        logger.warn({ err: error }, 'A password reset request could not be queued');
-      })
-      .finally(() => pending.delete(queueing));
-    pending.add(queueing);
-  }
-
   queue.handle<PasswordResetJob>(PASSWORD_RESET_JOB, {
     transactional: true,
     retryDelaysMs: ACCOUNT_JOB_RETRY_DELAYS_MS,
@@ -119,11 +105,11 @@ export function createPasswordResetService(deps: {
   return {
     /**
      * POST /api/account/reset_password/init: the organisation is the address's, else the body's.
-     * Before the answer only the address's allowance is counted, alike for every address; the job
-     * that finds the account, stores its key, audits and queues the e-mail in one transaction
-     * (docs/adr/0023-durable-queue.md) is queued once the answer is on its way, so that the answer's
-     * time cannot tell whether the address has an account: even the job's insert, whose foreign key
-     * locks the organisations table, comes after it.
+     * Before the answer only the address's allowance is counted and the job is queued, alike for
+     * every address: the job, whose transaction finds the account, stores its key, audits and queues
+     * the e-mail (docs/adr/0023-durable-queue.md), is stored before the answer, so a request answered
+     * is never lost; nothing of the account is read before the answer, so its time cannot tell
+     * whether the address has one (test/reset-answer.pg.test.ts).
      */
     async request(input: {
       email: string;
@@ -137,18 +123,11 @@ export function createPasswordResetService(deps: {
         ]);
       const email = input.email.toLowerCase();
       await perAddress.take(JSON.stringify([domain, email]));
-      afterAnswer(async () => {
-        await queue.enqueue(db, {
-          kind: PASSWORD_RESET_JOB,
-          organisationId: null,
-          payload: { domain, email } satisfies PasswordResetJob,
-        });
+      await queue.enqueue(db, {
+        kind: PASSWORD_RESET_JOB,
+        organisationId: null,
+        payload: { domain, email } satisfies PasswordResetJob,
       });
-    },
-
-    /** Resolves once the reset jobs of the requests answered so far are queued. */
-    async queued(): Promise<void> {
-      while (pending.size > 0) await Promise.all([...pending]);
     },
 
     /**
@@ -177,11 +156,12 @@ export function createPasswordResetService(deps: {
             sessionsEnded: ended,
           }),
         );
-        return { domain: account.organisationDomain, owner };
+        // Their open dashboards close once the sessions' end has committed.
+        const access = await auth.accessChangedWithin(tx, owner.organisationId, owner.userId);
+        return { domain: account.organisationDomain, access };
       });
       if (done === null) throw new BadRequestError(RESET_FINISH_FAILED_MESSAGE, undefined, RESET_LINK_DEAD);
-      // Their open dashboards close now that the sessions' end has committed.
-      auth.accessChanged(done.owner.organisationId, done.owner.userId);
+      auth.accessChanged(done.access);
       return { domain: done.domain };
     },
   };

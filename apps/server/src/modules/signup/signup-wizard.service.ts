@@ -225,7 +225,7 @@ export function createSignupWizardService(deps: {
           email,
           authorities: [AUTHORITIES.ROLE_ORGANISATION_ADMIN],
         };
-        const { project, environmentIds } = await projects.createWithin(tx, principal, FIRST_PROJECT);
+        const { project, changed } = await projects.createWithin(tx, principal, FIRST_PROJECT);
         await repo.markSignupCompleted(tx, signup.id, at);
         await mail.enqueue(tx, {
           purpose: 'welcome',
@@ -248,11 +248,11 @@ export function createSignupWizardService(deps: {
             environments: project.environments.map((e) => e.name),
           }),
         );
-        return { organisation, admin, environmentIds };
+        return { organisation, admin, changed };
       });
       if (!created) throw pinError(SIGNUP_DEAD_DETAIL);
-      const { organisation, admin, environmentIds } = created;
-      projects.announceEnvironments(organisation.id, environmentIds);
+      const { organisation, admin, changed } = created;
+      projects.announceEnvironments(changed);
       const token = await auth.createLoginToken(organisation.id, admin.id);
       return { token, domain: organisation.domain };
     },

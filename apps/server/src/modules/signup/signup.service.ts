@@ -32,7 +32,6 @@ export function createSignupService(deps: {
   mail: MailQueue;
   publicUrl: string;
   hashCost: HashCost;
-  logger: { warn: (details: Record<string, unknown>, message: string) => void };
   now?: () => Date;
 }) {
   const { db, audit, auth, billing, projects, organisations, members, queue, mail, publicUrl, hashCost } =
@@ -47,7 +46,6 @@ export function createSignupService(deps: {
     mail,
     publicUrl,
     hashCost,
-    logger: deps.logger,
     ...clock,
   });
   return {
@@ -68,11 +66,10 @@ export function createSignupService(deps: {
     invitee: createInviteeSignupService({ db, audit, auth, billing, members, hashCost, ...clock }),
     findOrganisations: createFindOrganisationsService({ db, queue, mail, publicUrl, ...clock }),
     /**
-     * Resolves once the reset requests answered so far are queued and the queue's worker is idle:
-     * the e-mails queued so far were sent, given up, or wait for a retry later (tests).
+     * Resolves once the queue's worker is idle: the e-mails queued so far were sent, given up, or
+     * wait for a retry later (tests).
      */
     async mailsSettled(): Promise<void> {
-      await passwordReset.queued();
       await mail.settled();
     },
   };
