@@ -4,20 +4,23 @@
  * takes; one that stops during an attempt leaves a running job that comes back when its lease ends").
  * The real server runs as a process of its own (server-process.ts) on PostgreSQL. The test holds a
  * lock on `webhook_deliveries` from a connection of its own, so that the first change's fan-out (which
- * inserts that change's deliveries) waits inside its transaction; the worker takes no more jobs while
- * its pass waits, so the changes made next commit with their jobs pending, never taken. The process is
- * then killed (SIGKILL) and started again: the pending jobs are fanned out once, and their webhooks
- * arrive once each. The interrupted job keeps its lease (2 min); the test moves the lease's end into
- * the past instead of waiting, and that change's webhook then arrives once too. Runs in the PostgreSQL
- * project only: PGlite has one connection, which a second one cannot hold a lock against.
+ * inserts that change's deliveries) waits inside its transaction. The changes made next are of the
+ * same organisation, the fan-out's lane: the worker takes them until its slots are full
+ * (`QUEUE_CONCURRENCY`, counting the jobs waiting behind the held one), and the ones after that commit
+ * with their jobs pending, never taken. The process is then killed (SIGKILL) and started again: the
+ * pending jobs are fanned out once, and their webhooks arrive once each. The jobs taken keep their
+ * leases (2 min); the test moves the leases' end into the past instead of waiting, and those changes'
+ * webhooks then arrive once too. Runs in the PostgreSQL project only: PGlite has one connection, which
+ * a second one cannot hold a lock against.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { eq, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Feature, Webhook, WebhookDelivery } from '@vexil/core';
 import { jobs as jobsTable } from '../src/db/schema/index';
 import { CHANGE_JOB } from '../src/modules/integrations/change-jobs';
 import * as queue from '../src/modules/queue/queue.repository';
+import { QUEUE_CONCURRENCY } from '../src/modules/queue/queue.service';
 import {
   killAll,
   signInAdmin,
@@ -109,15 +112,26 @@ describe('a server killed after changes committed and before they were fanned ou
     await toggle(true);
     await expect.poll(waitingInserts, { timeout: 5_000, interval: 50 }).toBe(1);
 
-    // The next changes commit with their jobs; the worker, its pass waiting, takes none of them.
-    const later = [false, true, false];
-    const changes = 1 + later.length;
-    for (const enabled of later) await toggle(enabled);
+    // The next changes commit with their jobs. The worker takes those it has slots for, which wait
+    // behind the held fan-out in their lane (none begins: one insert waits); the last three it leaves
+    // pending.
+    const taken = QUEUE_CONCURRENCY;
+    const changes = taken + 3;
+    const toggles = Array.from({ length: changes }, (_, i) => i % 2 === 0);
+    const later = toggles.slice(taken);
+    for (const enabled of toggles.slice(1)) await toggle(enabled);
+    await expect
+      .poll(async () => (await toggleJobs()).filter((job) => job.state === 'running').length, {
+        timeout: 5_000,
+        interval: 50,
+      })
+      .toBe(taken);
     let jobs = await toggleJobs();
     expect(jobs.map((job) => ({ state: job.state, attempts: job.attempts }))).toEqual([
-      { state: 'running', attempts: 1 },
+      ...jobs.slice(0, taken).map(() => ({ state: 'running', attempts: 1 })),
       ...later.map(() => ({ state: 'pending', attempts: 0 })),
     ]);
+    expect(await waitingInserts()).toBe(1);
 
     expect(await first.kill()).toBe('SIGKILL');
     // The held fan-out's transaction never committed: it ends with its connection.
@@ -144,7 +158,7 @@ describe('a server killed after changes committed and before they were fanned ou
       })
       .toBe(later.length);
 
-    // One delivery per pending change (none for the interrupted one), each sent once under its id.
+    // One delivery per pending change (none for those taken before the kill), each sent once under its id.
     const delivered = await rows();
     expect(delivered).toHaveLength(later.length);
     expect(delivered.every((d) => d.attempts === 1)).toBe(true);
@@ -154,26 +168,32 @@ describe('a server killed after changes committed and before they were fanned ou
     );
     expect(enabled.sort()).toEqual([...later].sort());
 
-    // The pending jobs ran once, on the second process; the interrupted one waits for its lease.
+    // The pending jobs ran once, on the second process; those taken before the kill wait for their
+    // leases.
     jobs = await toggleJobs();
     expect(jobs.map((job) => ({ state: job.state, attempts: job.attempts }))).toEqual([
-      { state: 'running', attempts: 1 },
+      ...jobs.slice(0, taken).map(() => ({ state: 'running', attempts: 1 })),
       ...later.map(() => ({ state: 'done', attempts: 1 })),
     ]);
-    expect(jobs[0]!.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
-    for (const job of jobs.slice(1)) {
+    for (const job of jobs.slice(0, taken)) expect(job.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+    for (const job of jobs.slice(taken)) {
       const attempts = await queue.listAttempts(database.db, job.id);
       expect(attempts.map((a) => ({ attempt: a.attempt, outcome: a.outcome }))).toEqual([
         { attempt: 1, outcome: 'done' },
       ]);
     }
 
-    // Its lease run out (moved into the past rather than waited for, 2 min): the worker's next look
-    // (every 5 s) takes it again, and the first change's webhook arrives too, once.
+    // Their leases run out (moved into the past rather than waited for, 2 min): the worker's next look
+    // (every 5 s) takes them again, and those changes' webhooks arrive too, once each.
     await database.db
       .update(jobsTable)
       .set({ lockedUntil: new Date(Date.now() - 1_000) })
-      .where(eq(jobsTable.id, jobs[0]!.id));
+      .where(
+        inArray(
+          jobsTable.id,
+          jobs.slice(0, taken).map((job) => job.id),
+        ),
+      );
     await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 100 }).toBe(changes);
     await expect
       .poll(async () => (await rows()).filter((d) => d.status === 'succeeded').length, {
@@ -186,21 +206,23 @@ describe('a server killed after changes committed and before they were fanned ou
     expect(receiver.received.map((r) => r.id).sort()).toEqual(all.map((d) => d.messageId).sort());
     jobs = await toggleJobs();
     expect(jobs.map((job) => ({ state: job.state, attempts: job.attempts }))).toEqual([
-      { state: 'done', attempts: 2 },
+      ...jobs.slice(0, taken).map(() => ({ state: 'done', attempts: 2 })),
       ...later.map(() => ({ state: 'done', attempts: 1 })),
     ]);
-    // The interrupted attempt is recorded when its lease ran out and the job was taken again; the second
-    // attempt did the work.
-    expect(
-      (await queue.listAttempts(database.db, jobs[0]!.id)).map((a) => ({
-        attempt: a.attempt,
-        outcome: a.outcome,
-        error: a.error,
-      })),
-    ).toEqual([
-      { attempt: 1, outcome: 'retry', error: queue.INTERRUPTED_ATTEMPT },
-      { attempt: 2, outcome: 'done', error: null },
-    ]);
+    // The interrupted attempts are recorded when their leases ran out and the jobs were taken again;
+    // the second attempts did the work. The jobs that waited behind the held fan-out had not begun
+    // theirs, but their claims counted them, and they are recorded alike.
+    for (const job of jobs.slice(0, taken))
+      expect(
+        (await queue.listAttempts(database.db, job.id)).map((a) => ({
+          attempt: a.attempt,
+          outcome: a.outcome,
+          error: a.error,
+        })),
+      ).toEqual([
+        { attempt: 1, outcome: 'retry', error: queue.INTERRUPTED_ATTEMPT },
+        { attempt: 2, outcome: 'done', error: null },
+      ]);
     await second.stop();
   });
 });

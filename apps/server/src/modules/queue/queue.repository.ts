@@ -132,6 +132,31 @@ export async function holdJob(tx: Executor, job: ClaimedJob): Promise<boolean> {
 }
 
 /**
+ * Moves the end of this claim's lease to `leaseUntil`, as an attempt that waited behind its lane
+ * begins; false when the claim no longer holds the job (the wait outlasted the lease and another
+ * worker took it).
+ */
+export async function renewJob(db: Executor, job: ClaimedJob, leaseUntil: Date): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ lockedUntil: leaseUntil })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockToken, job.lockToken), eq(jobs.state, 'running')))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/**
+ * Gives back a job this claim took and never began (its worker stopped while it waited behind its
+ * lane): pending again, due as it was, and its attempt, never made, no longer counted.
+ */
+export async function unclaimJob(db: Executor, job: ClaimedJob): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ state: 'pending', lockedUntil: null, lockToken: null, attempts: sql`${jobs.attempts} - 1` })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockToken, job.lockToken), eq(jobs.state, 'running')));
+}
+
+/**
  * Ends this claim of the job: `done` or `failed` for good, or `pending` again at `dueAt`. False when
  * the claim no longer holds the job (its lease ran out and another worker took it).
  */

@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../../db/client';
+import { createLanes } from './queue.lanes';
 import * as repo from './queue.repository';
 import type { ClaimedJob, Job, JobHandler, JobInput, JobOutcome } from './queue.types';
 
@@ -8,8 +9,11 @@ export const JOB_LEASE_MS = 2 * 60 * 1000;
 export const DEFAULT_QUEUE_POLL_MS = 5_000;
 /** The longest Retry-After honoured, unless a kind says otherwise. */
 const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
-/** How many jobs one pass takes at a time. */
-const BATCH = 10;
+/**
+ * How many jobs one worker holds at once: attempts under way, and jobs waiting behind their lane.
+ * A slot is filled again as soon as it frees, so one slow attempt holds back no more than itself.
+ */
+export const QUEUE_CONCURRENCY = 10;
 /** How long the worker watches for a job enqueued here whose transaction has not committed yet. */
 const WATCH_MS = 2_000;
 /** Finished jobs and their attempts are kept this long. */
@@ -39,9 +43,10 @@ function errorText(error: unknown): string {
 /**
  * The durable queue (docs/adr/0023-durable-queue.md): `enqueue` writes a job in the caller's
  * transaction, so it commits with the change or not at all; handlers are registered per kind; a
- * worker takes due jobs with `FOR UPDATE SKIP LOCKED` under a lease, runs them, records each attempt
- * and retries with the kind's backoff until it fails for good. It looks at once after an enqueue on
- * this instance, and every `pollMs` otherwise.
+ * worker takes due jobs with `FOR UPDATE SKIP LOCKED` under a lease, as many as it has free slots
+ * for (`QUEUE_CONCURRENCY`), runs them by lane (queue.lanes.ts), records each attempt and retries with
+ * the kind's backoff until it fails for good. It looks at once after an enqueue on this instance, when
+ * a slot frees while due jobs were left, and every `pollMs` otherwise.
  */
 export function createQueue(deps: {
   db: Database;
@@ -60,6 +65,8 @@ export function createQueue(deps: {
   const awaited = new Map<string, number>();
   let pass: Promise<void> | null = null;
   let again = false;
+  /** The last look left due jobs for want of a free slot: a slot freeing looks again. */
+  let backlog = false;
   let stopped = true;
   let stopping = new AbortController();
   let poll: NodeJS.Timeout | null = null;
@@ -83,20 +90,32 @@ export function createQueue(deps: {
     soon = { timer, at };
   }
 
-  /** Ends this claim of the job with its outcome, and records the attempt. */
+  /** Wakes the worker when a job comes due at `at`, unless its regular look comes first. */
+  function wakeAt(at: Date): void {
+    const wait = at.getTime() - now().getTime();
+    if (pollMs === 0 || wait < pollMs) schedule(wait);
+  }
+
+  /**
+   * Ends this claim of the job with its outcome, and records the attempt; neither when the claim no
+   * longer holds the job (the attempt outlasted its lease and another worker took it, recording it).
+   */
   async function settle(job: ClaimedJob, handler: JobHandler, outcome: JobOutcome, startedAt: Date) {
     const at = now();
     const durationMs = Math.max(0, at.getTime() - startedAt.getTime());
     const delay = handler.retryDelaysMs[job.attempt - 1];
     const retry = !outcome.ok && outcome.retry && delay !== undefined;
     const error = outcome.ok ? null : outcome.reason.slice(0, ERROR_LENGTH);
-    await db.transaction(async (tx) => {
-      if (outcome.ok) await repo.releaseJob(tx, job, { state: 'done', at, error: null });
+    let dueAt: Date | null = null;
+    const held = await db.transaction(async (tx) => {
+      let released: boolean;
+      if (outcome.ok) released = await repo.releaseJob(tx, job, { state: 'done', at, error: null });
       else if (retry) {
         const wanted = Math.min(outcome.retryAfterMs ?? 0, handler.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS);
-        const dueAt = new Date(at.getTime() + Math.max(delay, wanted));
-        await repo.releaseJob(tx, job, { state: 'pending', dueAt, error: error! });
-      } else await repo.releaseJob(tx, job, { state: 'failed', at, error });
+        dueAt = new Date(at.getTime() + Math.max(delay, wanted));
+        released = await repo.releaseJob(tx, job, { state: 'pending', dueAt, error: error! });
+      } else released = await repo.releaseJob(tx, job, { state: 'failed', at, error });
+      if (!released) return false;
       await repo.insertAttempt(tx, job.id, {
         attempt: job.attempt,
         startedAt,
@@ -104,7 +123,14 @@ export function createQueue(deps: {
         outcome: outcome.ok ? 'done' : retry ? 'retry' : 'failed',
         error,
       });
+      return true;
     });
+    if (!held) {
+      logger.warn({ jobId: job.id, kind: job.kind }, 'A job was taken again after its lease ran out');
+      return;
+    }
+    // The retry is looked for when it comes due, whether or not a pass is under way then.
+    if (dueAt) wakeAt(dueAt);
     if (!outcome.ok && !retry)
       logger.warn(
         { jobId: job.id, kind: job.kind, attempts: job.attempt, reason: error },
@@ -163,30 +189,58 @@ export function createQueue(deps: {
     return outcome;
   }
 
+  /** One attempt of a job the worker holds, made when its lane reaches it (queue.lanes.ts). */
+  async function runHeld(job: ClaimedJob, waited: boolean): Promise<void> {
+    try {
+      // The lease was taken at the claim: a job that waited behind its lane has it renewed as its
+      // attempt begins, so that it covers the attempt. Should the wait have outlasted the lease and
+      // another worker taken the job meanwhile, the claim no longer holds it and it is left alone.
+      if (waited && !(await repo.renewJob(db, job, new Date(now().getTime() + leaseMs)))) {
+        logger.warn({ jobId: job.id, kind: job.kind }, 'A job was taken again after its lease ran out');
+        return;
+      }
+      await runJob(job);
+    } catch (error) {
+      // Recording failed (the database is away): the lease brings the job back.
+      logger.warn({ err: error, jobId: job.id, kind: job.kind }, 'A job could not be recorded');
+    }
+  }
+
+  const lanes = createLanes<ClaimedJob>({
+    limit: QUEUE_CONCURRENCY,
+    run: runHeld,
+    freed: () => {
+      if (backlog) wake();
+    },
+  });
+
+  /** Gives back jobs taken and not begun, for any worker to take at once rather than after their lease. */
+  async function giveBack(claimed: ClaimedJob[]): Promise<void> {
+    for (const job of claimed) {
+      try {
+        await repo.unclaimJob(db, job);
+      } catch (error) {
+        logger.warn({ err: error, jobId: job.id, kind: job.kind }, 'A job could not be given back');
+      }
+    }
+  }
+
   async function runPass(): Promise<void> {
     const kinds = [...handlers.keys()];
-    for (let rounds = 0; rounds < 100 && !stopped; rounds++) {
-      const at = now();
-      const claimed = await repo.claimDueJobs(db, kinds, at, new Date(at.getTime() + leaseMs), BATCH);
-      for (const job of claimed) awaited.delete(job.id);
-      if (claimed.length === 0) break;
-      const lanes = new Map<string, ClaimedJob[]>();
-      for (const job of claimed) {
-        const lane = handlers.get(job.kind)!.lane?.(job) ?? job.id;
-        lanes.set(lane, [...(lanes.get(lane) ?? []), job]);
+    backlog = false;
+    // Take due jobs while there are free slots; each begins at once unless its lane is busy.
+    while (!stopped) {
+      const free = lanes.free();
+      if (free === 0) {
+        backlog = true;
+        break;
       }
-      await Promise.all(
-        [...lanes.values()].map(async (jobs) => {
-          for (const job of jobs) {
-            try {
-              await runJob(job);
-            } catch (error) {
-              // Recording failed (the database is away): the lease brings the job back.
-              logger.warn({ err: error, jobId: job.id, kind: job.kind }, 'A job could not be recorded');
-            }
-          }
-        }),
-      );
+      const at = now();
+      const claimed = await repo.claimDueJobs(db, kinds, at, new Date(at.getTime() + leaseMs), free);
+      for (const job of claimed) awaited.delete(job.id);
+      if (stopped) return giveBack(claimed);
+      for (const job of claimed) lanes.add(handlers.get(job.kind)!.lane?.(job) ?? job.id, job);
+      if (claimed.length < free) break;
     }
     const at = now().getTime();
     if (at - lastPrune > 60 * 60 * 1000) {
@@ -200,11 +254,11 @@ export function createQueue(deps: {
       const oldest = Math.min(...awaited.values());
       schedule(Math.min(Math.max(10, watching - oldest), 400));
     }
+    // With every slot taken, the next slot to free looks again: what is due already would only wake
+    // this worker to find no room.
+    if (backlog) return;
     const next = await repo.nextDue(db, kinds);
-    if (next) {
-      const wait = next.getTime() - now().getTime();
-      if (pollMs === 0 || wait < pollMs) schedule(wait);
-    }
+    if (next) wakeAt(next);
   }
 
   /** Runs what is due now; a pass under way runs once more. */
@@ -228,9 +282,17 @@ export function createQueue(deps: {
     });
   }
 
-  /** Whether work is under way or about to be: a pass, a job enqueued here not yet taken, a retry due soon. */
+  /**
+   * Whether work is under way or about to be: a pass, a job held, a job enqueued here not yet taken,
+   * a retry due soon.
+   */
   function busy(): boolean {
-    return pass !== null || awaited.size > 0 || (soon !== null && soon.at - Date.now() < SETTLE_HORIZON_MS);
+    return (
+      pass !== null ||
+      lanes.held() > 0 ||
+      awaited.size > 0 ||
+      (soon !== null && soon.at - Date.now() < SETTLE_HORIZON_MS)
+    );
   }
 
   return {
@@ -239,11 +301,10 @@ export function createQueue(deps: {
       const at = now();
       const id = await repo.insertJob(executor, job, at);
       if (!id || !handlers.has(job.kind)) return id;
-      const wait = job.dueAt ? job.dueAt.getTime() - at.getTime() : 0;
-      if (wait <= 0) {
+      if (!job.dueAt || job.dueAt.getTime() <= at.getTime()) {
         awaited.set(id, Date.now());
         schedule(0);
-      } else if (pollMs === 0 || wait < pollMs) schedule(wait);
+      } else wakeAt(job.dueAt);
       return id;
     },
 
@@ -274,10 +335,11 @@ export function createQueue(deps: {
     wake,
     busy,
 
-    /** Resolves once the worker is idle: no pass, no job enqueued here waiting, no retry due soon. */
+    /** Resolves once the worker is idle: no pass, no job held or enqueued here waiting, no retry due soon. */
     async settled(): Promise<void> {
       while (busy()) {
         if (pass) await pass;
+        else if (lanes.held() > 0) await lanes.whenIdle();
         else
           await new Promise((resolve) => setTimeout(resolve, soon ? Math.max(1, soon.at - Date.now()) : 5));
       }
@@ -295,7 +357,10 @@ export function createQueue(deps: {
       wake();
     },
 
-    /** Stops taking jobs; the attempts under way end (their waits cut short) before it resolves. */
+    /**
+     * Stops taking jobs; the attempts under way end (their waits cut short) before it resolves, and
+     * the jobs waiting behind their lanes are given back untried.
+     */
     async stop(): Promise<void> {
       stopped = true;
       stopping.abort();
@@ -304,7 +369,10 @@ export function createQueue(deps: {
       if (soon) clearTimeout(soon.timer);
       soon = null;
       awaited.clear();
+      const waiting = lanes.withdraw();
       while (pass) await pass;
+      await giveBack(waiting);
+      await lanes.whenIdle();
     },
   };
 }

@@ -1,13 +1,15 @@
 /**
  * The durable queue on the real database (docs/adr/0023-durable-queue.md): jobs commit with the
  * transaction that adds them, run once, are retried with their kind's backoff and Retry-After, fail
- * for good after the last retry, and come back when the worker that took them stopped.
+ * for good after the last retry, and come back when the worker that took them stopped. A slow job
+ * holds back only the later jobs of its lane, never the others.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createHarness, type Harness } from '../../../test/helpers';
 import type { JobOutcome } from './queue.types';
 import * as repo from './queue.repository';
+import { createQueue, QUEUE_CONCURRENCY } from './queue.service';
 
 let h: Harness;
 const queue = () => h.app.services.queue;
@@ -209,5 +211,133 @@ describe('the durable queue', () => {
     ]);
     // The first attempt's write rolled back with it: one follow-up job.
     expect(await repo.listJobs(db(), follow)).toHaveLength(1);
+  });
+
+  describe('with a slow job', () => {
+    type Step = { lane: string; n: number };
+
+    /** A kind whose jobs of the `slow` lane wait for `release`; each other lane's job ends at once. */
+    function kindWithSlowLane() {
+      const kind = `test.${randomUUID()}`;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      // Let go even when the test fails, so that the next test's wait for the worker ends.
+      onTestFinished(() => release());
+      const events: string[] = [];
+      let active = 0;
+      let mostActive = 0;
+      queue().handle<Step>(kind, {
+        retryDelaysMs: [5],
+        lane: (job) => (job.payload as Step).lane,
+        async run(job) {
+          const { lane, n } = job.payload;
+          events.push(`${lane} ${n} begins`);
+          if (lane === 'slow') {
+            active++;
+            mostActive = Math.max(mostActive, active);
+            // The first waits for the test; the ones after it take a moment, so overlap would show.
+            if (n === 1) await gate;
+            else await new Promise((resolve) => setTimeout(resolve, 20));
+            active--;
+          }
+          events.push(`${lane} ${n} ends`);
+          return { ok: true };
+        },
+      });
+      const add = (step: Step) => queue().enqueue(db(), { kind, organisationId: null, payload: step });
+      const states = async (ids: (string | null)[]) => {
+        const jobs = await repo.listJobs(db(), kind);
+        return ids.map((id) => jobs.find((job) => job.id === id)?.state);
+      };
+      return { kind, events, release, add, states, mostActive: () => mostActive };
+    }
+
+    it('runs the jobs of other lanes while it is under way', async () => {
+      const { events, release, add, states } = kindWithSlowLane();
+      const slow = await add({ lane: 'slow', n: 1 });
+      await expect.poll(() => events, { timeout: 5_000 }).toEqual(['slow 1 begins']);
+      const others: (string | null)[] = [];
+      for (const lane of ['a', 'b', 'c']) others.push(await add({ lane, n: 1 }));
+      await expect.poll(() => states(others), { timeout: 5_000 }).toEqual(['done', 'done', 'done']);
+      expect(await states([slow])).toEqual(['running']);
+      expect(events.filter((event) => event.startsWith('slow'))).toEqual(['slow 1 begins']);
+      release();
+      await queue().settled();
+      expect(await states([slow])).toEqual(['done']);
+    });
+
+    it('runs the later jobs of its lane after it, one at a time and in order, each attempted once', async () => {
+      const { events, release, add, states, mostActive } = kindWithSlowLane();
+      const ids = [await add({ lane: 'slow', n: 1 })];
+      await expect.poll(() => events, { timeout: 5_000 }).toEqual(['slow 1 begins']);
+      for (const n of [2, 3, 4]) ids.push(await add({ lane: 'slow', n }));
+      // Taken by the worker, they wait behind the first.
+      await expect.poll(() => states(ids), { timeout: 5_000 }).toEqual(ids.map(() => 'running'));
+      expect(events).toEqual(['slow 1 begins']);
+      release();
+      await queue().settled();
+      expect(events).toEqual([1, 2, 3, 4].flatMap((n) => [`slow ${n} begins`, `slow ${n} ends`]));
+      expect(mostActive()).toBe(1);
+      for (const id of ids)
+        expect((await repo.listAttempts(db(), id!)).map((a) => [a.attempt, a.outcome])).toEqual([
+          [1, 'done'],
+        ]);
+    });
+
+    it('takes no more jobs than it has slots for, counting those waiting behind a busy lane', async () => {
+      const { events, release, add, states } = kindWithSlowLane();
+      const ids = [await add({ lane: 'slow', n: 1 })];
+      await expect.poll(() => events, { timeout: 5_000 }).toEqual(['slow 1 begins']);
+      for (let n = 2; n <= QUEUE_CONCURRENCY + 2; n++) ids.push(await add({ lane: 'slow', n }));
+      const held = ids.slice(0, QUEUE_CONCURRENCY);
+      await expect.poll(() => states(held), { timeout: 5_000 }).toEqual(held.map(() => 'running'));
+      // Every slot is taken: the last two stay pending, their leases not begun.
+      expect(await states(ids.slice(QUEUE_CONCURRENCY))).toEqual(['pending', 'pending']);
+      release();
+      await queue().settled();
+      expect(await states(ids)).toEqual(ids.map(() => 'done'));
+      expect(events.filter((event) => event.endsWith('begins'))).toEqual(
+        ids.map((_, i) => `slow ${i + 1} begins`),
+      );
+    });
+  });
+
+  it('stops once the attempt under way has ended, its wait cut short, and gives back the jobs waiting behind it untried', async () => {
+    // A worker of its own, which the test stops (the app's goes on for the other tests).
+    const worker = createQueue({ db: db(), logger: { warn() {} }, pollMs: 0 });
+    const kind = `test.${randomUUID()}`;
+    const runs: number[] = [];
+    worker.handle<{ n: number }>(kind, {
+      retryDelaysMs: [60_000],
+      lane: () => 'one',
+      async run(job, signal) {
+        runs.push(job.payload.n);
+        await new Promise((resolve) => signal.addEventListener('abort', resolve));
+        return { ok: false, retry: true, reason: 'Cut short.' };
+      },
+    });
+    worker.start();
+    onTestFinished(() => worker.stop());
+    const first = await worker.enqueue(db(), { kind, organisationId: null, payload: { n: 1 } });
+    await expect.poll(() => runs, { timeout: 5_000 }).toEqual([1]);
+    const second = await worker.enqueue(db(), { kind, organisationId: null, payload: { n: 2 } });
+    const state = async (id: string | null) =>
+      (await repo.listJobs(db(), kind)).find((job) => job.id === id)?.state;
+    await expect.poll(() => state(second), { timeout: 5_000 }).toBe('running');
+    await worker.stop();
+    expect(runs).toEqual([1]);
+    const jobs = await repo.listJobs(db(), kind);
+    expect(jobs.find((job) => job.id === first)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastError: 'Cut short.',
+    });
+    expect(jobs.find((job) => job.id === second)).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      lockedUntil: null,
+    });
+    expect(await repo.listAttempts(db(), second!)).toEqual([]);
+    expect(worker.busy()).toBe(false);
   });
 });

@@ -47,8 +47,9 @@ type HandlerOptions = {
   /** The longest Retry-After honoured (default 10 minutes). */
   maxRetryAfterMs?: number;
   /**
-   * Jobs of one lane that one worker pass takes run one after another in due order (the posts of
-   * one chat channel, say); lanes run side by side. Without, each job is its own lane.
+   * Jobs of one lane that one worker holds run one after another in the order it took them, due order
+   * (the posts of one chat channel, say): a job taken while its lane is busy waits behind it, and
+   * other lanes run side by side. Without, each job is its own lane.
    */
   lane?: (job: Job) => string;
 };
