@@ -28,7 +28,10 @@ function slowMenu() {
     });
   });
   render(
-    <MantineProvider theme={theme}>
+    // As every web test (testing/test-utils.tsx): without it, the menu hides its dropdown once the
+    // positioning library finds its button "detached" (jsdom lays nothing out), whenever that
+    // asynchronous check happens to finish before the test looks.
+    <MantineProvider theme={theme} env="test">
       <DeferredMenu
         loader={loader}
         menuProps={{}}
