@@ -41,3 +41,5 @@ export * from './schemas/team-members';
 export * from './schemas/tokens';
 export * from './schemas/versions';
 export * from './versions/index';
+export * from './schemas/change-requests';
+export * from './change-requests/index';

@@ -1,0 +1,3 @@
+export * from './approvals';
+export * from './states';
+export * from './merge';
