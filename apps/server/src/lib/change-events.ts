@@ -42,6 +42,20 @@ export type ChangeEvent = (
   notified?: boolean;
 };
 
+/**
+ * {@link ChangeEvents.within} for several events, one after another on the transaction's connection
+ * (which answers one statement at a time); the events to publish after the commit.
+ */
+export async function allWithin(
+  events: Pick<ChangeEvents, 'within'>,
+  executor: Executor,
+  list: readonly ChangeEvent[],
+): Promise<ChangeEvent[]> {
+  const answered: ChangeEvent[] = [];
+  for (const event of list) answered.push(await events.within(executor, event));
+  return answered;
+}
+
 /** Who a live change names: the member, by e-mail. */
 export function actorOf(principal: { userId: string; email: string }): LiveChange['actor'] {
   return { id: principal.userId, name: principal.email };

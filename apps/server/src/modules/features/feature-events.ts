@@ -1,6 +1,12 @@
 import type { Feature } from '@vexil/core';
 import type { Executor } from '../../db/client';
-import { actorOf, type ChangeEvent, type ChangeEvents, type LiveChange } from '../../lib/change-events';
+import {
+  actorOf,
+  allWithin,
+  type ChangeEvent,
+  type ChangeEvents,
+  type LiveChange,
+} from '../../lib/change-events';
 import type { Principal } from '../auth/auth.service';
 import { issuesLinked, type IssueTracker, type IssuesLinked } from './ports';
 
@@ -31,17 +37,16 @@ export function createFeatureAnnouncer(deps: {
       environmentIds: readonly string[],
       featureId: string,
     ): Promise<ChangeEvent[]> {
-      const changed: ChangeEvent[] = [];
-      for (const environmentId of environmentIds)
-        changed.push(
-          await events.within(tx, {
-            type: 'environment.changed',
-            organisationId,
-            environmentId,
-            featureIds: [featureId],
-          }),
-        );
-      return changed;
+      return allWithin(
+        events,
+        tx,
+        environmentIds.map((environmentId) => ({
+          type: 'environment.changed',
+          organisationId,
+          environmentId,
+          featureIds: [featureId],
+        })),
+      );
     },
 
     /** After the commit: patches the feature's entry into each environment's payload and tells the open dashboards. */

@@ -2,7 +2,7 @@ import { FEATURE_KEY_PATTERN, defaultVariants } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { NotFoundError } from '../../errors';
-import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
+import { allWithin, type ChangeEvents } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
@@ -166,17 +166,18 @@ export function createSdkRegistration(deps: {
       }
       // The created features' entries are patched into each payload; a registration that created
       // none changed nothing served (availability is not in the payload).
-      const changed: ChangeEvent[] = [];
-      if (createdIds.length > 0)
-        for (const id of environmentIds)
-          changed.push(
-            await events.within(tx, {
-              type: 'environment.changed',
+      const changed = await allWithin(
+        events,
+        tx,
+        createdIds.length === 0
+          ? []
+          : environmentIds.map((id) => ({
+              type: 'environment.changed' as const,
               organisationId,
               environmentId: id,
               featureIds: createdIds,
-            }),
-          );
+            })),
+      );
       return { created, registered, refused, changed };
     });
     for (const event of result.changed) events.publish(event);

@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { isUuid } from '../../db/text-search';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
+import { allWithin, type ChangeEvent, type ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -136,15 +136,15 @@ export function createProjectsService(deps: {
         environments: created.map((e) => e.name),
       }),
     );
-    const changed: ChangeEvent[] = [];
-    for (const environment of created)
-      changed.push(
-        await events.within(tx, {
-          type: 'environment.changed',
-          organisationId,
-          environmentId: environment.id,
-        }),
-      );
+    const changed = await allWithin(
+      events,
+      tx,
+      created.map((environment) => ({
+        type: 'environment.changed',
+        organisationId,
+        environmentId: environment.id,
+      })),
+    );
     return { project: await toProject(tx, principal, row), changed };
   }
 
@@ -246,16 +246,15 @@ export function createProjectsService(deps: {
             archived: { environments: removed.length, features: featureCount },
           }),
         );
-        const gone: ChangeEvent[] = [];
-        for (const environment of removed)
-          gone.push(
-            await events.within(tx, {
-              type: 'environment.removed',
-              organisationId,
-              environmentId: environment.id,
-            }),
-          );
-        return gone;
+        return allWithin(
+          events,
+          tx,
+          removed.map((environment) => ({
+            type: 'environment.removed',
+            organisationId,
+            environmentId: environment.id,
+          })),
+        );
       });
       for (const event of archived) events.publish(event);
     },
