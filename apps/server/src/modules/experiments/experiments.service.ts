@@ -10,7 +10,7 @@ import type { AuditExperimentDesign } from '@vexil/core/audit-entries';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { ForbiddenError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import { actorOf, type ChangeEvent, type ChangeEvents, type LiveChange } from '../../lib/change-events';
+import type { ChangeEvents } from '../../lib/change-events';
 import type { ChangeOutbox } from '../../lib/change-outbox';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -19,6 +19,7 @@ import type { Scope } from '../scope/scope.service';
 import * as repo from './experiments.repository';
 import type { ExperimentRecord, ExperimentWrite } from './experiments.types';
 import { experimentAudit } from './experiment-audit';
+import { createExperimentAnnouncer } from './experiment-events';
 import { analyseStored, currentResults } from './experiment-results';
 import { assertSameDesign, nameTaken, toExperiment } from './experiment-shape';
 
@@ -47,8 +48,9 @@ export function createExperimentsService(deps: {
   outbox: ChangeOutbox;
   now?: () => Date;
 }) {
-  const { db, audit, billing, scope, events } = deps;
+  const { db, audit, billing, scope } = deps;
   const now = deps.now ?? (() => new Date());
+  const { liveChange, changedWithin, changed } = createExperimentAnnouncer({ events: deps.events, now });
 
   function assertCan(
     principal: Principal,
@@ -131,49 +133,6 @@ export function createExperimentsService(deps: {
       variationVariantKey: input.variation,
       ...dates,
     };
-  }
-
-  /** What the dashboards and the integrations are told of a change to an experiment. */
-  function liveChange(
-    environment: EnvironmentRef,
-    principal: Principal,
-    featureKey: string,
-    experiment?: LiveChange['experiment'],
-  ): LiveChange {
-    return {
-      kind: 'experiment.changed',
-      projectKey: environment.project.key,
-      environmentKey: environment.key,
-      featureKey,
-      actor: actorOf(principal),
-      at: now().toISOString(),
-      ...(experiment ? { experiment } : {}),
-    };
-  }
-
-  /**
-   * Inside the change's transaction: the SDK layer keeps the running experiments of each environment
-   * for the ingestion, on every instance (ChangeEvents.within). Publish the answer with {@link changed}.
-   */
-  function changedWithin(tx: Executor, organisationId: string, environment: EnvironmentRef) {
-    return events.within(tx, { type: 'environment.changed', organisationId, environmentId: environment.id });
-  }
-
-  /** After the commit: this instance's SDK layer and the open dashboards. */
-  function changed(
-    sdk: ChangeEvent,
-    environment: EnvironmentRef,
-    principal: Principal,
-    featureKey: string,
-    experiment?: LiveChange['experiment'],
-  ) {
-    const { organisationId } = principal;
-    events.publish(sdk);
-    events.publish({
-      type: 'dashboard',
-      organisationId,
-      change: liveChange(environment, principal, featureKey, experiment),
-    });
   }
 
   /** What the audit log says an experiment measures. */
