@@ -42,20 +42,6 @@ export type ChangeEvent = (
   notified?: boolean;
 };
 
-/**
- * {@link ChangeEvents.within} for several events, one after another on the transaction's connection
- * (which answers one statement at a time); the events to publish after the commit.
- */
-export async function allWithin(
-  events: Pick<ChangeEvents, 'within'>,
-  executor: Executor,
-  list: readonly ChangeEvent[],
-): Promise<ChangeEvent[]> {
-  const answered: ChangeEvent[] = [];
-  for (const event of list) answered.push(await events.within(executor, event));
-  return answered;
-}
-
 /** Who a live change names: the member, by e-mail. */
 export function actorOf(principal: { userId: string; email: string }): LiveChange['actor'] {
   return { id: principal.userId, name: principal.email };
@@ -63,8 +49,8 @@ export function actorOf(principal: { userId: string; email: string }): LiveChang
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
-/** Tells the other instances of an event inside a transaction, so that they hear of it when, and only if, it commits. */
-export type TransactionalNotifier = (executor: Executor, event: ChangeEvent) => Promise<void>;
+/** Tells the other instances of events inside a transaction, so that they hear of them when, and only if, it commits. */
+export type TransactionalNotifier = (executor: Executor, events: readonly ChangeEvent[]) => Promise<void>;
 
 export type ChangeEvents = {
   publish(event: ChangeEvent): void;
@@ -78,6 +64,8 @@ export type ChangeEvents = {
    * other instances (the embedded database) it only answers the event.
    */
   within(executor: Executor, event: ChangeEvent): Promise<ChangeEvent>;
+  /** {@link within} for several events, sent in one statement. */
+  withinAll(executor: Executor, events: readonly ChangeEvent[]): Promise<ChangeEvent[]>;
   /** Installed by the relay between instances (lib/pg-change-relay.ts) while it runs; null removes it. */
   notifyWithin(notifier: TransactionalNotifier | null): void;
 };
@@ -87,12 +75,16 @@ export function createChangeEvents(onListenerError: (error: unknown) => void): C
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   let notifier: TransactionalNotifier | null = null;
+  async function withinAll(executor: Executor, events: readonly ChangeEvent[]): Promise<ChangeEvent[]> {
+    if (!notifier || events.length === 0) return [...events];
+    await notifier(executor, events);
+    return events.map((event) => ({ ...event, notified: true }));
+  }
   return {
     async within(executor, event) {
-      if (!notifier) return event;
-      await notifier(executor, event);
-      return { ...event, notified: true };
+      return (await withinAll(executor, [event]))[0]!;
     },
+    withinAll,
     notifyWithin(next) {
       notifier = next;
     },

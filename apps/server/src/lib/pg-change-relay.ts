@@ -138,8 +138,9 @@ export function startPgChangeRelay(deps: {
       );
   }
 
-  events.notifyWithin(async (executor, event) => {
-    await executor.execute(sql`select pg_notify(${CHANNEL}, ${notificationPayload(instance, event)})`);
+  events.notifyWithin(async (executor, list) => {
+    const notices = list.map((event) => sql`pg_notify(${CHANNEL}, ${notificationPayload(instance, event)})`);
+    await executor.execute(sql`select ${sql.join(notices, sql`, `)}`);
   });
   const unsubscribe = events.subscribe((event) => {
     if (event.remote || event.notified || stopped) return;

@@ -1,12 +1,6 @@
 import type { Feature } from '@vexil/core';
 import type { Executor } from '../../db/client';
-import {
-  actorOf,
-  allWithin,
-  type ChangeEvent,
-  type ChangeEvents,
-  type LiveChange,
-} from '../../lib/change-events';
+import { actorOf, type ChangeEvent, type ChangeEvents, type LiveChange } from '../../lib/change-events';
 import type { Principal } from '../auth/auth.service';
 import { issuesLinked, type IssueTracker, type IssuesLinked } from './ports';
 
@@ -37,8 +31,7 @@ export function createFeatureAnnouncer(deps: {
       environmentIds: readonly string[],
       featureId: string,
     ): Promise<ChangeEvent[]> {
-      return allWithin(
-        events,
+      return events.withinAll(
         tx,
         environmentIds.map((environmentId) => ({
           type: 'environment.changed',

@@ -2,7 +2,7 @@ import { FEATURE_KEY_PATTERN, defaultVariants } from '@vexil/core';
 import type { Database } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { NotFoundError } from '../../errors';
-import { allWithin, type ChangeEvents } from '../../lib/change-events';
+import type { ChangeEvents } from '../../lib/change-events';
 import type { AuditService } from '../audit/audit.service';
 import type { BillingService } from '../billing/billing.service';
 import type { ControlsService } from '../controls/controls.service';
@@ -166,8 +166,7 @@ export function createSdkRegistration(deps: {
       }
       // The created features' entries are patched into each payload; a registration that created
       // none changed nothing served (availability is not in the payload).
-      const changed = await allWithin(
-        events,
+      const changed = await events.withinAll(
         tx,
         createdIds.length === 0
           ? []

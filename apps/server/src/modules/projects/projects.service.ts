@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
 import { isUuid } from '../../db/text-search';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
-import { allWithin, type ChangeEvent, type ChangeEvents } from '../../lib/change-events';
+import type { ChangeEvent, ChangeEvents } from '../../lib/change-events';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
@@ -136,8 +136,7 @@ export function createProjectsService(deps: {
         environments: created.map((e) => e.name),
       }),
     );
-    const changed = await allWithin(
-      events,
+    const changed = await events.withinAll(
       tx,
       created.map((environment) => ({
         type: 'environment.changed',
@@ -246,8 +245,7 @@ export function createProjectsService(deps: {
             archived: { environments: removed.length, features: featureCount },
           }),
         );
-        return allWithin(
-          events,
+        return events.withinAll(
           tx,
           removed.map((environment) => ({
             type: 'environment.removed',
