@@ -52,6 +52,10 @@ export const TABLE_OWNERS: Record<string, string> = {
   versions: 'versions',
   jobs: 'queue',
   job_attempts: 'queue',
+  approval_settings: 'change-requests',
+  change_requests: 'change-requests',
+  change_request_changes: 'change-requests',
+  change_request_events: 'change-requests',
 };
 
 const src = path.dirname(fileURLToPath(import.meta.url));

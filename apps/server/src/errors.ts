@@ -91,6 +91,19 @@ export class StaleWriteError extends AppError {
   }
 }
 
+/**
+ * The environment asks for a change request (docs/adr/0024-change-requests.md): 409
+ * `change_request_required`, nothing changed; the body names the writer's open draft there, if any.
+ */
+export class ChangeRequestRequiredError extends AppError {
+  constructor(
+    title: string,
+    readonly changeRequestId: string | null,
+  ) {
+    super(409, title, undefined, undefined, 'change_request_required');
+  }
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(
     title = 'Too many attempts, please try again later.',

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { RouteEntry } from '../src/app';
 import {
   environments,
+  featureControls,
   features,
   organisations,
   projects,
@@ -89,7 +90,32 @@ beforeAll(async () => {
     remoteAddress: randomIp(),
     payload: { username: 'admin@example.com', password: 'victim-password', domain: 'demo' },
   });
+  // A change request with one change, so that the change-request routes have something to leak.
+  const victimToken = login.json<{ id_token: string }>().id_token;
+  const projectOfRequest = victimProjects[0]!;
+  const environmentOfRequest = victimEnvironments.find((e) => e.projectId === projectOfRequest.id)!;
+  const [controlOfRequest] = await db
+    .select()
+    .from(featureControls)
+    .where(eq(featureControls.environmentId, environmentOfRequest.id))
+    .limit(1);
+  const requests = `/api/v1/projects/${projectOfRequest.key}/change-requests`;
+  const asVictim = (url: string, payload: object) =>
+    h.app.inject({ method: 'POST', url, headers: bearer(victimToken), payload });
+  const request = (
+    await asVictim(requests, { environmentKey: environmentOfRequest.key, title: 'Victim request' })
+  ).json<{ id: string }>();
+  const withChange = (
+    await asVictim(`${requests}/${request.id}/changes`, {
+      kind: 'control',
+      id: controlOfRequest!.id,
+      enabled: !controlOfRequest!.enabled,
+      offVariantKey: controlOfRequest!.offVariantKey,
+      rules: controlOfRequest!.rules,
+    })
+  ).json<{ changes: { id: string }[] }>();
   const ids = [
+    request.id,
     ...victimUsers.map((u) => u.id),
     ...victimProjects.map((p) => p.id),
     ...victimEnvironments.map((e) => e.id),
@@ -98,8 +124,9 @@ beforeAll(async () => {
   ];
   victim = {
     organisationId: org!.id,
-    token: login.json<{ id_token: string }>().id_token,
+    token: victimToken,
     markers: [
+      'Victim request',
       org!.id,
       ...ids,
       'admin@example.com',
@@ -124,6 +151,7 @@ beforeAll(async () => {
       target: ['tier'],
       userKey: ['victim-user'],
       number: ['1'],
+      changeId: withChange.changes.map((c) => c.id),
       a: ['1'],
       b: ['1'],
     },

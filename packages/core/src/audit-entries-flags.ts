@@ -81,6 +81,10 @@ export type ControlAuditEntry = ByMember & {
   /** The version the change created (none when it changed nothing), and the version a restore brought forward. */
   version?: number | undefined;
   restoredFrom?: number | undefined;
+  /** The applied change request the write belongs to. */
+  changeRequest?: { id: string; title: string } | undefined;
+  /** Written directly to an environment that asks for change requests, by a member allowed to bypass them. */
+  bypass?: boolean | undefined;
 };
 
 /** Projects of an organisation. */

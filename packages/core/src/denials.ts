@@ -29,6 +29,9 @@ export const DENIAL_MESSAGES = {
   targetUserDelete: 'You do not have permission to remove users in this environment.',
   targetUserDeleteProduction: 'Only a production editor can remove users in a production environment.',
   auditRead: 'You do not have permission to read the audit log.',
+  changeRequestCreate: 'You do not have permission to change this environment.',
+  changeRequestApprove: 'You cannot review change requests of this environment.',
+  changeRequestBypass: 'This environment asks for a change request; you may not change it directly.',
   generic: 'You do not have permission to do this.',
 } as const;
 
@@ -102,6 +105,12 @@ export function denialOf(principal: Principal, action: Action, resource: Resourc
       return production
         ? productionOnly('Only a production editor can change experiments in a production environment.')
         : forbidden('You do not have permission to change experiments.');
+    case 'changeRequest':
+      if (action === 'approve') return forbidden(DENIAL_MESSAGES.changeRequestApprove);
+      if (action === 'bypass') return forbidden(DENIAL_MESSAGES.changeRequestBypass);
+      return production
+        ? productionOnly(DENIAL_MESSAGES.controlUpdateProduction)
+        : forbidden(DENIAL_MESSAGES.changeRequestCreate);
   }
 }
 

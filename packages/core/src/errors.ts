@@ -29,6 +29,11 @@ export const ERROR_CODES = [
   'conflict',
   /** 409: the record changed since the version this write was based on. */
   'stale_write',
+  /**
+   * 409: the environment asks for a change request (docs/adr/0024-change-requests.md): the write was
+   * not made; `changeRequestId` names the writer's open draft there, when they have one.
+   */
+  'change_request_required',
   /** 409: the version to restore is what the resource already is. */
   'nothing_to_restore',
   /** 429: too many requests or attempts; `Retry-After` says when to try again. */

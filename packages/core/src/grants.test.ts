@@ -155,6 +155,45 @@ describe('custom roles: grants', () => {
     ).toBe(false);
   });
 
+  it('let a member approve, or bypass, change requests only where the grant reaches, and nothing else', () => {
+    const member: Principal = {
+      authorities: ['ROLE_ORGANISATION_EDITOR'],
+      grants: [
+        {
+          actions: ['approve'],
+          resources: ['changeRequest'],
+          projects: ['p1'],
+          environments: { kind: 'tagged', tags: ['eu'] },
+        },
+      ],
+    };
+    const requests = (projectId: string, tags: string[]): Resource => ({
+      type: 'changeRequest',
+      environment: { production: true, tags, projectId },
+    });
+    expect(can(member, 'approve', requests('p1', ['EU']))).toBe(true);
+    expect(can(member, 'approve', requests('p1', ['us']))).toBe(false);
+    expect(can(member, 'approve', requests('p2', ['eu']))).toBe(false);
+    expect(can(member, 'bypass', requests('p1', ['eu']))).toBe(false);
+    // Approving writes nothing by itself: the grant gives no direct write in production.
+    expect(
+      can(member, 'update', {
+        type: 'featureControl',
+        environment: { production: true, tags: ['eu'], projectId: 'p1' },
+      }),
+    ).toBe(false);
+    expect(denialOf(member, 'approve', requests('p2', ['eu']))).toEqual({
+      code: 'forbidden',
+      message: DENIAL_MESSAGES.changeRequestApprove,
+    });
+    const bypassing: Principal = {
+      ...member,
+      grants: [{ ...member.grants![0]!, actions: ['bypass'] }],
+    };
+    expect(can(bypassing, 'bypass', requests('p1', ['eu']))).toBe(true);
+    expect(can(bypassing, 'approve', requests('p1', ['eu']))).toBe(false);
+  });
+
   it('let a read-only member change non-production controls of one project, and say why production is refused', () => {
     const member: Principal = {
       authorities: ['ROLE_ORGANISATION_READONLY_USER'],

@@ -16,18 +16,36 @@ import {
 } from './permissions';
 
 /** Where an action is allowed: in both kinds of environment, only non-production, or nowhere. */
-type Scope = 'both' | 'non-production' | 'none';
+type Scope = 'both' | 'non-production' | 'production' | 'none';
 
 // The expected answers, written out by hand from docs/product.md §6 rather than derived from the code.
 const ENVIRONMENT_SCOPED: Record<Authority, Record<Action, Scope>> = {
-  ROLE_ADMIN: { read: 'both', create: 'both', update: 'both', delete: 'both', manage: 'both' },
-  ROLE_ORGANISATION_ADMIN: { read: 'both', create: 'both', update: 'both', delete: 'both', manage: 'both' },
+  ROLE_ADMIN: {
+    read: 'both',
+    create: 'both',
+    update: 'both',
+    delete: 'both',
+    manage: 'both',
+    approve: 'none',
+    bypass: 'none',
+  },
+  ROLE_ORGANISATION_ADMIN: {
+    read: 'both',
+    create: 'both',
+    update: 'both',
+    delete: 'both',
+    manage: 'both',
+    approve: 'none',
+    bypass: 'none',
+  },
   ROLE_ORGANISATION_PROD_EDITOR: {
     read: 'both',
     create: 'both',
     update: 'both',
     delete: 'both',
     manage: 'none',
+    approve: 'none',
+    bypass: 'none',
   },
   ROLE_ORGANISATION_EDITOR: {
     read: 'both',
@@ -35,6 +53,8 @@ const ENVIRONMENT_SCOPED: Record<Authority, Record<Action, Scope>> = {
     update: 'non-production',
     delete: 'non-production',
     manage: 'none',
+    approve: 'none',
+    bypass: 'none',
   },
   ROLE_ORGANISATION_READONLY_USER: {
     read: 'both',
@@ -42,6 +62,8 @@ const ENVIRONMENT_SCOPED: Record<Authority, Record<Action, Scope>> = {
     update: 'none',
     delete: 'none',
     manage: 'none',
+    approve: 'none',
+    bypass: 'none',
   },
 };
 
@@ -59,8 +81,21 @@ const ADMIN_ONLY: Record<Authority, boolean> = {
   ROLE_ORGANISATION_READONLY_USER: false,
 };
 
+// Change requests: drafting as a direct write there; approving by an admin, or a production editor in
+// production; bypassing only through a custom role's grant.
+const CHANGE_REQUEST: Record<Authority, Record<Action, Scope>> = {
+  ROLE_ADMIN: { ...ENVIRONMENT_SCOPED.ROLE_ADMIN, approve: 'both' },
+  ROLE_ORGANISATION_ADMIN: { ...ENVIRONMENT_SCOPED.ROLE_ORGANISATION_ADMIN, approve: 'both' },
+  ROLE_ORGANISATION_PROD_EDITOR: {
+    ...ENVIRONMENT_SCOPED.ROLE_ORGANISATION_PROD_EDITOR,
+    approve: 'production',
+  },
+  ROLE_ORGANISATION_EDITOR: ENVIRONMENT_SCOPED.ROLE_ORGANISATION_EDITOR,
+  ROLE_ORGANISATION_READONLY_USER: ENVIRONMENT_SCOPED.ROLE_ORGANISATION_READONLY_USER,
+};
+
 const allows = (scope: Scope, production: boolean) =>
-  scope === 'both' || (scope === 'non-production' && !production);
+  scope === 'both' || (scope === 'non-production' && !production) || (scope === 'production' && production);
 
 function rows(table: Record<Authority, Record<Action, Scope>>) {
   return AUTHORITY_NAMES.flatMap((authority) =>
@@ -84,6 +119,17 @@ describe('can', () => {
       '$authority: $action in a $environment environment → $expected',
       ({ authority, action, production, expected }) => {
         expect(can(as(authority), action, { type, environment: { production } })).toBe(expected);
+      },
+    );
+  });
+
+  describe('on the change requests of an environment', () => {
+    it.each(rows(CHANGE_REQUEST))(
+      '$authority: $action in a $environment environment → $expected',
+      ({ authority, action, production, expected }) => {
+        expect(can(as(authority), action, { type: 'changeRequest', environment: { production } })).toBe(
+          expected,
+        );
       },
     );
   });
@@ -119,7 +165,10 @@ describe('can', () => {
     it.each(AUTHORITY_NAMES.flatMap((authority) => ACTIONS.map((action) => ({ authority, action }))))(
       '$authority: $action',
       ({ authority, action }) => {
-        expect(can(as(authority), action, { type })).toBe(action === 'read' || ADMIN_ONLY[authority]);
+        const administration = action !== 'approve' && action !== 'bypass';
+        expect(can(as(authority), action, { type })).toBe(
+          action === 'read' || (administration && ADMIN_ONLY[authority]),
+        );
       },
     );
   });

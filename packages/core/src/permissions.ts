@@ -33,11 +33,23 @@ export const AUTHORITY_LABELS: Readonly<Record<Authority, string>> = {
   ROLE_ORGANISATION_READONLY_USER: 'Read-only user',
 };
 
-/** What a principal wants to do. `manage` is organisation-admin administration. */
-export type Action = 'create' | 'update' | 'delete' | 'read' | 'manage';
+/**
+ * What a principal wants to do. `manage` is organisation-admin administration. `approve` and
+ * `bypass` act on an environment's change requests (docs/adr/0024-change-requests.md): approving
+ * them, and writing directly to an environment that asks for them.
+ */
+export type Action = 'create' | 'update' | 'delete' | 'read' | 'manage' | 'approve' | 'bypass';
 
 /** Every {@link Action}, for exhaustive tables. */
-export const ACTIONS = ['create', 'update', 'delete', 'read', 'manage'] as const satisfies readonly Action[];
+export const ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'read',
+  'manage',
+  'approve',
+  'bypass',
+] as const satisfies readonly Action[];
 
 /** The environment facts a permission depends on. */
 export interface EnvironmentConstraint {
@@ -63,17 +75,32 @@ export type Resource =
   /** The users SDKs reported in an environment (forgetting one needs the environment's edit rights). */
   | { type: 'targetUser'; environment: EnvironmentConstraint }
   | { type: 'experiment'; environment: EnvironmentConstraint }
+  /**
+   * The change requests of an environment: drafting one (`create`) needs the rights a direct write
+   * there would; `approve` and `bypass` are granted as their own actions.
+   */
+  | { type: 'changeRequest'; environment: EnvironmentConstraint }
   /** The user attributes a project's rules may test. */
   | { type: 'target'; projectId?: string }
   | { type: 'audit' };
 
-/** What a custom role's grant allows: writes only (everyone who holds an authority may read). */
-export const GRANT_ACTIONS = ['create', 'update', 'delete'] as const;
+/**
+ * What a custom role's grant allows: writes (everyone who holds an authority may read), and on change
+ * requests approving them or writing without them.
+ */
+export const GRANT_ACTIONS = ['create', 'update', 'delete', 'approve', 'bypass'] as const;
 /** One {@link GRANT_ACTIONS} entry. */
 export type GrantAction = (typeof GRANT_ACTIONS)[number];
 
 /** What a custom role's grant applies to (docs/product.md §6, custom roles). */
-export const GRANT_RESOURCES = ['feature', 'featureControl', 'segment', 'target', 'experiment'] as const;
+export const GRANT_RESOURCES = [
+  'feature',
+  'featureControl',
+  'segment',
+  'target',
+  'experiment',
+  'changeRequest',
+] as const;
 /** One {@link GRANT_RESOURCES} entry. */
 export type GrantResource = (typeof GRANT_RESOURCES)[number];
 
@@ -172,6 +199,10 @@ function editRankFor(environment: EnvironmentConstraint | undefined): number {
  * - Deleting a feature always needs production edit rights, since it removes the feature from
  *   every environment, production included (see {@link featureDeleteDenial}).
  * - The audit log is append-only: nobody creates, updates or deletes audit items through it.
+ * - Change requests: drafting one needs the rights a direct write in its environment would;
+ *   approving one needs an organisation admin, or a production editor in a production environment;
+ *   writing directly to an environment that asks for them (`bypass`) only a grant allows. No other
+ *   resource is approved or bypassed.
  * - A principal with no known authority may do nothing.
  * - Beyond that, a grant of one of the principal's custom roles may allow a write (see
  *   {@link grantAllows}).
@@ -191,6 +222,13 @@ function authorityAllows(principal: Principal, action: Action, resource: Resourc
   if (resource.type === 'organisation') return rank >= ORGANISATION_ADMIN;
   if (action === 'read') return true;
   if (action === 'manage') return rank >= ORGANISATION_ADMIN;
+  if (action === 'approve' || action === 'bypass') {
+    if (resource.type !== 'changeRequest' || action === 'bypass') return false;
+    return (
+      rank >= ORGANISATION_ADMIN ||
+      (isProductionEnvironment(resource.environment) && rank >= PRODUCTION_EDITOR)
+    );
+  }
   switch (resource.type) {
     case 'project':
     case 'environment':
@@ -206,6 +244,7 @@ function authorityAllows(principal: Principal, action: Action, resource: Resourc
     case 'segment':
     case 'experiment':
     case 'targetUser':
+    case 'changeRequest':
       return rank >= editRankFor(resource.environment);
   }
 }

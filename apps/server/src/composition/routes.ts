@@ -3,6 +3,7 @@ import { accountRoutes } from '../modules/account/account.routes';
 import { auditRoutes } from '../modules/audit/audit.routes';
 import { authRoutes } from '../modules/auth/auth.routes';
 import { billingRoutes } from '../modules/billing/billing.routes';
+import { changeRequestsRoutes } from '../modules/change-requests/change-requests.routes';
 import { controlsRoutes } from '../modules/controls/controls.routes';
 import { environmentsRoutes } from '../modules/environments/environments.routes';
 import { experimentsRoutes } from '../modules/experiments/experiments.routes';
@@ -41,6 +42,12 @@ export async function registerDashboardRoutes(
   await app.register(controlsRoutes({ controls: services.controls }));
   await app.register(
     featureHistoryRoutes({ controls: services.controls.history, settings: services.features.history }),
+  );
+  await app.register(
+    changeRequestsRoutes({
+      changeRequests: services.changeRequests,
+      approvalSettings: services.approvalSettings,
+    }),
   );
   await app.register(teamRoutes({ team: services.team }));
   await app.register(membersRoutes({ members: services.members }));

@@ -14,6 +14,11 @@ import { createBillingPlanService } from '../modules/billing/billing-plan.servic
 import { createBillingService } from '../modules/billing/billing.service';
 import { createBillingProvider } from '../modules/billing/providers/index';
 import { createControlsService } from '../modules/controls/controls.service';
+import {
+  createApprovalSettingsService,
+  createEnvironmentProtection,
+} from '../modules/change-requests/approval-settings';
+import { createChangeRequestsService } from '../modules/change-requests/change-requests.service';
 import { createVersionsService } from '../modules/versions/versions.service';
 import { createEnvironmentsService } from '../modules/environments/environments.service';
 import { ensureGoals } from '../modules/experiments/goals';
@@ -153,12 +158,16 @@ export function createServices(
     scope,
     versions,
     outbox,
+    protection: createEnvironmentProtection(),
     ruleContext: async (executor, organisationId, where) => ({
       targetTypes: await targets.typesOf(executor, organisationId, where.projectId),
       segmentKeys: await segmentKeysOf(executor, organisationId, where.environmentId),
     }),
     ...clock,
   });
+  // Change requests over controls (docs/adr/0024-change-requests.md); their rule protects environments.
+  const changeRequests = createChangeRequestsService({ db, audit, scope, controls, versions });
+  const approvalSettings = createApprovalSettingsService({ db, audit, scope });
   const segments = createSegmentsService({ db, audit, billing, scope, controls, versions, ...clock });
   const environments = createEnvironmentsService({
     db,
@@ -302,6 +311,8 @@ export function createServices(
     segments,
     experiments,
     controls,
+    changeRequests,
+    approvalSettings,
     environments,
     projects,
     featureReads,

@@ -2,7 +2,13 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { defaultErrorCode } from '@vexil/core';
 import { isDatabaseUnavailable, isStorageUnwritable } from '../db/errors';
-import { AppError, StaleWriteError, TooManyRequestsError, type FieldError } from '../errors';
+import {
+  AppError,
+  ChangeRequestRequiredError,
+  StaleWriteError,
+  TooManyRequestsError,
+  type FieldError,
+} from '../errors';
 
 /** Seconds a client should wait before retrying a request the database could not serve. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -49,6 +55,9 @@ export function registerErrorHandler(
         code: error.code,
         ...(error instanceof StaleWriteError && error.changed
           ? { changedBy: error.changed.by, changedAt: error.changed.at.toISOString() }
+          : {}),
+        ...(error instanceof ChangeRequestRequiredError && error.changeRequestId
+          ? { changeRequestId: error.changeRequestId }
           : {}),
       });
     }

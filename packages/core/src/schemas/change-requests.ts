@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { MAX_LENGTH, environmentKeySchema, optionalText, text } from './common';
+import { MAX_LENGTH, dateTimeSchema, environmentKeySchema, idSchema, optionalText, text } from './common';
+import { conditionValueSchema, featureControlInput } from './targeting';
+import { VERSIONED_RESOURCES, restoreVersionInput } from './versions';
 
 /*
  * Change requests (docs/adr/0024-change-requests.md): changes to a protected environment are drafted,
@@ -66,6 +68,11 @@ export const approvalSettingsSchema = z.strictObject({
 /** Type of {@link approvalSettingsSchema}. */
 export type ApprovalSettings = z.infer<typeof approvalSettingsSchema>;
 
+/** Why a direct write was refused (409 `change_request_required`). */
+export function changeRequestRequiredMessage(environmentName: string): string {
+  return `Changes to ${environmentName} go through change requests: add this change to one.`;
+}
+
 /** An environment that has never had its approval settings saved. */
 export const DEFAULT_APPROVAL_SETTINGS: ApprovalSettings = {
   required: false,
@@ -91,3 +98,221 @@ export const reviewInputSchema = z.strictObject({
 });
 /** Type of {@link reviewInputSchema}. */
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
+
+/** Most characters a comment on a change request (or a review's) may have. */
+export const CHANGE_REQUEST_COMMENT_MAX = MAX_LENGTH.description;
+
+/** `POST …/change-requests/{id}/comments`. */
+export const commentInputSchema = z.strictObject({
+  text: text({ max: CHANGE_REQUEST_COMMENT_MAX, required: 'Write a comment first.' }),
+});
+/** Type of {@link commentInputSchema}. */
+export type CommentInput = z.infer<typeof commentInputSchema>;
+
+/**
+ * `POST …/change-requests/{id}/changes`, kind `control`: the body `PUT /api/v1/feature-controls`
+ * takes (the control by id, its switch, off variant and rules), to be written when the request is
+ * applied. A later change of the same control replaces the earlier one.
+ */
+export const controlChangeInputSchema = featureControlInput.extend({ kind: z.literal('control') });
+
+/**
+ * Kind `restore`: a control's older version brought forward, as `POST …/versions/{number}/restore`
+ * takes it, for the feature's control in the request's environment.
+ */
+export const restoreChangeInputSchema = restoreVersionInput.extend({
+  kind: z.literal('restore'),
+  featureKey: z.string().min(1, 'Feature key is required'),
+  number: z.number({ error: 'Version number is required' }).int().min(1),
+});
+
+/** What `POST …/changes` takes: one of the change kinds a request holds so far. */
+export const changeInputSchema = z.discriminatedUnion(
+  'kind',
+  [controlChangeInputSchema, restoreChangeInputSchema],
+  {
+    error: 'Kind must be control or restore.',
+  },
+);
+/** Type of {@link changeInputSchema}. */
+export type ChangeInput = z.infer<typeof changeInputSchema>;
+
+/** Path of one change request of a project. */
+export const changeRequestParams = z.object({ projectKey: z.string(), id: idSchema });
+/** Path of one change of a change request. */
+export const changeRequestChangeParams = changeRequestParams.extend({ changeId: idSchema });
+/** Path of one environment's approval settings. */
+export const approvalSettingsParams = z.object({ projectKey: z.string(), environmentKey: z.string() });
+
+/** Most requests one page of the list holds. */
+export const CHANGE_REQUEST_PAGE_SIZE = 20;
+
+/** Query of `GET …/change-requests`: a state, the caller's own, those waiting for the caller's review. */
+export const changeRequestListQuery = z.object({
+  state: z
+    .enum(CHANGE_REQUEST_STATES, { error: `State must be one of ${CHANGE_REQUEST_STATES.join(', ')}.` })
+    .optional(),
+  author: z.literal('me', { error: 'author can only be "me".' }).optional(),
+  reviewer: z.literal('me', { error: 'reviewer can only be "me".' }).optional(),
+  environmentKey: z.string().min(1).optional(),
+  page: z.coerce.number().int().min(0).default(0),
+});
+/** Type of {@link changeRequestListQuery}. */
+export type ChangeRequestListQuery = z.infer<typeof changeRequestListQuery>;
+
+const person = z.object({ id: z.string(), name: z.string() });
+
+/** One request in a list. */
+export const changeRequestSummarySchema = z.object({
+  id: idSchema,
+  projectKey: z.string(),
+  environmentKey: z.string(),
+  environmentName: z.string(),
+  title: z.string(),
+  description: z.string(),
+  state: z.enum(CHANGE_REQUEST_STATES),
+  author: person,
+  changeCount: z.number().int().min(0),
+  /** Approvals that count now, and how many the environment asks for. */
+  approvals: z.number().int().min(0),
+  minApprovals: z.number().int().min(1),
+  /** Why a suspended request stopped: the parts that conflict and who changed them. */
+  suspendedReason: z.string().nullable(),
+  createdDate: dateTimeSchema,
+  updatedDate: dateTimeSchema,
+});
+/** Type of {@link changeRequestSummarySchema}. */
+export type ChangeRequestSummary = z.infer<typeof changeRequestSummarySchema>;
+
+/** Response of `GET …/change-requests`, newest activity first. */
+export const changeRequestPageSchema = z.object({
+  content: z.array(changeRequestSummarySchema),
+  totalElements: z.number().int().min(0),
+  last: z.boolean(),
+});
+/** Type of {@link changeRequestPageSchema}. */
+export type ChangeRequestPage = z.infer<typeof changeRequestPageSchema>;
+
+/** A part both the request and someone since changed differently (see change-requests/merge.ts). */
+export const mergeConflictSchema = z.object({
+  part: z.string(),
+  label: z.string(),
+  base: z.unknown(),
+  live: z.unknown(),
+  proposed: z.unknown(),
+});
+
+/** One change of a request, with its diff against what is live. */
+export const changeRequestChangeSchema = z.object({
+  id: idSchema,
+  kind: z.enum(CHANGE_KINDS),
+  resourceType: z.enum(VERSIONED_RESOURCES),
+  resourceId: idSchema,
+  featureKey: z.string().nullable(),
+  /** The feature's (or segment's) name, to show. */
+  resourceName: z.string(),
+  /** The version the change was drafted on, and the live one now. */
+  baseVersion: z.number().int().nullable(),
+  liveVersion: z.number().int().nullable(),
+  /** A restore: the version it brings forward. */
+  restoredFrom: z.number().int().nullable(),
+  comment: z.string().nullable(),
+  /** What is live, what the request proposes, and what applying it would write (the merge). */
+  live: z.record(z.string(), z.unknown()),
+  proposed: z.record(z.string(), z.unknown()),
+  merged: z.record(z.string(), z.unknown()),
+  /** What applying it would change, as sentences ("Turned on", "Rule 2: …"); empty when nothing. */
+  changes: z.array(z.string()),
+  /** Parts the author must decide before it can be applied. */
+  conflicts: z.array(mergeConflictSchema),
+});
+/** Type of {@link changeRequestChangeSchema}. */
+export type ChangeRequestChange = z.infer<typeof changeRequestChangeSchema>;
+
+/** What the timeline of a request shows. */
+export const TIMELINE_KINDS = [
+  'created',
+  'change-added',
+  'change-removed',
+  'submitted',
+  'review',
+  'comment',
+  'applied',
+  'suspended',
+  'cancelled',
+] as const;
+
+/** One entry of a request's timeline, oldest first. */
+export const changeRequestTimelineEntrySchema = z.object({
+  id: idSchema,
+  kind: z.enum(TIMELINE_KINDS),
+  /** Who did it; null for the system (a suspension found at apply). */
+  by: person.nullable(),
+  at: dateTimeSchema,
+  /** A review's decision. */
+  decision: z.enum(REVIEW_DECISIONS).nullable(),
+  /** A comment, a review's comment, a suspension's reason, or the change added or removed. */
+  text: z.string().nullable(),
+  /** The request's round when it happened: an approval of an earlier round may no longer count. */
+  round: z.number().int().min(0),
+});
+/** Type of {@link changeRequestTimelineEntrySchema}. */
+export type ChangeRequestTimelineEntry = z.infer<typeof changeRequestTimelineEntrySchema>;
+
+/** The buttons of a request's page. */
+export const CHANGE_REQUEST_BUTTONS = [
+  'edit',
+  'submit',
+  'approve',
+  'request-changes',
+  'reject',
+  'apply',
+  'cancel',
+] as const;
+/** One of {@link CHANGE_REQUEST_BUTTONS}. */
+export type ChangeRequestButton = (typeof CHANGE_REQUEST_BUTTONS)[number];
+
+/** Whether the caller may press a button now, and why not. */
+export const buttonStateSchema = z.object({ allowed: z.boolean(), reason: z.string().nullable() });
+
+/** Response of `GET …/change-requests/{id}` and of every action on one. */
+export const changeRequestSchema = changeRequestSummarySchema.extend({
+  round: z.number().int().min(0),
+  settings: approvalSettingsSchema,
+  changes: z.array(changeRequestChangeSchema),
+  timeline: z.array(changeRequestTimelineEntrySchema),
+  /** Reviewers whose request for changes is not answered yet, by name. */
+  changesRequestedBy: z.array(z.string()),
+  /** For each button, whether the caller may press it now and why not. */
+  actions: z.record(z.enum(CHANGE_REQUEST_BUTTONS), buttonStateSchema),
+});
+/** Type of {@link changeRequestSchema}. */
+export type ChangeRequest = z.infer<typeof changeRequestSchema>;
+
+/** `GET /api/v1/change-requests/waiting`: requests in review the caller may approve and has not. */
+export const waitingCountSchema = z.object({ count: z.number().int().min(0) });
+/** Type of {@link waitingCountSchema}. */
+export type WaitingCount = z.infer<typeof waitingCountSchema>;
+
+/** `POST …/change-requests/{id}/preview`: a user as an SDK would send it. */
+export const previewInputSchema = z.strictObject({
+  user: z.strictObject({
+    id: z.string().min(1, 'User id is required').max(MAX_LENGTH.keyInput),
+    attributes: z
+      .record(z.string(), z.union([conditionValueSchema, z.array(conditionValueSchema)]))
+      .default({}),
+  }),
+});
+/** Type of {@link previewInputSchema}. */
+export type PreviewInput = z.infer<typeof previewInputSchema>;
+
+const served = z.object({ variantKey: z.string(), variantName: z.string() });
+
+/** Response of the preview: per changed feature, what the user is served now and after the request. */
+export const previewSchema = z.object({
+  features: z.array(
+    z.object({ featureKey: z.string(), featureName: z.string(), before: served, after: served }),
+  ),
+});
+/** Type of {@link previewSchema}. */
+export type Preview = z.infer<typeof previewSchema>;

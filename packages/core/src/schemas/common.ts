@@ -204,6 +204,8 @@ export const errorBodySchema = z.object({
   /** 409 `stale_write` of a targeting save: who saved it since the edit began, and when (ISO 8601). */
   changedBy: z.string().optional(),
   changedAt: z.string().optional(),
+  /** 409 `change_request_required`: the writer's open draft for that environment, when there is one. */
+  changeRequestId: z.string().optional(),
 });
 /** Type of {@link errorBodySchema}. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;

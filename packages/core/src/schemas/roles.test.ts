@@ -51,12 +51,13 @@ describe('grantSchema', () => {
 
   it('refuses an action or resource it does not know, saying which ones it takes', () => {
     expect(errorsOf(grantSchema, { ...grant, actions: ['read'] })).toEqual([
-      { field: 'actions.0', message: 'Action must be one of create, update, delete.' },
+      { field: 'actions.0', message: 'Action must be one of create, update, delete, approve, bypass.' },
     ]);
     expect(errorsOf(grantSchema, { ...grant, resources: ['project'] })).toEqual([
       {
         field: 'resources.0',
-        message: 'Resource must be one of feature, featureControl, segment, target, experiment.',
+        message:
+          'Resource must be one of feature, featureControl, segment, target, experiment, changeRequest.',
       },
     ]);
   });

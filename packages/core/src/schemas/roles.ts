@@ -166,6 +166,8 @@ export const GRANT_ACTION_LABELS: Readonly<Record<GrantAction, string>> = {
   create: 'Create',
   update: 'Update',
   delete: 'Delete',
+  approve: 'Approve',
+  bypass: 'Bypass approvals',
 };
 
 /** How the Roles screen names each resource. */
@@ -175,6 +177,7 @@ export const GRANT_RESOURCE_LABELS: Readonly<Record<GrantResource, string>> = {
   segment: 'Segments',
   target: 'Targets',
   experiment: 'Experiments',
+  changeRequest: 'Change requests',
 };
 
 function list(words: readonly string[]): string {

@@ -102,6 +102,8 @@ export const versionSummarySchema = z.object({
   comment: z.string().nullable(),
   /** For a restore, the version it brought forward. */
   restoredFrom: z.number().int().min(1).nullable(),
+  /** The applied change request this version came from (source `change-request`). */
+  changeRequestId: z.string().nullable(),
   /** What changed from the parent, as plain sentences ("Turned on", "Rule 2: …"). */
   changes: z.array(z.string()),
   createdDate: dateTimeSchema,

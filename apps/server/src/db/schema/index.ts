@@ -17,3 +17,4 @@ export * from './sso.ts';
 export * from './throttle.ts';
 export * from './versions.ts';
 export * from './queue.ts';
+export * from './change-requests.ts';

@@ -33,6 +33,8 @@ export const versions = pgTable(
     comment: text('comment'),
     /** For a restore, the version whose snapshot it brought forward. */
     restoredFrom: integer('restored_from'),
+    /** The applied change request this version came from (source `change-request`). */
+    changeRequestId: uuid('change_request_id'),
     /** What changed from the parent, in plain sentences, as worded when the change was made. */
     changes: jsonb('changes').$type<string[]>().notNull(),
     snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),

@@ -14,6 +14,11 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
   const switched = before.enabled !== after.enabled;
   const turned = `turned ${after.enabled ? 'on' : 'off'}`;
   const restored = entry.restoredFrom === undefined ? '' : ` (version ${entry.restoredFrom} restored)`;
+  const through = entry.changeRequest
+    ? ` through the change request **${escapeMarkdown(entry.changeRequest.title)}**`
+    : entry.bypass
+      ? ', bypassing the change requests this environment asks for'
+      : '';
   return {
     action: FLAGS_AUDIT_ENTRY_ACTIONS[entry.kind],
     resourceType: 'feature_control',
@@ -25,7 +30,7 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
       switched && !entry.targetingChanged
         ? `Feature ${feature.name} ${turned} in ${environment.name}`
         : `Targeting of ${feature.name} in ${environment.name} updated`,
-    description: `${escapeMarkdown(entry.by)} ${switched ? turned : 'updated the targeting of'} ${where}${restored}.\n\n- before: ${escapeMarkdown(describeRules(before, entry.variantNames))}\n- after: ${escapeMarkdown(describeRules(after, entry.variantNames))}`,
+    description: `${escapeMarkdown(entry.by)} ${switched ? turned : 'updated the targeting of'} ${where}${restored}${through}.\n\n- before: ${escapeMarkdown(describeRules(before, entry.variantNames))}\n- after: ${escapeMarkdown(describeRules(after, entry.variantNames))}`,
     data: {
       before: { enabled: before.enabled, offVariantKey: before.offVariantKey, rules: before.rules },
       after: {
@@ -36,6 +41,8 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
       },
       ...(entry.version === undefined ? {} : { version: entry.version }),
       ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
+      ...(entry.changeRequest ? { changeRequestId: entry.changeRequest.id } : {}),
+      ...(entry.bypass ? { bypass: true } : {}),
     },
   };
 }

@@ -6,7 +6,7 @@ import {
   type ControlSnapshot,
   type FeatureControl,
 } from '@vexil/core';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { BadRequestError, ConflictError, NotFoundError, assertAllowed, type AppError } from '../../errors';
 import { actorOf, type ChangeEvents } from '../../lib/change-events';
 import type { ChangeOutbox } from '../../lib/change-outbox';
@@ -43,7 +43,28 @@ export type ControlChangeOptions = {
   currentVersion?: number | undefined;
   /** The version a restore brings forward. */
   restoredFrom?: number | undefined;
+  /** The applied change request this write belongs to; without one, the environment's protection decides. */
+  changeRequest?: { id: string; title: string } | undefined;
 };
+
+/**
+ * Whether a write outside a change request may change an environment (docs/adr/0024-change-requests.md):
+ * resolves `{bypass: false}` when the environment asks for no change requests, `{bypass: true}` when
+ * it does and the writer may bypass them (audited as such), and rejects with 409
+ * `change_request_required` otherwise. Filled by the composition root with the change-requests
+ * module's rule.
+ */
+export type EnvironmentProtection = (
+  executor: Executor,
+  principal: Principal,
+  environment: { id: string; name: string; production: boolean; tags: string[]; projectId: string },
+) => Promise<{ bypass: boolean }>;
+
+/** An environment that asks for no change requests (an application without the rule). */
+export const unprotected: EnvironmentProtection = async () => ({ bypass: false });
+
+/** A write made inside a caller's transaction, and what to announce once that transaction commits. */
+export type ControlWrite = { view: FeatureControl; afterCommit: () => void };
 
 export type ControlChange = ReturnType<typeof createControlChange>;
 
@@ -63,26 +84,36 @@ export function createControlChange(deps: {
   /** Writes, in the change's transaction, what it triggers (docs/adr/0023-durable-queue.md). */
   outbox: ChangeOutbox;
   ruleContext: RuleContextSource;
+  protection: EnvironmentProtection;
   now: () => Date;
 }) {
-  const { db, audit, billing, events, impressions, versions, outbox, ruleContext, now } = deps;
+  const { db, audit, billing, events, impressions, versions, outbox, ruleContext, protection, now } = deps;
 
-  return async function change(
+  /** One write in the caller's transaction `tx`; the caller runs `afterCommit` once it commits. */
+  async function within(
+    tx: Executor,
     principal: Principal,
     controlId: string,
     options: ControlChangeOptions,
     next: (before: ControlState) => ControlState,
-  ): Promise<FeatureControl> {
+  ): Promise<ControlWrite> {
     const organisationId = principal.organisationId;
-    const result = await db.transaction(async (tx) => {
+    const result = await (async () => {
       const found = await repo.findControl(tx, organisationId, controlId, { forUpdate: true });
       if (!found) throw new NotFoundError('feature control', controlId);
       const { control: before, feature, environment, project } = found;
-      assertAllowed(principal, 'update', {
-        type: 'featureControl',
-        environment: { production: environment.production, tags: environment.tags, projectId: project.id },
-      });
+      // An applied change request was drafted by someone with these rights and applied by its author
+      // or a reviewer of the environment (change-requests module); any other write needs them now.
+      if (!options.changeRequest) {
+        assertAllowed(principal, 'update', {
+          type: 'featureControl',
+          environment: { production: environment.production, tags: environment.tags, projectId: project.id },
+        });
+      }
       await billing.assertActive(tx, organisationId);
+      const { bypass } = options.changeRequest
+        ? { bypass: false }
+        : await protection(tx, principal, { ...environment, projectId: project.id });
       const ref = { organisationId, resourceType: 'feature_control' as const, resourceId: before.id };
       const stale = async (changedAt?: Date) =>
         audit.staleWrite(
@@ -159,6 +190,8 @@ export function createControlChange(deps: {
           targetingChanged: rulesChanged,
           version,
           restoredFrom: options.restoredFrom,
+          changeRequest: options.changeRequest,
+          bypass,
         }),
       );
       const switched = before.enabled !== after.enabled;
@@ -193,9 +226,27 @@ export function createControlChange(deps: {
           at,
         ),
       };
-    });
-    events.publish(result.changed);
-    events.publish({ type: 'dashboard', organisationId, change: result.live });
-    return result.view;
-  };
+    })();
+    return {
+      view: result.view,
+      afterCommit: () => {
+        events.publish(result.changed);
+        events.publish({ type: 'dashboard', organisationId, change: result.live });
+      },
+    };
+  }
+
+  /** One write in its own transaction. */
+  async function change(
+    principal: Principal,
+    controlId: string,
+    options: ControlChangeOptions,
+    next: (before: ControlState) => ControlState,
+  ): Promise<FeatureControl> {
+    const write = await db.transaction((tx) => within(tx, principal, controlId, options, next));
+    write.afterCommit();
+    return write.view;
+  }
+
+  return Object.assign(change, { within });
 }

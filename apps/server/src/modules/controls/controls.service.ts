@@ -1,6 +1,8 @@
 import {
   controlChanges,
   defaultControlFor,
+  ruleProblems,
+  variantProblems,
   type FeatureControl,
   type FeatureControlInput,
   type FeatureControlToggleInput,
@@ -22,13 +24,20 @@ import {
   type VersionAuthor,
   type VersionsService,
 } from '../versions/versions.service';
-import { controlSnapshot, createControlChange } from './control-change';
+import {
+  controlSnapshot,
+  createControlChange,
+  unprotected,
+  type ControlState,
+  type ControlWrite,
+  type EnvironmentProtection,
+} from './control-change';
 import { createControlHistory } from './control-history';
 import { toControlView } from './control-view';
 import * as repo from './controls.repository';
 import type { ControlRecord, RuleContextSource } from './controls.types';
 
-export type { RuleContextSource };
+export type { RuleContextSource, ControlState, ControlWrite, EnvironmentProtection };
 
 export type ControlsService = ReturnType<typeof createControlsService>;
 
@@ -50,12 +59,14 @@ export function createControlsService(deps: {
   /** Writes, in a change's transaction, what it triggers (docs/adr/0023-durable-queue.md). */
   outbox: ChangeOutbox;
   ruleContext: RuleContextSource;
+  /** Whether an environment asks for change requests (docs/adr/0024-change-requests.md). */
+  protection?: EnvironmentProtection;
   now?: () => Date;
 }) {
   const { db, impressions, scope, ruleContext } = deps;
   const now = deps.now ?? (() => new Date());
 
-  const change = createControlChange({ ...deps, now });
+  const change = createControlChange({ ...deps, protection: deps.protection ?? unprotected, now });
   const history = createControlHistory({ db, versions: deps.versions, change });
 
   /** The first version of each control just created, by whoever created it. */
@@ -252,6 +263,59 @@ export function createControlsService(deps: {
 
     /** The controls' versions: history, one version, a diff, a restore (control-history.ts). */
     history,
+
+    /** What change requests read of controls and how they write them (modules/change-requests). */
+    forChangeRequests: {
+      /** A control of a live feature, environment and project, with all three; `forUpdate` locks its row. */
+      find: repo.findControl,
+      /** The same, by keys. */
+      findByKeys: repo.findControlByKeys,
+      /** The feature's variants' names by key. */
+      async variantNames(executor: Executor, organisationId: string, featureId: string) {
+        const rows = await repo.variantsOf(executor, organisationId, featureId);
+        return Object.fromEntries(rows.map((v) => [v.key, v.name]));
+      },
+      /** What is wrong with a state for a control (unknown variants, rules that do not hold). */
+      async problems(
+        executor: Executor,
+        organisationId: string,
+        where: { projectId: string; environmentId: string; featureId: string },
+        state: ControlState,
+      ) {
+        const variants = await repo.variantsOf(executor, organisationId, where.featureId);
+        const context = await ruleContext(executor, organisationId, where);
+        return [
+          ...variantProblems(
+            state,
+            variants.map((v) => v.key),
+          ),
+          ...ruleProblems(state.rules, context),
+        ];
+      },
+      /**
+       * Writes the state `next` gives, in the request's transaction `tx`, as the control's next
+       * version with source `change-request`; the caller runs `afterCommit` once `tx` commits.
+       */
+      write(
+        tx: Executor,
+        principal: Principal,
+        controlId: string,
+        request: { id: string; title: string; comment: string | null; restoredFrom: number | null },
+        next: (before: ControlState) => ControlState,
+      ): Promise<ControlWrite> {
+        return change.within(
+          tx,
+          principal,
+          controlId,
+          {
+            origin: { source: 'change-request', comment: request.comment, changeRequestId: request.id },
+            changeRequest: { id: request.id, title: request.title },
+            restoredFrom: request.restoredFrom ?? undefined,
+          },
+          next,
+        );
+      },
+    },
 
     /** GET /api/v1/variant-daily-impressions: the last 30 days of one control, one dataset per variant. */
     async dailyImpressions(principal: Principal, controlId: string): Promise<VariantDailyImpressions> {

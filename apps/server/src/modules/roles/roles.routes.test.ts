@@ -170,7 +170,7 @@ describe('PUT /api/v1/roles', () => {
           grants: [togglesOutsideProduction(), { ...togglesOutsideProduction(), resources: ['project'] }],
         },
         'grants.1.resources.0',
-        'Resource must be one of feature, featureControl, segment, target, experiment.',
+        'Resource must be one of feature, featureControl, segment, target, experiment, changeRequest.',
       ],
       [
         {

@@ -16,7 +16,12 @@ import type { VersionRecord, VersionedRef } from './versions.repository';
 export type { VersionRecord, VersionedRef };
 
 /** Where a change came from and why: the source of its version and the comment its author gave. */
-export type ChangeOrigin = { source: VersionSource; comment?: string | null | undefined };
+export type ChangeOrigin = {
+  source: VersionSource;
+  comment?: string | null | undefined;
+  /** The applied change request the change belongs to (source `change-request`). */
+  changeRequestId?: string | undefined;
+};
 
 /**
  * Where a member's write came from: an access token is the API, a session (the dashboard's cookie or
@@ -203,6 +208,7 @@ function rowOf<S extends Record<string, unknown>>(
     source: entry.origin.source,
     comment: entry.origin.comment || null,
     restoredFrom: entry.restoredFrom ?? null,
+    changeRequestId: entry.origin.changeRequestId ?? null,
     changes,
     snapshot: entry.snapshot,
   };
@@ -222,6 +228,7 @@ export function toVersionSummary(
     source: row.source,
     comment: row.comment,
     restoredFrom: row.restoredFrom,
+    changeRequestId: row.changeRequestId,
     changes: row.changes,
     createdDate: row.createdAt.toISOString(),
   };
