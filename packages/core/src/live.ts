@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHANGE_REQUEST_TRANSITIONS } from './schemas/change-requests';
 
 /**
  * The live dashboard's wire messages (docs/product.md "Live updates"): what the server's
@@ -16,6 +17,7 @@ export const LIVE_CHANGE_KINDS = [
   'feature.deleted',
   'feature.seen',
   'experiment.changed',
+  'change-request.changed',
 ] as const;
 
 /**
@@ -36,6 +38,10 @@ export const liveChangeSchema = z.object({
   /** `experiment.changed`: which experiment, and whether this change started or finished it. */
   experiment: z
     .object({ name: z.string(), transition: z.enum(['started', 'finished']).optional() })
+    .optional(),
+  /** `change-request.changed`: which request, and what happened to it. */
+  changeRequest: z
+    .object({ id: z.string(), title: z.string(), transition: z.enum(CHANGE_REQUEST_TRANSITIONS) })
     .optional(),
 });
 /** Type of {@link liveChangeSchema}. */

@@ -17,8 +17,11 @@ import { createControlsService } from '../modules/controls/controls.service';
 import {
   createApprovalSettingsService,
   createEnvironmentProtection,
+  isEnvironmentProtected,
 } from '../modules/change-requests/approval-settings';
+import { createChangeRequestNotices } from '../modules/change-requests/change-request-notices';
 import { createChangeRequestsService } from '../modules/change-requests/change-requests.service';
+import { createMemberGrants } from '../modules/roles/member-grants';
 import { createVersionsService } from '../modules/versions/versions.service';
 import { createEnvironmentsService } from '../modules/environments/environments.service';
 import { ensureGoals } from '../modules/experiments/goals';
@@ -165,9 +168,6 @@ export function createServices(
     }),
     ...clock,
   });
-  // Change requests over controls (docs/adr/0024-change-requests.md); their rule protects environments.
-  const changeRequests = createChangeRequestsService({ db, audit, scope, controls, versions });
-  const approvalSettings = createApprovalSettingsService({ db, audit, scope });
   const segments = createSegmentsService({ db, audit, billing, scope, controls, versions, ...clock });
   const environments = createEnvironmentsService({
     db,
@@ -191,6 +191,32 @@ export function createServices(
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   const mail = createMailQueue({ db, queue, mailer, secrets, logger, options: options.mail, ...clock });
+
+  // Change requests over controls (docs/adr/0024-change-requests.md), telling reviewers and authors
+  // by e-mail and the integrations through the outbox; their rule protects environments (above).
+  const memberGrants = createMemberGrants({ enabled: uiFlags['roles-admin'] });
+  const changeRequests = createChangeRequestsService({
+    db,
+    audit,
+    scope,
+    controls,
+    versions,
+    events,
+    notices: createChangeRequestNotices({
+      outbox,
+      mail,
+      members: async (executor, organisationId) => {
+        const grants = await memberGrants(executor, organisationId);
+        return (await team.activeMembers(executor, organisationId)).map((member) => ({
+          ...member,
+          grants: grants.get(member.id) ?? [],
+        }));
+      },
+      publicUrl,
+      baseDomain,
+    }),
+  });
+  const approvalSettings = createApprovalSettingsService({ db, audit, scope });
   const outgoingPolicy = {
     allowPrivate: config.outgoingAllowPrivate,
     allowedHosts: config.integrations.outgoingAllowedHosts,
@@ -246,6 +272,7 @@ export function createServices(
     events,
     versions,
     team,
+    isProtected: isEnvironmentProtected,
     ...clock,
   });
   const projects = createProjectsService({ db, audit, billing, environments, features, events, ...clock });

@@ -35,6 +35,22 @@ export const FINAL_CHANGE_REQUEST_STATES: readonly ChangeRequestState[] = [
   'cancelled',
 ];
 
+/**
+ * What others are told of (notifications, webhooks `change-request.*`, live dashboards): a request
+ * submitted for review, approved, sent back for changes, rejected, applied, suspended or cancelled.
+ */
+export const CHANGE_REQUEST_TRANSITIONS = [
+  'submitted',
+  'approved',
+  'changes-requested',
+  'rejected',
+  'applied',
+  'suspended',
+  'cancelled',
+] as const;
+/** One of {@link CHANGE_REQUEST_TRANSITIONS}. */
+export type ChangeRequestTransition = (typeof CHANGE_REQUEST_TRANSITIONS)[number];
+
 /** What a reviewer decides. */
 export const REVIEW_DECISIONS = ['approve', 'request-changes', 'reject'] as const;
 /** One of {@link REVIEW_DECISIONS}. */

@@ -20,6 +20,13 @@ export const INTEGRATION_EVENT_KINDS = [
   'feature.deleted',
   'experiment.started',
   'experiment.finished',
+  'change-request.submitted',
+  'change-request.approved',
+  'change-request.changes-requested',
+  'change-request.rejected',
+  'change-request.applied',
+  'change-request.suspended',
+  'change-request.cancelled',
 ] as const;
 /** One of {@link INTEGRATION_EVENT_KINDS}. */
 export type IntegrationEventKind = (typeof INTEGRATION_EVENT_KINDS)[number];

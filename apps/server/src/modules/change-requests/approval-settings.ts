@@ -45,6 +45,15 @@ export function createEnvironmentProtection(): EnvironmentProtection {
   };
 }
 
+/** Whether an environment asks for change requests (for writers without a member, such as SDKs). */
+export async function isEnvironmentProtected(
+  executor: Executor,
+  organisationId: string,
+  environmentId: string,
+): Promise<boolean> {
+  return (await repo.settingsOf(executor, organisationId, environmentId))?.required ?? false;
+}
+
 export type ApprovalSettingsService = ReturnType<typeof createApprovalSettingsService>;
 
 /** GET and PUT …/environments/{environmentKey}/approval-settings. */

@@ -5,6 +5,7 @@ import {
   type ChangeRequestAction,
   type ChangeRequestInput,
   type ChangeRequestRefusal,
+  type ChangeRequestTransition,
   type ReviewInput,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
@@ -14,7 +15,9 @@ import type { Principal } from '../auth/auth.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import type { VersionsService } from '../versions/versions.service';
+import type { ChangeEvents } from '../../lib/change-events';
 import { createChangeRequestApply } from './change-request-apply';
+import type { ChangeRequestNotices } from './change-request-notices';
 import { createChangeRequestReads, type LoadedRequest } from './change-request-reads';
 import { actorOf, requestsOf } from './change-request-facts';
 import * as repo from './change-requests.repository';
@@ -46,8 +49,26 @@ export function createChangeRequestsService(deps: {
   scope: Scope;
   controls: ControlsService;
   versions: VersionsService;
+  events: ChangeEvents;
+  /** Who is told of each transition (change-request-notices.ts); nothing when left out. */
+  notices?: ChangeRequestNotices;
 }) {
-  const { db, scope } = deps;
+  const { db, scope, events } = deps;
+
+  /** Tells of a transition in `tx`, and publishes it to the open dashboards once `tx` commits. */
+  async function tell(
+    tx: Executor,
+    context: Loaded,
+    after: AfterCommit,
+    transition: ChangeRequestTransition,
+    details: { comment?: string | null; reason?: string | null } = {},
+  ) {
+    if (!deps.notices) return;
+    const change = await deps.notices.told(tx, context.principal, context.found, transition, details);
+    after.push(() =>
+      events.publish({ type: 'dashboard', organisationId: context.principal.organisationId, change }),
+    );
+  }
   const controlChanges = createControlChanges({
     controls: deps.controls.forChangeRequests,
     versions: deps.versions,
@@ -129,6 +150,7 @@ export function createChangeRequestsService(deps: {
       suspendedReason: null,
     });
     await repo.insertEvents(tx, [event(context, 'applied', answer.round)]);
+    await tell(tx, context, after, 'applied');
   }
 
   /** An edit: the change written by `write`, then the request's state and round as the rules say. */
@@ -235,10 +257,11 @@ export function createChangeRequestsService(deps: {
 
     /** POST …/{id}/submit: the draft goes to review. */
     submit(principal: Principal, projectKey: string, id: string) {
-      return act(principal, projectKey, id, async (tx, context) => {
+      return act(principal, projectKey, id, async (tx, context, after) => {
         const answer = decide(context, { type: 'submit' });
         await repo.updateRequest(tx, principal.organisationId, id, { state: answer.state });
         await repo.insertEvents(tx, [event(context, 'submitted', answer.round)]);
+        await tell(tx, context, after, 'submitted');
       });
     },
 
@@ -253,6 +276,15 @@ export function createChangeRequestsService(deps: {
             text: input.comment || null,
           }),
         ]);
+        const told: ChangeRequestTransition | null =
+          input.decision === 'reject'
+            ? 'rejected'
+            : input.decision === 'request-changes'
+              ? 'changes-requested'
+              : answer.state === 'approved' && context.facts.state !== 'approved'
+                ? 'approved'
+                : null;
+        if (told) await tell(tx, context, after, told, { comment: input.comment || null });
         if (answer.applies) {
           const reviewed = await load(tx, principal.organisationId, {
             ...context.found,
@@ -278,10 +310,11 @@ export function createChangeRequestsService(deps: {
 
     /** POST …/{id}/cancel. */
     cancel(principal: Principal, projectKey: string, id: string) {
-      return act(principal, projectKey, id, async (tx, context) => {
+      return act(principal, projectKey, id, async (tx, context, after) => {
         const answer = decide(context, { type: 'cancel' });
         await repo.updateRequest(tx, principal.organisationId, id, { state: answer.state });
         await repo.insertEvents(tx, [event(context, 'cancelled', answer.round)]);
+        await tell(tx, context, after, 'cancelled');
       });
     },
   };

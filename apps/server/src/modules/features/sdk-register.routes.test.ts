@@ -76,6 +76,25 @@ describe('PUT /api/sdk/v1/register in a production environment', () => {
     expect(created!.controls.production).toMatchObject({ available: true, enabled: false });
     expect(await pollKeys(production)).toEqual(['checkout', 'new-nav']);
   });
+
+  it('creates nothing where the environment asks for change requests, and still marks existing features available', async () => {
+    await team.admin.call('PUT', '/api/v1/environments/', { ...production, sdkCanCreateFeatures: true });
+    const protectedNow = await team.admin.call(
+      'PUT',
+      '/api/v1/projects/web/environments/production/approval-settings',
+      {
+        required: true,
+        minApprovals: 1,
+        allowSelfApproval: false,
+        resetApprovalsOnChange: true,
+        autoApply: false,
+      },
+    );
+    expect(protectedNow.statusCode, protectedNow.body).toBe(200);
+    expect((await register(production.apiKey)).statusCode).toBe(200);
+    expect(await feature('new-nav')).toBeNull();
+    expect((await feature('checkout'))!.controls.production!.available).toBe(true);
+  });
 });
 
 describe('PUT /api/sdk/v1/register in a non-production environment', () => {

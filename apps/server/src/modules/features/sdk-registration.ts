@@ -1,5 +1,5 @@
 import { FEATURE_KEY_PATTERN, defaultVariants } from '@vexil/core';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { lockOrganisation } from '../../db/locks';
 import { NotFoundError } from '../../errors';
 import type { ChangeEvents } from '../../lib/change-events';
@@ -40,7 +40,7 @@ export type SdkRegistrationCommand = ReturnType<typeof createSdkRegistration>;
  * production by default), creates those the project lacks (with their variants, default on/off).
  * The SDK, named by its key's environment, is the audit log's actor. Features past the plan's
  * limit, while the subscription is inactive, or in an environment that does not let SDKs create
- * features, are not created: they come back as `refused`, and the SDK is told 200 either way (see
+ * features or asks for change requests, are not created: they come back as `refused`, and the SDK is told 200 either way (see
  * the route).
  */
 export function createSdkRegistration(deps: {
@@ -53,9 +53,15 @@ export function createSdkRegistration(deps: {
   /** The features' first versions (docs/adr/0022-versions.md): source `sdk`, no author. */
   versions: VersionsService;
   team: MaintainerNames;
+  /**
+   * Whether the environment asks for change requests (docs/adr/0024-change-requests.md): an SDK
+   * creates no feature there, as none may be changed there without one.
+   */
+  isProtected?: (executor: Executor, organisationId: string, environmentId: string) => Promise<boolean>;
   now?: () => Date;
 }) {
   const { db, audit, billing, controls, scope, events, versions, team } = deps;
+  const isProtected = deps.isProtected ?? (async () => false);
   const now = deps.now ?? (() => new Date());
 
   return async function register(
@@ -86,10 +92,13 @@ export function createSdkRegistration(deps: {
       // While the subscription is inactive features are not created; the declared ones still become
       // available, and evaluation carries on (docs/product.md §4).
       let active: boolean | null = null;
+      let protectedHere: boolean | null = null;
       for (const item of items) {
         let featureId = existing.get(item.key);
         if (!featureId) {
-          if (!target.sdkCanCreateFeatures) {
+          protectedHere ??=
+            target.sdkCanCreateFeatures && (await isProtected(tx, organisationId, environmentId));
+          if (!target.sdkCanCreateFeatures || protectedHere) {
             refused.push(item.key);
             continue;
           }

@@ -20,6 +20,8 @@ export function eventKindOf(change: LiveChange): IntegrationEventKind | null {
       if (change.experiment?.transition === 'started') return 'experiment.started';
       if (change.experiment?.transition === 'finished') return 'experiment.finished';
       return null;
+    case 'change-request.changed':
+      return change.changeRequest ? `change-request.${change.changeRequest.transition}` : null;
     default:
       return null;
   }
@@ -40,7 +42,11 @@ export function organisationDashboard(publicUrl: string, baseDomain: string, dom
 }
 
 /** The dashboard page of a change: the feature in its environment, the experiments, or the feature list. */
-function pageOf(dashboard: string, kind: IntegrationEventKind, subject: ChangeSubject): string {
+function pageOf(
+  dashboard: string,
+  kind: IntegrationEventKind,
+  subject: ChangeSubject & { changeRequestId?: string | undefined },
+): string {
   const home = `${dashboard}/home`;
   const project = `${dashboard}/projects/${encodeURIComponent(subject.project.key)}`;
   const environmentKey = subject.environment?.key ?? subject.firstEnvironmentKey;
@@ -49,6 +55,8 @@ function pageOf(dashboard: string, kind: IntegrationEventKind, subject: ChangeSu
   if (kind === 'experiment.started' || kind === 'experiment.finished')
     return environment ? `${environment}/experiments` : `${project}/features/${featureKey ?? ''}`;
   if (kind === 'feature.deleted') return environment ? `${environment}/features` : home;
+  if (kind.startsWith('change-request.') && subject.changeRequestId && environment)
+    return `${environment}/change-requests/${encodeURIComponent(subject.changeRequestId)}`;
   if (subject.environment && environment && featureKey) return `${environment}/features/${featureKey}`;
   // The dashboard sends /projects/{p}/features/{f} to the feature in the project's first environment.
   return featureKey ? `${project}/features/${featureKey}` : home;
@@ -73,10 +81,13 @@ export function integrationEvent(
     environment: subject.environment,
     feature: subject.feature,
     experiment: change.experiment ? { name: change.experiment.name } : null,
+    changeRequest: change.changeRequest
+      ? { id: change.changeRequest.id, title: change.changeRequest.title }
+      : null,
     enabled: kind === 'feature.toggled' && typeof change.enabled === 'boolean' ? change.enabled : null,
     actor: change.actor ? { id: change.actor.id, email: change.actor.name } : null,
     at: change.at,
-    url: pageOf(dashboard, kind, subject),
+    url: pageOf(dashboard, kind, { ...subject, changeRequestId: change.changeRequest?.id }),
   };
 }
 
@@ -103,6 +114,20 @@ function slackLink(url: string, label: string): string {
   return `<${url.replaceAll('|', '%7C').replaceAll('>', '%3E')}|${slackText(label)}>`;
 }
 
+/** What the actor did to a change request, as a sentence says it. */
+const CHANGE_REQUEST_VERBS: Record<
+  Exclude<IntegrationEventKind, `feature.${string}` | `experiment.${string}`>,
+  string
+> = {
+  'change-request.submitted': 'submitted for review',
+  'change-request.approved': 'approved',
+  'change-request.changes-requested': 'asked for changes to',
+  'change-request.rejected': 'rejected',
+  'change-request.applied': 'applied',
+  'change-request.suspended': 'suspended',
+  'change-request.cancelled': 'cancelled',
+};
+
 /** What happened, in one sentence: "Ada turned on New checkout in Production." */
 export function sentence(event: IntegrationEvent, name: (text: string) => string = (t) => t): string {
   const who = event.actor ? event.actor.email : 'An SDK';
@@ -121,6 +146,19 @@ export function sentence(event: IntegrationEvent, name: (text: string) => string
     case 'experiment.started':
     case 'experiment.finished':
       return `${who} ${event.kind === 'experiment.started' ? 'started' : 'finished'} the experiment ${name(event.experiment?.name ?? '')} on ${feature} in ${environment} (${project}).`;
+    case 'change-request.submitted':
+    case 'change-request.approved':
+    case 'change-request.changes-requested':
+    case 'change-request.rejected':
+    case 'change-request.applied':
+    case 'change-request.suspended':
+    case 'change-request.cancelled': {
+      const request = `the change request ${name(event.changeRequest?.title ?? '')}`;
+      const where = `in ${environment} (${project})`;
+      if (event.kind === 'change-request.suspended')
+        return `Applying ${request} ${where} was suspended: its changes conflict with what changed since.`;
+      return `${who} ${CHANGE_REQUEST_VERBS[event.kind]} ${request} ${where}.`;
+    }
   }
 }
 
@@ -156,6 +194,7 @@ export function webhookPayload(event: IntegrationEvent): string {
       environment: event.environment,
       feature: event.feature,
       experiment: event.experiment,
+      ...(event.changeRequest ? { changeRequest: event.changeRequest } : {}),
       ...(event.kind === 'feature.toggled' ? { enabled: event.enabled } : {}),
       actor: event.actor,
       summary: sentence(event),

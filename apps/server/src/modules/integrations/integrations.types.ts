@@ -63,6 +63,8 @@ export type IntegrationEvent = {
   environment: { key: string; name: string } | null;
   feature: { key: string; name: string } | null;
   experiment: { name: string } | null;
+  /** For `change-request.*`: which request. */
+  changeRequest: { id: string; title: string } | null;
   /** For `feature.toggled`: the new state. */
   enabled: boolean | null;
   /** The member, by e-mail; null for an SDK. */

@@ -24,7 +24,8 @@ const INLINE_GRACE_MS = 2 * 60 * 1000;
 const SEALED_CONTEXT = 'mail.message';
 
 /** What an e-mail is for, in the log and the job's record ("A sign-up pin e-mail could not be sent"). */
-export type MailPurpose = 'invitation' | 'sign-up pin' | 'welcome' | 'password reset' | 'find organisation';
+export type MailPurpose =
+  'invitation' | 'sign-up pin' | 'welcome' | 'password reset' | 'find organisation' | 'change request';
 
 /** A mail job's payload: no credential and no address in clear. */
 type MailJob = {

@@ -207,3 +207,18 @@ export async function grantsOf(db: Executor, organisationId: string, userId: str
     .where(and(eq(userRoles.userId, userId), eq(userRoles.organisationId, organisationId)));
   return rows.flatMap((row) => row.grants);
 }
+
+/** The grants of the custom roles every member holds, by member (change requests' reviewers). */
+export async function grantsByMember(
+  db: Executor,
+  organisationId: string,
+): Promise<Map<string, RoleGrant[]>> {
+  const rows = await db
+    .select({ userId: userRoles.userId, grants: roles.grants })
+    .from(userRoles)
+    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.organisationId, userRoles.organisationId)))
+    .where(eq(userRoles.organisationId, organisationId));
+  const byMember = new Map<string, RoleGrant[]>();
+  for (const row of rows) byMember.set(row.userId, [...(byMember.get(row.userId) ?? []), ...row.grants]);
+  return byMember;
+}

@@ -52,3 +52,16 @@ export async function search(
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
     .limit(limit);
 }
+
+/** Activated, live members with their authorities: who may be asked to review (change requests). */
+export async function activeWithAuthorities(
+  db: Executor,
+  organisationId: string,
+): Promise<(MemberName & { authorities: string[] })[]> {
+  return db
+    .select({ ...nameColumns, authorities: users.authorities })
+    .from(users)
+    .where(
+      and(eq(users.organisationId, organisationId), eq(users.activated, true), eq(users.archived, false)),
+    );
+}

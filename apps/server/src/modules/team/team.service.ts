@@ -42,6 +42,12 @@ export function createTeamService(deps: { db: Database }) {
       return new Map(rows.map((row) => [row.id, summary(row)]));
     },
 
+    /** Activated, live members with their authorities and names (who may review a change request). */
+    async activeMembers(executor: Executor, organisationId: string) {
+      const rows = await repo.activeWithAuthorities(executor, organisationId);
+      return rows.map((row) => ({ ...summary(row), authorities: row.authorities }));
+    },
+
     /** Refuses a maintainer who is not a member of the organisation. */
     async assertMember(executor: Executor, organisationId: string, userId: string | null, field: string) {
       if (userId === null) return;

@@ -8,6 +8,13 @@ export const EVENT_KIND_LABELS: Readonly<Record<WebhookDelivery['eventType'], st
   'feature.deleted': 'Feature deleted',
   'experiment.started': 'Experiment started',
   'experiment.finished': 'Experiment finished',
+  'change-request.submitted': 'Change request submitted',
+  'change-request.approved': 'Change request approved',
+  'change-request.changes-requested': 'Changes requested',
+  'change-request.rejected': 'Change request rejected',
+  'change-request.applied': 'Change request applied',
+  'change-request.suspended': 'Change request suspended',
+  'change-request.cancelled': 'Change request cancelled',
   'webhook.test': 'Test delivery',
 };
 
