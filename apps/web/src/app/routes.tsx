@@ -89,7 +89,8 @@ const featureRoutes: RouteObject[] = [
 /**
  * /projects/:projectKey/features/:featureKey and
  * /projects/:projectKey/environments/:environmentKey/{features,features/:featureKey/:featureDetailPageTab?,
- * experiments, experiments/:experimentId/stats, tutorial, users, segments} (environment issues). The
+ * experiments, experiments/:experimentId/stats, tutorial, users, segments, change-requests,
+ * change-requests/:changeRequestId} (environment issues). The
  * frame resolves the project and environment and shows the banners; children not registered yet fall
  * through to Page not found.
  */
@@ -133,6 +134,20 @@ const projectRoutes: RouteObject[] = [
       {
         path: 'users',
         lazy: screen(() => import('./routes/environment-users-page'), 'EnvironmentUsersPage', 'traffic'),
+      },
+      {
+        path: 'change-requests',
+        lazy: screen(
+          () => import('./routes/environment-change-requests-page'),
+          'EnvironmentChangeRequestsPage',
+        ),
+      },
+      {
+        path: 'change-requests/:changeRequestId',
+        lazy: screen(
+          () => import('./routes/environment-change-request-page'),
+          'EnvironmentChangeRequestPage',
+        ),
       },
       {
         path: 'tutorial',

@@ -23,6 +23,8 @@ export class ApiError extends Error {
   /** 409 `stale_write` of a targeting save: who saved it since, and when (ISO 8601). */
   readonly changedBy: string | undefined;
   readonly changedAt: string | undefined;
+  /** 409 `change_request_required`: the caller's open draft for that environment, when they have one. */
+  readonly changeRequestId: string | undefined;
 
   constructor(init: {
     status: number;
@@ -32,6 +34,7 @@ export class ApiError extends Error {
     code?: string | undefined;
     changedBy?: string | undefined;
     changedAt?: string | undefined;
+    changeRequestId?: string | undefined;
   }) {
     super(init.title ?? init.detail ?? `The request failed with status ${init.status}.`);
     this.name = 'ApiError';
@@ -42,6 +45,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.changedBy = init.changedBy;
     this.changedAt = init.changedAt;
+    this.changeRequestId = init.changeRequestId;
   }
 }
 
@@ -126,6 +130,7 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
     code: nonEmptyString(record.code),
     changedBy: nonEmptyString(record.changedBy),
     changedAt: nonEmptyString(record.changedAt),
+    changeRequestId: nonEmptyString(record.changeRequestId),
   });
 }
 

@@ -50,6 +50,24 @@ export function experimentStatsPath(
   return `${experimentsPath(projectKey, environmentKey)}/${segment(experimentId)}/stats`;
 }
 
+/** Which change requests the list shows first: those waiting for the user's review, or their own. */
+export type ChangeRequestsView = 'to-review' | 'mine';
+
+/** The change requests page of a project, from one of its environments; `view` preselects a filter. */
+export function changeRequestsPath(
+  projectKey: string,
+  environmentKey: string,
+  view?: ChangeRequestsView,
+): string {
+  const page = environmentSectionPath(projectKey, environmentKey, 'change-requests');
+  return view ? `${page}?view=${view}` : page;
+}
+
+/** One change request's page, in the environment it changes. */
+export function changeRequestPath(projectKey: string, environmentKey: string, id: string): string {
+  return `${changeRequestsPath(projectKey, environmentKey)}/${segment(id)}`;
+}
+
 /** `/projects/{projectKey}/features/{featureKey}`, which opens the feature in the first environment. */
 export function projectFeaturePath(projectKey: string, featureKey: string): string {
   return `/projects/${segment(projectKey)}/features/${segment(featureKey)}`;

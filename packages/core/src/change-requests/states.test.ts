@@ -83,6 +83,20 @@ describe('a change request’s way from draft to applied', () => {
     expect(play(steps, settings({ allowSelfApproval: true }))).toEqual(['in-review', 'approved']);
   });
 
+  it('never lets the author reject or send back their own request, even when they may approve', () => {
+    for (const decision of ['reject', 'request-changes'] as const) {
+      expect(
+        play(
+          [
+            [author, { type: 'submit' }],
+            [author, { type: 'review', decision }],
+          ],
+          settings({ allowSelfApproval: true }),
+        ),
+      ).toEqual(['in-review', 'refused:ownRequest']);
+    }
+  });
+
   it('withdraws approvals when the author edits under review, unless the settings keep them', () => {
     const steps: Parameters<typeof play>[0] = [
       [author, { type: 'submit' }],

@@ -48,6 +48,7 @@ export const CHANGE_REQUEST_REFUSALS = {
   notInReview: 'This change request is not waiting for reviews.',
   notReviewer: 'You cannot review change requests of this environment.',
   selfApproval: 'You cannot approve your own change request.',
+  ownRequest: 'Edit or cancel your own change request instead.',
   notApproved: 'This change request needs its approvals before it can be applied.',
   notApplier: 'Only the author or a reviewer of this environment can apply this change request.',
   draftOnlyForAuthor: 'This change request is still a draft.',
@@ -122,6 +123,8 @@ export function nextState(
       if (!actor.mayApprove) return refuse('notReviewer');
       if (isAuthor && action.decision === 'approve' && !settings.allowSelfApproval)
         return refuse('selfApproval');
+      // An author answers a review with an edit, or withdraws with Cancel: they do not review themselves.
+      if (isAuthor && action.decision !== 'approve') return refuse('ownRequest');
       const records: RecordedReview = {
         reviewerId: actor.id,
         decision: action.decision,

@@ -107,16 +107,16 @@ export const changeRequestInputSchema = z.strictObject({
 /** Type of {@link changeRequestInputSchema}. */
 export type ChangeRequestInput = z.infer<typeof changeRequestInputSchema>;
 
+/** Most characters a comment on a change request (or a review's) may have. */
+export const CHANGE_REQUEST_COMMENT_MAX = MAX_LENGTH.description;
+
 /** `POST …/change-requests/{id}/reviews`. */
 export const reviewInputSchema = z.strictObject({
   decision: z.enum(REVIEW_DECISIONS, { error: 'Approve, request changes or reject.' }),
-  comment: optionalText(MAX_LENGTH.comment),
+  comment: optionalText(CHANGE_REQUEST_COMMENT_MAX),
 });
 /** Type of {@link reviewInputSchema}. */
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
-
-/** Most characters a comment on a change request (or a review's) may have. */
-export const CHANGE_REQUEST_COMMENT_MAX = MAX_LENGTH.description;
 
 /** `POST …/change-requests/{id}/comments`. */
 export const commentInputSchema = z.strictObject({
@@ -152,6 +152,22 @@ export const changeInputSchema = z.discriminatedUnion(
 );
 /** Type of {@link changeInputSchema}. */
 export type ChangeInput = z.infer<typeof changeInputSchema>;
+
+/**
+ * `GET …/environments/{environmentKey}/change-request-policy`, for every member: whether the
+ * environment asks for change requests, whether the caller may write without one, and where
+ * "Add to change request" puts the caller's change: their open request that already changes the
+ * control named by `featureControlId` (an edit of it), else their newest draft there, else none.
+ */
+export const changeRequestPolicySchema = z.object({
+  required: z.boolean(),
+  mayBypass: z.boolean(),
+  changeRequestId: idSchema.nullable(),
+});
+/** Query of the policy: the control about to be changed, when there is one. */
+export const changeRequestPolicyQuery = z.object({ featureControlId: idSchema.optional() });
+/** Type of {@link changeRequestPolicySchema}. */
+export type ChangeRequestPolicy = z.infer<typeof changeRequestPolicySchema>;
 
 /** Path of one change request of a project. */
 export const changeRequestParams = z.object({ projectKey: z.string(), id: idSchema });

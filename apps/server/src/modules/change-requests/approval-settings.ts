@@ -4,6 +4,7 @@ import {
   escapeMarkdown,
   hasProductionEditRights,
   type ApprovalSettings,
+  type ChangeRequestPolicy,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { ChangeRequestRequiredError, ForbiddenError, assertAllowed } from '../../errors';
@@ -23,7 +24,7 @@ const READ_DENIED = 'Only organisation admins and production editors may read ap
  * it before they write.
  */
 export function createEnvironmentProtection(): EnvironmentProtection {
-  return async (executor, principal, environment) => {
+  return async (executor, principal, environment, changed) => {
     const settings = await repo.settingsOf(executor, principal.organisationId, environment.id);
     if (!settings?.required) return { bypass: false };
     const resource = {
@@ -35,11 +36,12 @@ export function createEnvironmentProtection(): EnvironmentProtection {
       },
     };
     if (can(principal, 'bypass', resource)) return { bypass: true };
-    const draft = await repo.openDraftOf(
+    const draft = await repo.openRequestFor(
       executor,
       principal.organisationId,
       environment.id,
       principal.userId,
+      changed,
     );
     throw new ChangeRequestRequiredError(changeRequestRequiredMessage(environment.name), draft);
   };
@@ -65,6 +67,36 @@ export function createApprovalSettingsService(deps: { db: Database; audit: Audit
       if (!hasProductionEditRights(principal)) throw new ForbiddenError(READ_DENIED);
       const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       return settingsOrDefault(await repo.settingsOf(db, principal.organisationId, environment.id));
+    },
+
+    /** GET …/change-request-policy: for every member, whether and how the environment is protected. */
+    async policy(
+      principal: Principal,
+      projectKey: string,
+      environmentKey: string,
+      featureControlId?: string,
+    ): Promise<ChangeRequestPolicy> {
+      const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
+      const settings = await repo.settingsOf(db, principal.organisationId, environment.id);
+      const resource = {
+        type: 'changeRequest' as const,
+        environment: {
+          production: environment.production,
+          tags: environment.tags,
+          projectId: environment.project.id,
+        },
+      };
+      return {
+        required: settings?.required ?? false,
+        mayBypass: can(principal, 'bypass', resource),
+        changeRequestId: await repo.openRequestFor(
+          db,
+          principal.organisationId,
+          environment.id,
+          principal.userId,
+          featureControlId ? { type: 'feature_control', id: featureControlId } : undefined,
+        ),
+      };
     },
 
     /** Saves an environment's settings (organisation admins), audited with what changed. */

@@ -1,11 +1,12 @@
-import type {
-  ApprovalSettings,
-  ChangeRequest,
-  ChangeRequestChange,
-  ChangeRequestSummary,
-  ChangeRequestTimelineEntry,
-  RequestActor,
-  RequestFacts,
+import {
+  FINAL_CHANGE_REQUEST_STATES,
+  type ApprovalSettings,
+  type ChangeRequest,
+  type ChangeRequestChange,
+  type ChangeRequestSummary,
+  type ChangeRequestTimelineEntry,
+  type RequestActor,
+  type RequestFacts,
 } from '@vexil/core';
 import { buttonsFor, tallyOf } from './change-request-facts';
 import type { ChangeRow, EventRow, RequestInScope } from './change-requests.repository';
@@ -98,7 +99,8 @@ export function detailOf(
     settings,
     changes: parts.changes.map((change) => {
       const plan = parts.plans.get(change.id);
-      return plan ? parts.controlChanges.view(plan) : orphanView(change);
+      const closed = FINAL_CHANGE_REQUEST_STATES.includes(found.request.state);
+      return plan ? parts.controlChanges.view(plan, closed) : orphanView(change);
     }),
     timeline: parts.events.map(entryOf),
     changesRequestedBy: tally.changesRequestedBy.map((id) => names.get(id) ?? 'A former member'),

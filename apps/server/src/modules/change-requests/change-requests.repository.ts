@@ -165,27 +165,47 @@ export function listCondition(filter: {
   );
 }
 
-/** The author's open draft for an environment, the newest when there are several. */
-export async function openDraftOf(
+/**
+ * Where the author's next change of a resource in an environment goes: their open request (a draft,
+ * or one in review, approved or suspended) that already changes that resource, else their newest
+ * draft there; null when they have neither.
+ */
+export async function openRequestFor(
   db: Executor,
   organisationId: string,
   environmentId: string,
   authorId: string,
+  resource?: { type: ChangeRow['resourceType']; id: string },
 ): Promise<string | null> {
-  const [row] = await db
+  const mine = and(
+    eq(changeRequests.organisationId, organisationId),
+    eq(changeRequests.environmentId, environmentId),
+    eq(changeRequests.authorId, authorId),
+  );
+  if (resource) {
+    const [holding] = await db
+      .select({ id: changeRequests.id })
+      .from(changeRequests)
+      .innerJoin(changeRequestChanges, eq(changeRequestChanges.changeRequestId, changeRequests.id))
+      .where(
+        and(
+          mine,
+          notInArray(changeRequests.state, [...FINAL_CHANGE_REQUEST_STATES]),
+          eq(changeRequestChanges.resourceType, resource.type),
+          eq(changeRequestChanges.resourceId, resource.id),
+        ),
+      )
+      .orderBy(desc(changeRequests.updatedAt))
+      .limit(1);
+    if (holding) return holding.id;
+  }
+  const [draft] = await db
     .select({ id: changeRequests.id })
     .from(changeRequests)
-    .where(
-      and(
-        eq(changeRequests.organisationId, organisationId),
-        eq(changeRequests.environmentId, environmentId),
-        eq(changeRequests.authorId, authorId),
-        eq(changeRequests.state, 'draft'),
-      ),
-    )
+    .where(and(mine, eq(changeRequests.state, 'draft')))
     .orderBy(desc(changeRequests.updatedAt))
     .limit(1);
-  return row?.id ?? null;
+  return draft?.id ?? null;
 }
 
 export async function updateRequest(

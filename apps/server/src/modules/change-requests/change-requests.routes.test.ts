@@ -64,6 +64,8 @@ describe('a change request, drafted to applied', () => {
     expect(approved).toMatchObject({ state: 'approved', approvals: 1, minApprovals: 1 });
     const applied = await ok(author, 'POST', url(draft, '/apply'));
     expect(applied.state).toBe('applied');
+    // Once applied, the page says what it changed (not that nothing is left to change).
+    expect(applied.changes[0]!.changes).toEqual(['Turned on']);
     expect(applied.timeline.map((entry) => entry.kind)).toEqual([
       'created',
       'change-added',

@@ -8,6 +8,8 @@ import {
   changeRequestListQuery,
   changeRequestPageSchema,
   changeRequestParams,
+  changeRequestPolicyQuery,
+  changeRequestPolicySchema,
   changeRequestSchema,
   commentInputSchema,
   errorBodySchema,
@@ -65,6 +67,26 @@ export function changeRequestsRoutes(deps: {
           request.params.projectKey,
           request.params.environmentKey,
           request.body,
+        ),
+    );
+
+    app.get(
+      '/api/v1/projects/:projectKey/environments/:environmentKey/change-request-policy',
+      {
+        schema: {
+          tags,
+          summary: 'Whether an environment asks for change requests, and where the caller’s change goes',
+          params: approvalSettingsParams,
+          querystring: changeRequestPolicyQuery,
+          response: { 200: changeRequestPolicySchema, ...errors },
+        },
+      },
+      async (request) =>
+        approvalSettings.policy(
+          principalOf(request),
+          request.params.projectKey,
+          request.params.environmentKey,
+          request.query.featureControlId,
         ),
     );
 

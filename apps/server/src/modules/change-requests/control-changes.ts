@@ -35,6 +35,8 @@ export type ControlPlan = {
   liveVersion: number | null;
   /** Who made the live version (a suspension names them). */
   liveAuthor: string | null;
+  /** The state the change was drafted on (what is live when it has no base version). */
+  base: ControlSnapshot;
   proposed: ControlSnapshot;
   merged: ControlSnapshot;
   conflicts: MergeConflict[];
@@ -174,6 +176,7 @@ export function createControlChanges(deps: {
         featureName: control.feature.name,
         featureKey: control.feature.key,
         live: liveState,
+        base: baseState,
         liveVersion: live?.number ?? null,
         liveAuthor: live?.authorName ?? null,
         proposed,
@@ -183,9 +186,13 @@ export function createControlChanges(deps: {
       };
     },
 
-    /** The change as the request's page shows it. */
-    view(plan: ControlPlan): ChangeRequestChange {
+    /**
+     * The change as the request's page shows it: while the request is open, what applying it would
+     * change now; once it is closed, what it changed (or proposed) from the state it was drafted on.
+     */
+    view(plan: ControlPlan, closed = false): ChangeRequestChange {
       const { change } = plan;
+      const [from, to] = closed ? [plan.base, plan.proposed] : [plan.live, plan.merged];
       return {
         id: change.id,
         kind: change.kind,
@@ -200,10 +207,8 @@ export function createControlChanges(deps: {
         live: plan.live,
         proposed: plan.proposed,
         merged: plan.merged,
-        changes: sameState(plan.live, plan.merged)
-          ? []
-          : controlChanges(plan.live, plan.merged, { variants: plan.variantNames }),
-        conflicts: plan.conflicts,
+        changes: sameState(from, to) ? [] : controlChanges(from, to, { variants: plan.variantNames }),
+        conflicts: closed ? [] : plan.conflicts,
       };
     },
   };

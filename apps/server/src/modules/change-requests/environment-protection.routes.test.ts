@@ -113,6 +113,32 @@ describe('a protected environment', () => {
       enabled: true,
     });
     expect(mine.json()).toMatchObject({ code: 'change_request_required', changeRequestId: draft.id });
+    // Every member may read the policy: the editor learns production is protected before writing.
+    const policy = (call = team.productionEditor.call) =>
+      call('GET', '/api/v1/projects/web/environments/production/change-request-policy');
+    expect((await policy()).json()).toEqual({ required: true, mayBypass: false, changeRequestId: draft.id });
+    expect((await policy(team.editor.call)).json()).toEqual({
+      required: true,
+      mayBypass: false,
+      changeRequestId: null,
+    });
+    expect((await policy(team.outsider.call)).statusCode).toBe(404);
+    // Once submitted, the request that changes this control is still where its next change goes.
+    await ok(team.productionEditor.call, 'POST', `${REQUESTS}/${draft.id}/changes`, {
+      kind: 'control',
+      ...controlBody(control, { enabled: true }),
+    });
+    await ok(team.productionEditor.call, 'POST', `${REQUESTS}/${draft.id}/submit`);
+    const again = await team.productionEditor.call('PUT', `/api/v1/feature-controls/${control.id}/enabled`, {
+      enabled: false,
+    });
+    expect(again.json()).toMatchObject({ changeRequestId: draft.id });
+    const forControl = await team.productionEditor.call(
+      'GET',
+      `/api/v1/projects/web/environments/production/change-request-policy?featureControlId=${control.id}`,
+    );
+    expect(forControl.json()).toMatchObject({ changeRequestId: draft.id });
+    expect((await policy()).json()).toMatchObject({ changeRequestId: null });
     // Someone else's draft is not theirs to add to.
     const theirs = await team.admin.call('PUT', `/api/v1/feature-controls/${control.id}/enabled`, {
       enabled: true,

@@ -5,6 +5,7 @@ import {
   variantProblems,
   type ControlSnapshot,
   type FeatureControl,
+  type VersionedResource,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { BadRequestError, ConflictError, NotFoundError, assertAllowed, type AppError } from '../../errors';
@@ -58,6 +59,8 @@ export type EnvironmentProtection = (
   executor: Executor,
   principal: Principal,
   environment: { id: string; name: string; production: boolean; tags: string[]; projectId: string },
+  /** What the write changes: the 409 names the writer's open request that already changes it. */
+  resource?: { type: VersionedResource; id: string },
 ) => Promise<{ bypass: boolean }>;
 
 /** An environment that asks for no change requests (an application without the rule). */
@@ -113,7 +116,12 @@ export function createControlChange(deps: {
       await billing.assertActive(tx, organisationId);
       const { bypass } = options.changeRequest
         ? { bypass: false }
-        : await protection(tx, principal, { ...environment, projectId: project.id });
+        : await protection(
+            tx,
+            principal,
+            { ...environment, projectId: project.id },
+            { type: 'feature_control', id: before.id },
+          );
       const ref = { organisationId, resourceType: 'feature_control' as const, resourceId: before.id };
       const stale = async (changedAt?: Date) =>
         audit.staleWrite(

@@ -21,7 +21,8 @@ import {
   useVisibleAdminTabs,
   type AdminTab,
 } from './admin-tabs';
-import { IntegrationsPanel, projectIntegrationSections } from './integrations-panel';
+import { IntegrationsPanel } from './integrations-panel';
+import { projectAdminSections } from './project-admin-sections';
 import classes from './admin-page.module.css';
 
 /**
@@ -46,7 +47,7 @@ function AdminsOnly({ title, message }: { title: string; message: string }) {
 function panelOf(tab: AdminTab, projectKey: string | undefined, admin: boolean): ReactNode {
   switch (tab.value) {
     case 'projects':
-      return <ProjectAdmin projectKey={projectKey} sections={projectIntegrationSections} />;
+      return <ProjectAdmin projectKey={projectKey} sections={projectAdminSections} />;
     case 'users':
       return <TeamAdmin />;
     case 'audit':

@@ -59,6 +59,7 @@ describe('top navigation', () => {
       ['Users', `${base}/users`],
       ['Experiments', `${base}/experiments`],
       ['Segments', `${base}/segments`],
+      ['Change requests', `${base}/change-requests`],
       ['Tutorial', `${base}/tutorial`],
     ]);
     expect(within(nav).getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBe('page');
@@ -82,7 +83,7 @@ describe('top navigation', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Features']);
+    ).toEqual(['Features', 'Change requests']);
   });
 
   it('hides the environment items when there is no environment', async () => {

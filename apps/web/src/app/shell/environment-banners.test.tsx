@@ -19,11 +19,10 @@ const shellRoutes: RouteObject[] = [
   environmentRoute([{ path: 'features', element: <EnvironmentFeaturesPage /> }]),
 ];
 
-function render(path: string) {
-  const payload = initialPayload();
+function render(path: string, payload = initialPayload(), handlers: Parameters<typeof stubApi>[0] = {}) {
   payload.projects.push(projectFixture('app', 'Mobile app', [{ key: 'staging', name: 'Staging' }]));
-  stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload) });
-  return renderRoute(shellRoutes, path, { shell: true });
+  const calls = stubApi({ 'GET /api/v1/initial': () => jsonResponse(200, payload), ...handlers });
+  return { ...renderRoute(shellRoutes, path, { shell: true }), calls };
 }
 
 const banner = (name: string) => screen.queryByRole('status', { name });
@@ -68,5 +67,32 @@ describe('environment banners', () => {
     render('/');
     await screen.findByRole('heading', { name: 'Home' });
     expect(banner('PRODUCTION ENVIRONMENT')).toBeNull();
+  });
+
+  it('says when changes go through change requests, with the way to them', async () => {
+    render('/projects/web/environments/production/features', initialPayload(), {
+      'GET /api/v1/projects/web/environments/production/change-request-policy': () =>
+        jsonResponse(200, { required: true, mayBypass: false, changeRequestId: null }),
+    });
+    const protectedBanner = await screen.findByRole('status', {
+      name: 'Changes to Production go through change requests.',
+    });
+    expect(within(protectedBanner).getByRole('link', { name: 'Change requests' })).toHaveAttribute(
+      'href',
+      '/projects/web/environments/production/change-requests',
+    );
+  });
+
+  it('tells every member, an editor too, and asks nothing of the approval settings they may not read', async () => {
+    const payload = initialPayload();
+    payload.principalUser.authorities = ['ROLE_ORGANISATION_EDITOR'];
+    const { calls } = render('/projects/web/environments/production/features', payload, {
+      'GET /api/v1/projects/web/environments/production/change-request-policy': () =>
+        jsonResponse(200, { required: true, mayBypass: false, changeRequestId: null }),
+    });
+    expect(
+      await screen.findByRole('status', { name: 'Changes to Production go through change requests.' }),
+    ).toBeVisible();
+    expect(calls.some((call) => call.path.endsWith('/approval-settings'))).toBe(false);
   });
 });

@@ -1,8 +1,15 @@
 import { useId } from 'react';
-import { Button, List, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconDeviceLaptop } from '@tabler/icons-react';
+import { Anchor, Button, List, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconDeviceLaptop, IconGitPullRequest } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { EnvironmentSummary } from '../environment-scope';
 import { showInfo } from '../../lib/modals';
+import { changeRequestsPath } from '../../lib/paths';
+import { useSession } from '../../lib/session';
+import {
+  protectedEnvironmentMessage,
+  useEnvironmentProtection,
+} from '../../entities/change-requests/hooks/use-environment-protection';
 import classes from './environment-banners.module.css';
 
 function showLocalEnvironmentInfo() {
@@ -70,14 +77,44 @@ function ProductionBanner() {
   );
 }
 
-/** docs/product.md §2 "Banners": above every environment page, for local and for production environments. */
+/**
+ * An environment whose approval settings ask for change requests (docs/adr/0024-change-requests.md),
+ * as far as the user may read them (organisation admins and production editors; others learn it from
+ * the refusal of their first direct write).
+ */
+function ProtectedBanner({ environment }: { environment: EnvironmentSummary }) {
+  const { principalUser, projects } = useSession();
+  const projectId = projects.find((project) => project.key === environment.projectKey)?.id;
+  const protection = useEnvironmentProtection(principalUser, environment.projectKey, {
+    ...environment,
+    projectId,
+  });
+  const textId = useId();
+  if (!protection.required) return null;
+  return (
+    <div role="status" aria-labelledby={textId} className={`${classes.banner} ${classes.protected}`}>
+      <IconGitPullRequest size={20} className={classes.icon} aria-hidden="true" />
+      <span id={textId} className={classes.text}>
+        {protectedEnvironmentMessage(environment.name)}
+      </span>
+      <Anchor component={Link} to={changeRequestsPath(environment.projectKey, environment.key)} size="sm">
+        Change requests
+      </Anchor>
+    </div>
+  );
+}
+
+/**
+ * docs/product.md §2 "Banners": above every environment page, for local and for production environments,
+ * and for an environment whose changes go through change requests.
+ */
 export function EnvironmentBanners({ environment }: { environment: EnvironmentSummary }) {
   const production = environment.production || environment.isProduction;
-  if (!environment.local && !production) return null;
   return (
-    <Stack gap="xs" mb="lg">
+    <Stack gap="xs" mb="lg" className={classes.banners}>
       {production ? <ProductionBanner /> : null}
       {environment.local ? <LocalBanner /> : null}
+      <ProtectedBanner environment={environment} />
     </Stack>
   );
 }

@@ -1,4 +1,12 @@
-import { IconFlag, IconFlask, IconHome, IconSchool, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import {
+  IconFlag,
+  IconFlask,
+  IconGitPullRequest,
+  IconHome,
+  IconSchool,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import type { TablerIcon } from '@tabler/icons-react';
 import { useFlag } from '../../lib/flags';
 import { environmentSectionPath } from '../../lib/paths';
@@ -19,7 +27,10 @@ export type NavItem = {
 const startsWith = (prefix: string) => (pathname: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-/** docs/product.md §2 "Top navigation": each item gated by its UI flag; environment items need an environment. */
+/**
+ * docs/product.md §2 "Top navigation": each item gated by its UI flag; environment items need an
+ * environment. Change requests (docs/adr/0024-change-requests.md) have no flag of their own.
+ */
 export function useNavItems(): NavItem[] {
   const home = useFlag('home');
   const traffic = useFlag('traffic');
@@ -48,6 +59,7 @@ export function useNavItems(): NavItem[] {
     if (traffic) items.push(environmentItem('Users', 'users', IconUsers));
     if (experiments) items.push(environmentItem('Experiments', 'experiments', IconFlask));
     if (segments) items.push(environmentItem('Segments', 'segments', IconUsersGroup));
+    items.push(environmentItem('Change requests', 'change-requests', IconGitPullRequest));
     if (tutorial) items.push(environmentItem('Tutorial', 'tutorial', IconSchool));
   }
   return items;

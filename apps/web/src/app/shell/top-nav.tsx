@@ -8,6 +8,7 @@ import { QuickSearchButton } from '../../features/quick-search/components/quick-
 import { API_REFERENCE_PATH, HELP_PATH } from '../../lib/paths';
 import { TOUR_TARGETS } from '../../lib/tour-targets';
 import { LiveStatusBadge } from '../live/live-status';
+import { ChangeRequestsWaiting } from './change-requests-waiting';
 import { EnvironmentSlot } from './environment-slot';
 import { useNavItems } from './nav-items';
 import { ProfileMenu } from './profile-menu';
@@ -17,8 +18,8 @@ const NavigationDrawer = lazy(() => loadDrawer().then((module) => ({ default: mo
 import classes from './shell.module.css';
 
 /**
- * docs/product.md §2 "Top navigation": the logo, the gated items, the quick search's button, Help, the API
- * reference and the profile menu. The API reference stays one click away from every page; its label
+ * docs/product.md §2 "Top navigation": the logo, the gated items, the change requests waiting for the
+ * user's review, the quick search's button, Help, the API reference and the profile menu. The API reference stays one click away from every page; its label
  * gives way to its icon where the bar is narrow.
  */
 export function TopNav() {
@@ -67,6 +68,7 @@ export function TopNav() {
           </Group>
           <Group gap={8} wrap="nowrap">
             <LiveStatusBadge />
+            <ChangeRequestsWaiting />
             <QuickSearchButton />
             <Box visibleFrom="sm">
               <Link

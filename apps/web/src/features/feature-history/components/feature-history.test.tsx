@@ -23,6 +23,7 @@ function version(
     source: 'ui',
     comment: null,
     restoredFrom: null,
+    changeRequestId: null,
     changes: [],
     createdDate: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
     ...rest,

@@ -52,6 +52,7 @@ const STATUS_TEXT = {
   invalid: 'Fix the highlighted fields to save.',
   conflict: 'Keep yours or take theirs for each change above to save.',
   dirty: 'You have unsaved changes.',
+  requested: 'Your edit is in a change request: it goes live once the request is applied.',
   saved: 'Everything is saved.',
 } as const;
 
@@ -64,6 +65,8 @@ export type SaveBarProps = {
   /** Why, kept with the version the save creates (optional; asked while there is something to save). */
   comment: string;
   onCommentChange: (comment: string) => void;
+  /** "Save", or "Add to change request" where the environment asks for change requests. */
+  saveLabel?: string;
 };
 
 /**
@@ -78,6 +81,7 @@ export function SaveBar({
   onSave,
   comment,
   onCommentChange,
+  saveLabel = 'Save',
 }: SaveBarProps) {
   return (
     <Paper withBorder radius="md" p="sm" className={classes.saveBar}>
@@ -85,7 +89,7 @@ export function SaveBar({
         <Text size="sm" c={status === 'invalid' || status === 'conflict' ? 'red' : 'dimmed'}>
           {STATUS_TEXT[status]}
         </Text>
-        {status === 'saved' ? null : (
+        {status === 'saved' || status === 'requested' ? null : (
           <TextInput
             aria-label="Comment"
             placeholder="Comment (optional): why?"
@@ -113,7 +117,7 @@ export function SaveBar({
             loading={saving}
             disabled={status !== 'dirty'}
           >
-            Save
+            {saveLabel}
           </Button>
         </Group>
       </Group>

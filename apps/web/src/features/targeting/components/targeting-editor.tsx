@@ -26,13 +26,9 @@ import type { EditorEnv } from './editor-env';
 import { FallbackCard, RuleCard } from './rule-card';
 import { SaveBar, SaveFailureAlert, type Failure } from './save-bar';
 import { RulePreview } from './rule-preview';
-import {
-  draftFromControl,
-  moveRule,
-  newRule,
-  type ConditionDraft,
-  type TargetingDraft,
-} from './targeting-draft';
+import { draftFromControl, draftSignature, moveRule, newRule, type TargetingDraft } from './targeting-draft';
+import { ChangeRequestOffer, useTargetingChangeRequest } from './targeting-change-request';
+import { scrollToView, withFieldsOf, withoutErrorsOf, type Reveal } from './targeting-editor-helpers';
 import { TargetingConflicts } from './targeting-conflicts';
 import { TargetingStatusCard } from './targeting-status-card';
 import { useTargetingSync } from './targeting-sync';
@@ -45,36 +41,6 @@ export type TargetingEditorProps = {
   environment: ProjectSummary['environments'][number];
 };
 
-/** Server errors no longer about what was edited: those of a changed rule, and root ones. */
-function withoutErrorsOf(errors: Map<string, string>, ruleIds: string[], conditionIds: string[]) {
-  const next = new Map(errors);
-  for (const key of errors.keys()) {
-    const about = key.includes(':') ? (key.split(':')[1] ?? '') : key;
-    if (ruleIds.includes(about) || conditionIds.includes(about)) next.delete(key);
-  }
-  return next;
-}
-
-/** The keys of the fields of `conditions`, added to `keys`. */
-function withFieldsOf(keys: ReadonlySet<string>, conditions: readonly ConditionDraft[]): ReadonlySet<string> {
-  const next = new Set(keys);
-  for (const { id } of conditions) {
-    for (const part of ['target', 'operator', 'values'] as const) next.add(fieldKey.condition(id, part));
-  }
-  return next;
-}
-
-/** What to bring into view once the next render is on screen. */
-type Reveal = { rule: string; field: string } | 'firstError';
-
-/** Scrolls `element` into view below the sticky navigation and above the save bar, unless it is there. */
-function scrollToView(element: HTMLElement): void {
-  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  // A card taller than the screen shows its top, where its first field is.
-  const tall = element.getBoundingClientRect().height > window.innerHeight - 160;
-  element.scrollIntoView({ block: tall ? 'start' : 'nearest', behavior: still ? 'auto' : 'smooth' });
-}
-
 /**
  * docs/product.md §2 Targeting tab: the switch, the off variant, the ordered rules and the ELSE rule of one
  * environment, checked as the server checks them (docs/product.md §5), saved after a confirmation in production
@@ -84,7 +50,8 @@ function scrollToView(element: HTMLElement): void {
  * settle, keeping theirs or taking the other's; a save refused as stale (409 `stale_write`) loads what
  * was saved and does the same, so no edit is lost (targeting-sync.ts, docs/adr/0013-concurrent-edits.md).
  * A condition the user adds is not marked in error before they touch it or try to save; a new rule is
- * scrolled into view with its first field focused.
+ * scrolled into view with its first field focused. Where the environment asks for change requests,
+ * Save adds the edit to one instead (targeting-change-request.tsx).
  */
 export function TargetingEditor({ feature, control, environment }: TargetingEditorProps) {
   const { principalUser, projects } = useSession();
@@ -93,6 +60,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   const segmentsQuery = useSegments({ projectKey, environmentKey: environment.key, query: '' });
   const createTarget = useCreateTarget();
   const save = useSaveTargeting();
+  const changeRequest = useTargetingChangeRequest(feature, environment);
   const [comment, setComment] = useState('');
   const reloadFeature = useReloadFeature();
   const variantKeys = useMemo(() => feature.variants.map((variant) => variant.key), [feature.variants]);
@@ -191,14 +159,14 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
 
   const submit = async () => {
     const input = validation.input;
-    if (save.isPending) return;
+    if (save.isPending || changeRequest.isPending) return;
     if (!input) {
       // Errors waiting for their fields to be touched show now, and the first is brought into view.
       setUntouched(new Set());
       reveal.current = 'firstError';
       return;
     }
-    if (isProductionEnvironment(environment)) {
+    if (isProductionEnvironment(environment) && !changeRequest.throughRequest) {
       const confirmed = await confirm({
         title: 'Production environment',
         message: productionWarning(feature.name, environment.name),
@@ -209,14 +177,14 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
     const sent = draft;
     setFailure(null);
     setServerErrors(new Map());
+    const body = { ...input, comment: comment.trim(), lastModifiedDate: basedOn };
     let result: FeatureControl;
     try {
-      result = await save.mutateAsync({
-        projectKey,
-        featureKey: feature.key,
-        control: { ...input, comment: comment.trim(), lastModifiedDate: basedOn },
-      });
+      if (changeRequest.throughRequest) return await changeRequest.add(body, draftSignature(sent));
+      result = await save.mutateAsync({ projectKey, featureKey: feature.key, control: body });
     } catch (error) {
+      // Refused for want of a change request: the edit stays in the form, and the way on is offered.
+      if (changeRequest.refused(error)) return;
       if (hasErrorCode(error, 'stale_write')) {
         // Saved by someone (or this window's header switch) since: what they saved is loaded into
         // the form beside the edit, which is kept.
@@ -265,6 +233,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   // Invalid as far as the user can see: a save with errors still hidden shows them instead of saving.
   const invalid =
     validation.input === null && [...validation.errors.keys()].some((key) => !untouched.has(key));
+  const inRequest = dirty && changeRequest.holdsAdded(draftSignature(draft));
   if (targetsQuery.isPending) {
     return (
       <Stack gap="md" aria-busy="true" aria-label="Loading the targeting">
@@ -280,7 +249,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
       ref={root}
       // The feature page asks before it is left with edits that are not saved: it finds them by this
       // attribute (the page and this editor are separate features), which says what they change.
-      data-unsaved-edits={dirty ? `the targeting for ${environment.name}` : undefined}
+      data-unsaved-edits={dirty && !inRequest ? `the targeting for ${environment.name}` : undefined}
     >
       <Grid.Col span={{ base: 12, lg: 8 }}>
         <Stack gap="md">
@@ -294,6 +263,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
             />
           ) : null}
           {failure ? <SaveFailureAlert failure={failure} /> : null}
+          {changeRequest.refusal && !inRequest ? <ChangeRequestOffer reason={changeRequest.refusal} /> : null}
           {targetsQuery.isError ? (
             <Alert color="yellow" variant="light">
               The project’s targets could not be loaded; only the built-in ones are offered.
@@ -370,11 +340,14 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
                 ? 'conflict'
                 : invalid
                   ? 'invalid'
-                  : dirty
-                    ? 'dirty'
-                    : 'saved'
+                  : inRequest
+                    ? 'requested'
+                    : dirty
+                      ? 'dirty'
+                      : 'saved'
             }
-            saving={save.isPending}
+            saving={save.isPending || changeRequest.isPending}
+            saveLabel={changeRequest.throughRequest ? 'Add to change request' : 'Save'}
             canReset={dirty || failure !== null}
             onReset={reset}
             onSave={() => void submit()}

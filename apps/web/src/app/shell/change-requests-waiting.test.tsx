@@ -1,0 +1,38 @@
+import type { RouteObject } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { initialPayload, jsonResponse, renderRoute, stubApi } from '../../testing/test-utils';
+import { HomePage } from '../routes/home-page';
+
+const shellRoutes: RouteObject[] = [{ path: '/', element: <HomePage /> }];
+
+function renderShell(count: number) {
+  const calls = stubApi({
+    'GET /api/v1/initial': () => jsonResponse(200, initialPayload()),
+    'GET /api/v1/change-requests/waiting': () => jsonResponse(200, { count }),
+  });
+  renderRoute(shellRoutes, '/', { shell: true });
+  return calls;
+}
+
+describe('change requests waiting in the top navigation', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('shows how many wait for the user’s review, leading to the current project’s To review', async () => {
+    renderShell(3);
+    const link = await screen.findByRole('link', { name: '3 change requests wait for your review' });
+    expect(link).toHaveTextContent('3');
+    expect(link).toHaveAttribute('href', '/projects/web/environments/dev/change-requests?view=to-review');
+  });
+
+  it('is hidden while none wait', async () => {
+    const calls = renderShell(0);
+    await screen.findByRole('heading', { name: 'Home' });
+    await vi.waitFor(() =>
+      expect(calls.some((call) => call.path === '/api/v1/change-requests/waiting')).toBe(true),
+    );
+    expect(screen.queryByRole('link', { name: /wait for your review/ })).toBeNull();
+  });
+});

@@ -1,0 +1,112 @@
+import { Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { isApiError } from '../../../lib/api-client';
+import { errorReason, LoadError } from '../../../components/load-error';
+import { NotFound } from '../../../components/not-found';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useChangeRequest } from '../../../entities/change-requests/api/get-change-request';
+import { useRemoveChange } from '../../../entities/change-requests/api/change-request-changes';
+import { ChangeCard } from './change-card';
+import { ChangeRequestActions } from './change-request-actions';
+import { ChangeRequestHeader } from './change-request-header';
+import { ChangeRequestPreview } from './change-request-preview';
+import { ChangeRequestTimeline } from './change-request-timeline';
+
+export const CHANGE_REMOVED_MESSAGE = 'Change removed.';
+
+function PageSkeleton() {
+  return (
+    <Stack gap="md" aria-busy="true" aria-label="Loading the change request">
+      <Skeleton height={36} width="50%" />
+      <Skeleton height={18} width="70%" />
+      <Skeleton height={36} width="60%" />
+      <Skeleton height={140} />
+      <Skeleton height={140} />
+    </Stack>
+  );
+}
+
+/**
+ * One change request (docs/adr/0024-change-requests.md): its header, the buttons the user may press
+ * now (each other one disabled with its reason), each change with what applying it does and its
+ * conflicts, a preview for a user, and the timeline with the comment box.
+ */
+export function ChangeRequestPage({
+  projectKey,
+  changeRequestId,
+}: {
+  projectKey: string;
+  changeRequestId: string;
+}) {
+  const query = useChangeRequest(projectKey, changeRequestId);
+  const remove = useRemoveChange();
+  const request = query.data;
+
+  if (!request) {
+    if (query.isError) {
+      if (isApiError(query.error) && query.error.status === 404) return <NotFound />;
+      return (
+        <LoadError
+          title="We could not load the change request."
+          error={query.error}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+        />
+      );
+    }
+    return <PageSkeleton />;
+  }
+
+  const removable = request.actions.edit?.allowed === true;
+  const removeChange = async (changeId: string) => {
+    try {
+      await remove.mutateAsync({ projectKey, id: request.id, changeId });
+    } catch (error) {
+      notifyError(errorReason(error) || 'The change was not removed.');
+      void query.refetch();
+      return;
+    }
+    notifySuccess(CHANGE_REMOVED_MESSAGE);
+  };
+
+  return (
+    <Stack gap="lg">
+      <ChangeRequestHeader request={request} />
+      <ChangeRequestActions request={request} onRefused={() => void query.refetch()} />
+      <Grid gap="xl">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="md" component="section" aria-labelledby="change-request-changes">
+            <Title order={2} fz="lg" id="change-request-changes">
+              Changes ({request.changes.length})
+            </Title>
+            {request.changes.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No changes yet. Save a feature’s targeting or switch it in {request.environmentName}, then
+                choose “Add to change request”.
+              </Text>
+            ) : (
+              <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Changes">
+                {request.changes.map((change) => (
+                  <ChangeCard
+                    key={change.id}
+                    change={change}
+                    projectKey={projectKey}
+                    environmentKey={request.environmentKey}
+                    removable={removable}
+                    removing={remove.isPending && remove.variables?.changeId === change.id}
+                    onRemove={() => void removeChange(change.id)}
+                  />
+                ))}
+              </Stack>
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="xl">
+            <ChangeRequestPreview projectKey={projectKey} id={request.id} />
+            <ChangeRequestTimeline request={request} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
