@@ -15,6 +15,7 @@ import { createFeature } from './features';
 import { bearer, createHarness, randomIp, type Harness } from './helpers';
 import { compare, fingerprint } from './version-fingerprint';
 import { writeCases, type Case } from './versions-invariant.cases';
+import { changeRequestCases } from './versions-invariant.change-request-cases';
 import { resourceCases } from './versions-invariant.resource-cases';
 
 let h: Harness;
@@ -64,7 +65,10 @@ describe('versions of feature controls, feature settings, segments and environme
     const changing = new Set<string>();
     const context = { h, team, web, readOnlyToken };
     const { cases: CASES, filled } = writeCases(context);
-    for (const [name, more] of Object.entries(resourceCases(context)))
+    for (const [name, more] of [
+      ...Object.entries(resourceCases(context)),
+      ...Object.entries(changeRequestCases(context)),
+    ])
       CASES[name] = [...(CASES[name] ?? []), ...more];
     for (const route of routes) {
       const name = `${route.method} ${route.url}`;
@@ -110,6 +114,7 @@ describe('versions of feature controls, feature settings, segments and environme
         'PUT /api/v1/feature-controls/:id/enabled',
         'POST /api/v1/projects/:projectKey/features/:featureKey/versions/:number/restore',
         'DELETE /api/v1/users/:id',
+        'POST /api/v1/projects/:projectKey/change-requests/:id/apply',
       ]
         .filter((name) => routes.some((r) => `${r.method} ${r.url}` === name))
         .sort(),
