@@ -190,4 +190,34 @@ describe('a change request between two members', () => {
       await Promise.all([admin.context.close(), author.context.close()]);
     },
   );
+
+  it('puts a segment renamed in Production into a change request, and nothing goes live', async () => {
+    const { context, page } = await openPage(browser, server.url);
+    await signIn(page, { at: `/projects/${PROJECT}/environments/production/segments` });
+    await call(page, 'PUT', `/api/v1/projects/${PROJECT}/environments/production/approval-settings`, {
+      required: true,
+      minApprovals: 1,
+      allowSelfApproval: false,
+      resetApprovalsOnChange: true,
+      autoApply: false,
+    });
+    await call(page, 'POST', '/api/v2/segments', {
+      projectKey: PROJECT,
+      environmentKey: 'production',
+      key: 'beta-testers',
+      name: 'Beta testers',
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit Beta testers' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Segment' });
+    const name = dialog.getByRole('textbox', { name: /^Name/ });
+    await name.fill('Beta users');
+    await dialog.getByRole('button', { name: 'Add to change request' }).click();
+    await page.getByRole('link', { name: 'Open the change request' }).click();
+    const changes = page.getByRole('list', { name: 'Changes', exact: true });
+    await expect.poll(() => changes.innerText()).toContain('Beta users');
+    const live = await call<{ name: string }[]>(page, 'GET', `/api/v2/segments/${PROJECT}/production`);
+    expect(live.map((segment) => segment.name)).toContain('Beta testers');
+    await context.close();
+  });
 });

@@ -98,6 +98,8 @@ export class StaleWriteError extends AppError {
 export class ChangeRequestRequiredError extends AppError {
   constructor(
     title: string,
+    /** The environment whose change requests the change goes through. */
+    readonly environmentKey: string,
     readonly changeRequestId: string | null,
   ) {
     super(409, title, undefined, undefined, 'change_request_required');

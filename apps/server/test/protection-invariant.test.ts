@@ -3,14 +3,15 @@
  * (docs/adr/0024-change-requests.md): with Production asking for change requests, every write route
  * the app registers is walked with its representative call (the versions invariant's, plus the
  * change requests' own, in Production) by an organisation admin, and no call but applying an
- * approved request changes one of Production's feature controls. A new write route is walked the
+ * approved request changes one of Production's feature controls or segments, or the settings of a
+ * feature of its project (which apply to Production too), but for two bookkeeping writes named below. A new write route is walked the
  * moment it is registered. (An access token is refused alike: environment-protection.routes.test.ts.)
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '@vexil/core';
 import type { RouteEntry } from '../src/app';
-import { featureControls } from '../src/db/schema/index';
+import { featureControls, features, segments } from '../src/db/schema/index';
 import { createTeam, type Team } from './api';
 import { protect } from './change-requests';
 import { createFeature } from './features';
@@ -59,14 +60,27 @@ afterAll(async () => {
   await h.close();
 });
 
-/** The feature controls of Production (its id fixed at the start; a later project has its own). */
-async function productionControls(): Promise<Set<string>> {
+/**
+ * What Production's protection covers, as the fingerprint names it: its feature controls and
+ * segments, and the settings of every feature of its project (they apply to Production too).
+ */
+async function protectedResources(): Promise<Set<string>> {
   const production = web.environments.find((e) => e.key === 'production')!;
-  const rows = await h.database.db
+  const db = h.database.db;
+  const controls = await db
     .select({ id: featureControls.id })
     .from(featureControls)
     .where(eq(featureControls.environmentId, production.id));
-  return new Set(rows.map((row) => `feature_control:${row.id}`));
+  const settings = await db.select({ id: features.id }).from(features).where(eq(features.projectId, web.id));
+  const cohorts = await db
+    .select({ id: segments.id })
+    .from(segments)
+    .where(eq(segments.environmentId, production.id));
+  return new Set([
+    ...controls.map((row) => `feature_control:${row.id}`),
+    ...settings.map((row) => `feature:${row.id}`),
+    ...cohorts.map((row) => `segment:${row.id}`),
+  ]);
 }
 
 describe('a protected environment', () => {
@@ -87,9 +101,14 @@ describe('a protected environment', () => {
       ];
       for (const example of cases) {
         {
-          await example.prepare?.();
+          // What a call needs beforehand is set up with the protection lifted: only the call is watched.
+          if (example.prepare) {
+            await protect(team.admin.call, 'production', { required: false, allowSelfApproval: true });
+            await example.prepare();
+            await protect(team.admin.call, 'production', { allowSelfApproval: true });
+          }
           const call = await example.call();
-          const watched = await productionControls();
+          const watched = await protectedResources();
           const before = await fingerprint(h);
           await h.app.inject({
             method: route.method as 'POST',
@@ -103,11 +122,19 @@ describe('a protected environment', () => {
             const [then, now] = [before.get(key), after.get(key)];
             return now?.state !== undefined && (then?.state !== now.state || then?.count !== now.count);
           });
-          if (moved.length > 0) through.push(name);
+          if (moved.length > 0) through.push(`${name} ${moved.map((key) => key.split(':')[0]).join(',')}`);
         }
       }
     }
-    // Applying an approved request is the one way through.
-    expect(through).toEqual([APPLY]);
+    // Applying an approved request is the one way through. Two writes keep books rather than release
+    // anything, and are not held back: an issue linked from the tracker adds its key to the
+    // feature's settings, and a removed member's features let go of them as their maintainer.
+    expect(through.sort()).toEqual(
+      [
+        `${APPLY} feature_control`,
+        'DELETE /api/v1/users/:id feature',
+        'PUT /api/v1/features/link feature',
+      ].sort(),
+    );
   }, 120_000);
 });

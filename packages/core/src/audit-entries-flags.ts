@@ -51,6 +51,8 @@ export type FeatureAuditEntry =
       /** The version of the settings it created (none when it changed nothing), and the one a restore brought forward. */
       version?: number | undefined;
       restoredFrom?: number | undefined;
+      /** Written directly where change requests are asked for, by a member allowed to bypass them. */
+      bypass?: boolean | undefined;
     })
   | (ByMember & { kind: 'feature.deleted'; feature: AuditFeature; project: Named })
   | (ByMember & {

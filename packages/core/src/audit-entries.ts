@@ -67,6 +67,8 @@ export type SegmentAuditEntry =
         environment: AuditNamed & { projectKey: string };
         name: { from: string; to: string };
         descriptionChanged: boolean;
+        /** Written directly where change requests are asked for, by a member allowed to bypass them. */
+        bypass?: boolean | undefined;
       })
   | (ByMember & {
       kind: 'segment.deleted';

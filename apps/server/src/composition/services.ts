@@ -17,6 +17,7 @@ import { createControlsService } from '../modules/controls/controls.service';
 import {
   createApprovalSettingsService,
   createEnvironmentProtection,
+  createProjectProtection,
   isEnvironmentProtected,
 } from '../modules/change-requests/approval-settings';
 import { createChangeRequestNotices } from '../modules/change-requests/change-request-notices';
@@ -168,7 +169,16 @@ export function createServices(
     }),
     ...clock,
   });
-  const segments = createSegmentsService({ db, audit, billing, scope, controls, versions, ...clock });
+  const segments = createSegmentsService({
+    db,
+    audit,
+    billing,
+    scope,
+    controls,
+    versions,
+    protection: createEnvironmentProtection(),
+    ...clock,
+  });
   const environments = createEnvironmentsService({
     db,
     audit,
@@ -192,31 +202,6 @@ export function createServices(
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   const mail = createMailQueue({ db, queue, mailer, secrets, logger, options: options.mail, ...clock });
 
-  // Change requests over controls (docs/adr/0024-change-requests.md), telling reviewers and authors
-  // by e-mail and the integrations through the outbox; their rule protects environments (above).
-  const memberGrants = createMemberGrants({ enabled: uiFlags['roles-admin'] });
-  const changeRequests = createChangeRequestsService({
-    db,
-    audit,
-    scope,
-    controls,
-    versions,
-    events,
-    notices: createChangeRequestNotices({
-      outbox,
-      mail,
-      members: async (executor, organisationId) => {
-        const grants = await memberGrants(executor, organisationId);
-        return (await team.activeMembers(executor, organisationId)).map((member) => ({
-          ...member,
-          grants: grants.get(member.id) ?? [],
-        }));
-      },
-      publicUrl,
-      baseDomain,
-    }),
-  });
-  const approvalSettings = createApprovalSettingsService({ db, audit, scope });
   const outgoingPolicy = {
     allowPrivate: config.outgoingAllowPrivate,
     allowedHosts: config.integrations.outgoingAllowedHosts,
@@ -261,8 +246,36 @@ export function createServices(
     read: featureReads,
     issues: integrations.jira,
     goals: { ensureGoals },
+    protection: createProjectProtection(),
     ...clock,
   });
+  // Change requests over controls, features and segments (docs/adr/0024-change-requests.md), telling reviewers and authors
+  // by e-mail and the integrations through the outbox; their rule protects environments (above).
+  const memberGrants = createMemberGrants({ enabled: uiFlags['roles-admin'] });
+  const changeRequests = createChangeRequestsService({
+    db,
+    audit,
+    scope,
+    controls,
+    features,
+    segments,
+    versions,
+    events,
+    notices: createChangeRequestNotices({
+      outbox,
+      mail,
+      members: async (executor, organisationId) => {
+        const grants = await memberGrants(executor, organisationId);
+        return (await team.activeMembers(executor, organisationId)).map((member) => ({
+          ...member,
+          grants: grants.get(member.id) ?? [],
+        }));
+      },
+      publicUrl,
+      baseDomain,
+    }),
+  });
+  const approvalSettings = createApprovalSettingsService({ db, audit, scope });
   const sdkRegistration = createSdkRegistration({
     db,
     audit,

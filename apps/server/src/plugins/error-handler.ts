@@ -56,8 +56,11 @@ export function registerErrorHandler(
         ...(error instanceof StaleWriteError && error.changed
           ? { changedBy: error.changed.by, changedAt: error.changed.at.toISOString() }
           : {}),
-        ...(error instanceof ChangeRequestRequiredError && error.changeRequestId
-          ? { changeRequestId: error.changeRequestId }
+        ...(error instanceof ChangeRequestRequiredError
+          ? {
+              environmentKey: error.environmentKey,
+              ...(error.changeRequestId ? { changeRequestId: error.changeRequestId } : {}),
+            }
           : {}),
       });
     }

@@ -103,6 +103,21 @@ describe('api client', () => {
       expect(hasErrorCode(error, 'stale_write')).toBe(false);
     });
 
+    it('names the environment and the request of a change_request_required refusal', async () => {
+      env.fetchMock.mockResolvedValue(
+        json(409, {
+          title: 'Changes to Production go through change requests: add this change to one.',
+          code: 'change_request_required',
+          environmentKey: 'production',
+          changeRequestId: '00000000-0000-4000-9000-000000000009',
+        }),
+      );
+      const error = await rejection(env.client.put('/api/v1/projects/web/features', {}));
+      expect(hasErrorCode(error, 'change_request_required')).toBe(true);
+      expect(error.environmentKey).toBe('production');
+      expect(error.changeRequestId).toBe('00000000-0000-4000-9000-000000000009');
+    });
+
     it('falls back to the X-Error-Message header', async () => {
       env.fetchMock.mockResolvedValue(
         new Response('oops', { status: 404, headers: { 'X-Error-Message': 'No such feature' } }),

@@ -23,7 +23,12 @@ export class ApiError extends Error {
   /** 409 `stale_write` of a targeting save: who saved it since, and when (ISO 8601). */
   readonly changedBy: string | undefined;
   readonly changedAt: string | undefined;
-  /** 409 `change_request_required`: the caller's open draft for that environment, when they have one. */
+  /**
+   * 409 `change_request_required`: the environment whose change requests the change goes through (for
+   * a feature's settings, the project's first protected one, which need not be the page's), and the
+   * caller's open request there that already changes it, or their newest draft there, when they have one.
+   */
+  readonly environmentKey: string | undefined;
   readonly changeRequestId: string | undefined;
 
   constructor(init: {
@@ -34,6 +39,7 @@ export class ApiError extends Error {
     code?: string | undefined;
     changedBy?: string | undefined;
     changedAt?: string | undefined;
+    environmentKey?: string | undefined;
     changeRequestId?: string | undefined;
   }) {
     super(init.title ?? init.detail ?? `The request failed with status ${init.status}.`);
@@ -45,6 +51,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.changedBy = init.changedBy;
     this.changedAt = init.changedAt;
+    this.environmentKey = init.environmentKey;
     this.changeRequestId = init.changeRequestId;
   }
 }
@@ -130,6 +137,7 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
     code: nonEmptyString(record.code),
     changedBy: nonEmptyString(record.changedBy),
     changedAt: nonEmptyString(record.changedAt),
+    environmentKey: nonEmptyString(record.environmentKey),
     changeRequestId: nonEmptyString(record.changeRequestId),
   });
 }

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { closeAllModals } from '../lib/modals';
 import { createTestQueryClient, jsonResponse, Providers, stubApi } from './test-utils';
 import { AUTHORITIES, normaliseSegmentKey, type Authority, type Segment } from '@vexil/core';
@@ -90,24 +90,34 @@ export function serveSegments(options: { segments?: Segment[]; handlers?: Record
   return { calls };
 }
 
-/** Renders the Segments page with the modal stack and toasts, at /…/segments plus `search`. */
+/**
+ * Renders the Segments page with the modal stack and toasts, at /…/segments plus `search`. Both are
+ * inside the router, as the app's root layout puts them, so that they can hold links.
+ */
 export function renderSegmentsPage(props: Partial<SegmentsPageProps> = {}, search = '') {
   const queryClient = createTestQueryClient();
   const router = createMemoryRouter(
     [
       {
-        path: '/projects/:projectKey/environments/:environmentKey/segments',
-        element: <SegmentsPage project={PROJECT} environment={DEVELOPMENT} user={ADMIN} {...props} />,
+        element: (
+          <ModalsProvider>
+            <Notifications />
+            <Outlet />
+          </ModalsProvider>
+        ),
+        children: [
+          {
+            path: '/projects/:projectKey/environments/:environmentKey/segments',
+            element: <SegmentsPage project={PROJECT} environment={DEVELOPMENT} user={ADMIN} {...props} />,
+          },
+        ],
       },
     ],
     { initialEntries: [`/projects/web/environments/dev/segments${search}`] },
   );
   const result = render(
     <Providers queryClient={queryClient}>
-      <ModalsProvider>
-        <Notifications />
-        <RouterProvider router={router} />
-      </ModalsProvider>
+      <RouterProvider router={router} />
     </Providers>,
   );
   return { ...result, router, queryClient, user: userEvent.setup() };

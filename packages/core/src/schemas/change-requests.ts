@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_LENGTH, dateTimeSchema, environmentKeySchema, idSchema, optionalText, text } from './common';
+import { featureInput } from './features';
+import { segmentInput } from './segments';
 import { conditionValueSchema, featureControlInput } from './targeting';
 import { VERSIONED_RESOURCES, restoreVersionInput } from './versions';
 
@@ -84,7 +86,11 @@ export const approvalSettingsSchema = z.strictObject({
 /** Type of {@link approvalSettingsSchema}. */
 export type ApprovalSettings = z.infer<typeof approvalSettingsSchema>;
 
-/** Why a direct write was refused (409 `change_request_required`). */
+/**
+ * Why a direct write was refused (409 `change_request_required`). The body also names the
+ * environment whose change requests the change goes through (`environmentKey`: for a feature's
+ * settings, the project's first protected environment) and the writer's request there, if any.
+ */
 export function changeRequestRequiredMessage(environmentName: string): string {
   return `Changes to ${environmentName} go through change requests: add this change to one.`;
 }
@@ -142,13 +148,21 @@ export const restoreChangeInputSchema = restoreVersionInput.extend({
   number: z.number({ error: 'Version number is required' }).int().min(1),
 });
 
-/** What `POST …/changes` takes: one of the change kinds a request holds so far. */
+/**
+ * Kind `feature`: a feature's settings as `PUT /api/v1/projects/{projectKey}/features` takes them
+ * (the feature by id). Settings apply to every environment of the project: a project with a
+ * protected environment takes them only through a request of one of its protected environments.
+ */
+export const featureChangeInputSchema = featureInput.extend({ kind: z.literal('feature'), id: idSchema });
+
+/** Kind `segment`: a segment of the request's environment as `PUT /api/v2/segments` takes it. */
+export const segmentChangeInputSchema = segmentInput.extend({ kind: z.literal('segment'), id: idSchema });
+
+/** What `POST …/changes` takes: one of the change kinds a request holds. */
 export const changeInputSchema = z.discriminatedUnion(
   'kind',
-  [controlChangeInputSchema, restoreChangeInputSchema],
-  {
-    error: 'Kind must be control or restore.',
-  },
+  [controlChangeInputSchema, restoreChangeInputSchema, featureChangeInputSchema, segmentChangeInputSchema],
+  { error: 'Kind must be control, restore, feature or segment.' },
 );
 /** Type of {@link changeInputSchema}. */
 export type ChangeInput = z.infer<typeof changeInputSchema>;
@@ -164,8 +178,14 @@ export const changeRequestPolicySchema = z.object({
   mayBypass: z.boolean(),
   changeRequestId: idSchema.nullable(),
 });
-/** Query of the policy: the control about to be changed, when there is one. */
-export const changeRequestPolicyQuery = z.object({ featureControlId: idSchema.optional() });
+/** Query of the policy: what is about to be changed (a control, a feature's settings, a segment), if known. */
+export const changeRequestPolicyQuery = z.object({
+  featureControlId: idSchema.optional(),
+  featureId: idSchema.optional(),
+  segmentId: idSchema.optional(),
+});
+/** Type of {@link changeRequestPolicyQuery}. */
+export type ChangeRequestPolicyQuery = z.infer<typeof changeRequestPolicyQuery>;
 /** Type of {@link changeRequestPolicySchema}. */
 export type ChangeRequestPolicy = z.infer<typeof changeRequestPolicySchema>;
 

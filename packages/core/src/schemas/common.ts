@@ -204,7 +204,11 @@ export const errorBodySchema = z.object({
   /** 409 `stale_write` of a targeting save: who saved it since the edit began, and when (ISO 8601). */
   changedBy: z.string().optional(),
   changedAt: z.string().optional(),
-  /** 409 `change_request_required`: the writer's open draft for that environment, when there is one. */
+  /**
+   * 409 `change_request_required`: the environment whose change requests the change goes through,
+   * and the writer's open request there that "Add to change request" adds to, when there is one.
+   */
+  environmentKey: z.string().optional(),
   changeRequestId: z.string().optional(),
 });
 /** Type of {@link errorBodySchema}. */

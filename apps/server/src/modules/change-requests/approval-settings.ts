@@ -5,12 +5,14 @@ import {
   hasProductionEditRights,
   type ApprovalSettings,
   type ChangeRequestPolicy,
+  type ChangeRequestPolicyQuery,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { ChangeRequestRequiredError, ForbiddenError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { EnvironmentProtection } from '../controls/controls.service';
+import type { ProjectProtection } from '../features/feature-settings-change';
 import type { Scope } from '../scope/scope.service';
 import { settingsOrDefault } from './change-request-facts';
 import * as repo from './change-requests.repository';
@@ -43,7 +45,43 @@ export function createEnvironmentProtection(): EnvironmentProtection {
       principal.userId,
       changed,
     );
-    throw new ChangeRequestRequiredError(changeRequestRequiredMessage(environment.name), draft);
+    throw new ChangeRequestRequiredError(
+      changeRequestRequiredMessage(environment.name),
+      environment.key,
+      draft,
+    );
+  };
+}
+
+/**
+ * Whether a write outside a change request may change a feature's settings, which apply to every
+ * environment of its project: not while one of them asks for change requests, unless the writer may
+ * bypass them in each. The 409 names the first of them (production first) and the writer's request
+ * there that already changes the feature, else their draft there.
+ */
+export function createProjectProtection(): ProjectProtection {
+  return async (executor, principal, project, feature) => {
+    const protectedOnes = await repo.protectedEnvironmentsOf(executor, principal.organisationId, project.id);
+    if (protectedOnes.length === 0) return { bypass: false };
+    const bypassing = protectedOnes.every((environment) =>
+      can(principal, 'bypass', {
+        type: 'changeRequest',
+        environment: { production: environment.production, tags: environment.tags, projectId: project.id },
+      }),
+    );
+    if (bypassing) return { bypass: true };
+    const first = protectedOnes[0]!;
+    const request = await repo.openRequestFor(
+      executor,
+      principal.organisationId,
+      first.id,
+      principal.userId,
+      {
+        type: 'feature',
+        id: feature.id,
+      },
+    );
+    throw new ChangeRequestRequiredError(changeRequestRequiredMessage(first.name), first.key, request);
   };
 }
 
@@ -54,6 +92,14 @@ export async function isEnvironmentProtected(
   environmentId: string,
 ): Promise<boolean> {
   return (await repo.settingsOf(executor, organisationId, environmentId))?.required ?? false;
+}
+
+/** The resource a policy query names, if any. */
+function resourceOf(changing: ChangeRequestPolicyQuery) {
+  if (changing.featureControlId) return { type: 'feature_control' as const, id: changing.featureControlId };
+  if (changing.featureId) return { type: 'feature' as const, id: changing.featureId };
+  if (changing.segmentId) return { type: 'segment' as const, id: changing.segmentId };
+  return undefined;
 }
 
 export type ApprovalSettingsService = ReturnType<typeof createApprovalSettingsService>;
@@ -74,7 +120,7 @@ export function createApprovalSettingsService(deps: { db: Database; audit: Audit
       principal: Principal,
       projectKey: string,
       environmentKey: string,
-      featureControlId?: string,
+      changing: ChangeRequestPolicyQuery = {},
     ): Promise<ChangeRequestPolicy> {
       const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       const settings = await repo.settingsOf(db, principal.organisationId, environment.id);
@@ -94,7 +140,7 @@ export function createApprovalSettingsService(deps: { db: Database; audit: Audit
           principal.organisationId,
           environment.id,
           principal.userId,
-          featureControlId ? { type: 'feature_control', id: featureControlId } : undefined,
+          resourceOf(changing),
         ),
       };
     },

@@ -1,11 +1,11 @@
 import type { Executor } from '../../db/client';
 import type { Principal } from '../auth/auth.service';
-import type { ControlsService } from '../controls/controls.service';
 import type { ChangeRow, RequestRow } from './change-requests.repository';
-import { sameState, type ControlChanges, type ControlPlan } from './control-changes';
+import type { ChangePlan } from './change-plan';
+import type { ChangeKinds } from './change-kinds';
 
 /** What applying a request finds: each change merged with what is live, and whether any conflicts. */
-export type ApplyPlan = { plans: ControlPlan[]; conflict: boolean; reason: string | null };
+export type ApplyPlan = { plans: ChangePlan[]; conflict: boolean; reason: string | null };
 
 /**
  * Applying a change request (docs/adr/0024-change-requests.md): every change's control locked and
@@ -13,27 +13,24 @@ export type ApplyPlan = { plans: ControlPlan[]; conflict: boolean; reason: strin
  * the reason; otherwise every merged state is written in the request's transaction, all or nothing,
  * each as a version with source `change-request`.
  */
-export function createChangeRequestApply(deps: {
-  controls: ControlsService['forChangeRequests'];
-  controlChanges: ControlChanges;
-}) {
-  const { controls, controlChanges } = deps;
+export function createChangeRequestApply(deps: { kinds: ChangeKinds }) {
+  const { kinds } = deps;
   return {
     /** Locks and merges every change; names what conflicts and who changed it since. */
     async plan(tx: Executor, organisationId: string, changes: readonly ChangeRow[]): Promise<ApplyPlan> {
-      const plans: ControlPlan[] = [];
+      const plans: ChangePlan[] = [];
       const reasons: string[] = [];
       for (const change of changes) {
-        const plan = await controlChanges.plan(tx, organisationId, change, { forUpdate: true });
+        const plan = await kinds.plan(tx, organisationId, change, { forUpdate: true });
         if (!plan) {
-          reasons.push('A feature this request changes was archived.');
+          reasons.push('Something this request changes was archived or deleted.');
           continue;
         }
         plans.push(plan);
         if (plan.conflicts.length > 0) {
           const parts = plan.conflicts.map((conflict) => conflict.label).join(', ');
           const who = plan.liveAuthor ?? 'Someone';
-          reasons.push(`${plan.featureName}: ${parts} changed by ${who} since this request was drafted.`);
+          reasons.push(`${plan.resourceName}: ${parts} changed by ${who} since this request was drafted.`);
         }
       }
       return { plans, conflict: reasons.length > 0, reason: reasons.length > 0 ? reasons.join(' ') : null };
@@ -44,24 +41,12 @@ export function createChangeRequestApply(deps: {
       tx: Executor,
       principal: Principal,
       request: RequestRow,
-      plans: readonly ControlPlan[],
+      plans: readonly ChangePlan[],
     ): Promise<(() => void)[]> {
       const after: (() => void)[] = [];
       for (const plan of plans) {
-        if (sameState(plan.live, plan.merged)) continue;
-        const write = await controls.write(
-          tx,
-          principal,
-          plan.controlId,
-          {
-            id: request.id,
-            title: request.title,
-            comment: plan.change.comment ?? request.title,
-            restoredFrom: plan.change.restoredFrom,
-          },
-          () => plan.merged,
-        );
-        after.push(write.afterCommit);
+        if (plan.same(plan.live, plan.merged)) continue;
+        after.push(await plan.write(tx, principal, request));
       }
       return after;
     },

@@ -19,7 +19,8 @@ import { actorOf, factsOf, requestsOf, settingsOrDefault } from './change-reques
 import { detailOf, summaryOf } from './change-request-view';
 import * as repo from './change-requests.repository';
 import type { RequestInScope } from './change-requests.repository';
-import type { ControlChanges, ControlPlan } from './control-changes';
+import type { ChangeKinds } from './change-kinds';
+import type { ChangePlan } from './change-plan';
 
 /** Most requests in review read at once to find those waiting for someone. */
 const REVIEW_SCAN_LIMIT = 500;
@@ -33,12 +34,8 @@ export type ChangeRequestReads = ReturnType<typeof createChangeRequestReads>;
  * What is read of change requests: one request (found, loaded, shown), the lists, the count waiting
  * for a member, and the preview for a user.
  */
-export function createChangeRequestReads(deps: {
-  db: Database;
-  scope: Scope;
-  controlChanges: ControlChanges;
-}) {
-  const { db, scope, controlChanges } = deps;
+export function createChangeRequestReads(deps: { db: Database; scope: Scope; kinds: ChangeKinds }) {
+  const { db, scope, kinds } = deps;
 
   async function locate(
     executor: Executor,
@@ -67,15 +64,14 @@ export function createChangeRequestReads(deps: {
   async function get(principal: Principal, projectKey: string, id: string): Promise<ChangeRequest> {
     const found = await locate(db, principal, projectKey, id);
     const loaded = await load(db, principal.organisationId, found);
-    const plans = new Map<string, ControlPlan | null>();
+    const plans = new Map<string, ChangePlan | null>();
     for (const change of loaded.changes) {
-      plans.set(change.id, await controlChanges.plan(db, principal.organisationId, change));
+      plans.set(change.id, await kinds.plan(db, principal.organisationId, change));
     }
     return detailOf(found, loaded.facts, loaded.settings, actorOf(principal, found), {
       changes: loaded.changes,
       plans,
       events: loaded.events,
-      controlChanges,
     });
   }
 
@@ -195,21 +191,24 @@ export function createChangeRequestReads(deps: {
       const at = new Date();
       const features: Preview['features'] = [];
       for (const change of changes) {
-        const plan = await controlChanges.plan(db, principal.organisationId, change);
-        if (!plan) continue;
+        // What a user is served changes only with a control (a settings change renames variants at most).
+        const plan = await kinds.plan(db, principal.organisationId, change);
+        const control = plan?.control;
+        if (!plan || !control || !plan.featureKey) continue;
+        const key = plan.featureKey;
         const served = (state: ControlSnapshot) => {
           const { variant } = evaluate(
-            { key: plan.featureKey, salt: '1', ...state, rules: rulesWithUtcDates(state.rules) },
+            { key, salt: '1', ...state, rules: rulesWithUtcDates(state.rules) },
             input.user,
             at,
           );
-          return { variantKey: variant, variantName: plan.variantNames[variant] ?? variant };
+          return { variantKey: variant, variantName: control.variantNames[variant] ?? variant };
         };
         features.push({
-          featureKey: plan.featureKey,
-          featureName: plan.featureName,
-          before: served(plan.live),
-          after: served(plan.merged),
+          featureKey: key,
+          featureName: plan.resourceName,
+          before: served(control.live),
+          after: served(control.merged),
         });
       }
       return { features };

@@ -10,7 +10,7 @@ import {
 } from '@vexil/core';
 import { buttonsFor, tallyOf } from './change-request-facts';
 import type { ChangeRow, EventRow, RequestInScope } from './change-requests.repository';
-import type { ControlChanges, ControlPlan } from './control-changes';
+import { viewOf, type ChangePlan } from './change-plan';
 
 /*
  * How a change request reads in the API: a summary in lists, and the whole request (changes against
@@ -55,7 +55,7 @@ function entryOf(event: EventRow): ChangeRequestTimelineEntry {
   };
 }
 
-/** A change whose feature is archived: it can no longer be applied. */
+/** A change whose resource is archived or deleted: it can no longer be applied. */
 function orphanView(change: ChangeRow): ChangeRequestChange {
   return {
     id: change.id,
@@ -63,7 +63,7 @@ function orphanView(change: ChangeRow): ChangeRequestChange {
     resourceType: change.resourceType,
     resourceId: change.resourceId,
     featureKey: null,
-    resourceName: 'An archived feature',
+    resourceName: change.resourceType === 'segment' ? 'A deleted segment' : 'An archived feature',
     baseVersion: change.baseVersion,
     liveVersion: null,
     restoredFrom: change.restoredFrom,
@@ -72,9 +72,7 @@ function orphanView(change: ChangeRow): ChangeRequestChange {
     proposed: change.proposed,
     merged: {},
     changes: [],
-    conflicts: [
-      { part: 'feature', label: 'The feature was archived', base: null, live: null, proposed: null },
-    ],
+    conflicts: [{ part: 'resource', label: 'It is gone', base: null, live: null, proposed: null }],
   };
 }
 
@@ -86,9 +84,8 @@ export function detailOf(
   actor: RequestActor,
   parts: {
     changes: readonly ChangeRow[];
-    plans: ReadonlyMap<string, ControlPlan | null>;
+    plans: ReadonlyMap<string, ChangePlan | null>;
     events: readonly EventRow[];
-    controlChanges: ControlChanges;
   },
 ): ChangeRequest {
   const tally = tallyOf(facts, settings);
@@ -100,7 +97,7 @@ export function detailOf(
     changes: parts.changes.map((change) => {
       const plan = parts.plans.get(change.id);
       const closed = FINAL_CHANGE_REQUEST_STATES.includes(found.request.state);
-      return plan ? parts.controlChanges.view(plan, closed) : orphanView(change);
+      return plan ? viewOf(plan, closed) : orphanView(change);
     }),
     timeline: parts.events.map(entryOf),
     changesRequestedBy: tally.changesRequestedBy.map((id) => names.get(id) ?? 'A former member'),

@@ -60,6 +60,33 @@ export async function settingsOf(
   return row ?? null;
 }
 
+/** The live environments of a project that ask for change requests, production ones first. */
+export async function protectedEnvironmentsOf(
+  db: Executor,
+  organisationId: string,
+  projectId: string,
+): Promise<RequestEnvironment[]> {
+  return db
+    .select({
+      id: environments.id,
+      key: environments.key,
+      name: environments.name,
+      production: environments.production,
+      tags: environments.tags,
+    })
+    .from(approvalSettings)
+    .innerJoin(environments, eq(environments.id, approvalSettings.environmentId))
+    .where(
+      and(
+        eq(approvalSettings.organisationId, organisationId),
+        eq(approvalSettings.required, true),
+        eq(environments.projectId, projectId),
+        eq(environments.archived, false),
+      ),
+    )
+    .orderBy(desc(environments.production), asc(environments.createdAt));
+}
+
 export async function saveSettings(
   db: Executor,
   organisationId: string,

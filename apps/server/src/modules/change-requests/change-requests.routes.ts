@@ -86,7 +86,7 @@ export function changeRequestsRoutes(deps: {
           principalOf(request),
           request.params.projectKey,
           request.params.environmentKey,
-          request.query.featureControlId,
+          request.query,
         ),
     );
 

@@ -13,6 +13,8 @@ import { AppError, NotFoundError, assertAllowed } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { ControlsService } from '../controls/controls.service';
+import type { FeaturesService } from '../features/features.service';
+import type { SegmentsService } from '../segments/segments.service';
 import type { Scope } from '../scope/scope.service';
 import type { VersionsService } from '../versions/versions.service';
 import type { ChangeEvents } from '../../lib/change-events';
@@ -22,7 +24,7 @@ import { createChangeRequestReads, type LoadedRequest } from './change-request-r
 import { actorOf, requestsOf } from './change-request-facts';
 import * as repo from './change-requests.repository';
 import type { NewEvent, RequestInScope } from './change-requests.repository';
-import { createControlChanges } from './control-changes';
+import { createChangeKinds } from './change-kinds';
 
 export type ChangeRequestsService = ReturnType<typeof createChangeRequestsService>;
 
@@ -48,6 +50,8 @@ export function createChangeRequestsService(deps: {
   audit: AuditService;
   scope: Scope;
   controls: ControlsService;
+  features: FeaturesService;
+  segments: SegmentsService;
   versions: VersionsService;
   events: ChangeEvents;
   /** Who is told of each transition (change-request-notices.ts); nothing when left out. */
@@ -69,13 +73,15 @@ export function createChangeRequestsService(deps: {
       events.publish({ type: 'dashboard', organisationId: context.principal.organisationId, change }),
     );
   }
-  const controlChanges = createControlChanges({
+  const kinds = createChangeKinds({
     controls: deps.controls.forChangeRequests,
+    features: deps.features.forChangeRequests,
+    segments: deps.segments.forChangeRequests,
     versions: deps.versions,
     audit: deps.audit,
   });
-  const apply = createChangeRequestApply({ controls: deps.controls.forChangeRequests, controlChanges });
-  const reads = createChangeRequestReads({ db, scope, controlChanges });
+  const apply = createChangeRequestApply({ kinds });
+  const reads = createChangeRequestReads({ db, scope, kinds });
   const { locate, load, get } = reads;
 
   type Loaded = LoadedRequest & { found: RequestInScope; principal: Principal };
@@ -224,7 +230,7 @@ export function createChangeRequestsService(deps: {
         projectKey,
         id,
         edit(async (tx, context) => {
-          const { label, ...change } = await controlChanges.resolve(tx, principal, context.found, input);
+          const { label, ...change } = await kinds.resolve(tx, principal, context.found, input);
           await repo.upsertChange(tx, {
             ...change,
             organisationId: principal.organisationId,
@@ -249,8 +255,11 @@ export function createChangeRequestsService(deps: {
             changeId,
           );
           if (!removed) throw new NotFoundError('change', changeId);
-          const plan = await controlChanges.plan(tx, principal.organisationId, removed);
-          return { kind: 'change-removed' as const, text: plan?.featureName ?? 'An archived feature' };
+          const plan = await kinds.plan(tx, principal.organisationId, removed);
+          return {
+            kind: 'change-removed' as const,
+            text: plan?.resourceName ?? 'Something archived or deleted',
+          };
         }),
       );
     },

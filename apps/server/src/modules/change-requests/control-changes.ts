@@ -3,9 +3,7 @@ import {
   controlSnapshotSchema,
   mergeControl,
   type ChangeInput,
-  type ChangeRequestChange,
   type ControlSnapshot,
-  type MergeConflict,
 } from '@vexil/core';
 import type { Executor } from '../../db/client';
 import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '../../errors';
@@ -15,7 +13,8 @@ import type { Principal } from '../auth/auth.service';
 import { sameJson } from '../controls/control-change';
 import type { ControlsService } from '../controls/controls.service';
 import { nothingToRestore, type VersionsService } from '../versions/versions.service';
-import type { ChangeRow, NewChange, RequestInScope } from './change-requests.repository';
+import type { ChangeKind, ChangePlan } from './change-plan';
+import type { ChangeRow, RequestInScope } from './change-requests.repository';
 
 /*
  * The changes a request makes to feature controls (kinds `control` and `restore`): what a change
@@ -23,34 +22,15 @@ import type { ChangeRow, NewChange, RequestInScope } from './change-requests.rep
  * is applied (docs/adr/0024-change-requests.md, core's mergeControl).
  */
 
-/** A change as it is stored, without its request; `label` names it on the timeline. */
-export type ResolvedChange = Omit<NewChange, 'changeRequestId' | 'organisationId'> & { label: string };
+/** The inputs of the control kinds. */
+type ControlInput = Extract<ChangeInput, { kind: 'control' | 'restore' }>;
 
-/** A change read against what is live: the merge of its base, the live state and its proposal. */
-export type ControlPlan = {
-  change: ChangeRow;
-  controlId: string;
-  featureName: string;
-  live: ControlSnapshot;
-  liveVersion: number | null;
-  /** Who made the live version (a suspension names them). */
-  liveAuthor: string | null;
-  /** The state the change was drafted on (what is live when it has no base version). */
-  base: ControlSnapshot;
-  proposed: ControlSnapshot;
-  merged: ControlSnapshot;
-  conflicts: MergeConflict[];
-  variantNames: Record<string, string>;
-  featureKey: string;
-};
-
-export type ControlChanges = ReturnType<typeof createControlChanges>;
-
+/** Changes of feature controls: a state (`control`) or an older version brought forward (`restore`). */
 export function createControlChanges(deps: {
   controls: ControlsService['forChangeRequests'];
   versions: VersionsService;
   audit: AuditService;
-}) {
+}): ChangeKind<ControlInput> {
   const { controls, versions, audit } = deps;
   const refOf = (organisationId: string, controlId: string) => ({
     organisationId,
@@ -65,12 +45,7 @@ export function createControlChanges(deps: {
      * environment's control, rights, a state that does not hold, a stale edit, a restore of what is
      * already live.
      */
-    async resolve(
-      tx: Executor,
-      principal: Principal,
-      found: RequestInScope,
-      input: ChangeInput,
-    ): Promise<ResolvedChange> {
+    async resolve(tx: Executor, principal: Principal, found: RequestInScope, input: ControlInput) {
       const organisationId = principal.organisationId;
       const control =
         input.kind === 'control'
@@ -153,7 +128,7 @@ export function createControlChanges(deps: {
       organisationId: string,
       change: ChangeRow,
       options: { forUpdate?: boolean } = {},
-    ): Promise<ControlPlan | null> {
+    ): Promise<ChangePlan | null> {
       const control = await controls.find(executor, organisationId, change.resourceId, options);
       if (!control) return null;
       const ref = refOf(organisationId, change.resourceId);
@@ -170,10 +145,10 @@ export function createControlChanges(deps: {
       const proposed = controlSnapshotSchema.parse(change.proposed) as ControlSnapshot;
       const baseState = base ? (controlSnapshotSchema.parse(base.snapshot) as ControlSnapshot) : liveState;
       const { merged, conflicts } = mergeControl(baseState, liveState, proposed);
+      const controlId = control.control.id;
       return {
         change,
-        controlId: control.control.id,
-        featureName: control.feature.name,
+        resourceName: control.feature.name,
         featureKey: control.feature.key,
         live: liveState,
         base: baseState,
@@ -182,33 +157,25 @@ export function createControlChanges(deps: {
         proposed,
         merged,
         conflicts,
-        variantNames,
-      };
-    },
-
-    /**
-     * The change as the request's page shows it: while the request is open, what applying it would
-     * change now; once it is closed, what it changed (or proposed) from the state it was drafted on.
-     */
-    view(plan: ControlPlan, closed = false): ChangeRequestChange {
-      const { change } = plan;
-      const [from, to] = closed ? [plan.base, plan.proposed] : [plan.live, plan.merged];
-      return {
-        id: change.id,
-        kind: change.kind,
-        resourceType: change.resourceType,
-        resourceId: change.resourceId,
-        featureKey: plan.featureKey,
-        resourceName: plan.featureName,
-        baseVersion: change.baseVersion,
-        liveVersion: plan.liveVersion,
-        restoredFrom: change.restoredFrom,
-        comment: change.comment,
-        live: plan.live,
-        proposed: plan.proposed,
-        merged: plan.merged,
-        changes: sameState(from, to) ? [] : controlChanges(from, to, { variants: plan.variantNames }),
-        conflicts: closed ? [] : plan.conflicts,
+        describe: (from, to) =>
+          controlChanges(from as ControlSnapshot, to as ControlSnapshot, { variants: variantNames }),
+        same: sameJson,
+        control: { variantNames, live: liveState, merged },
+        async write(tx, principal, request) {
+          const written = await controls.write(
+            tx,
+            principal,
+            controlId,
+            {
+              id: request.id,
+              title: request.title,
+              comment: change.comment ?? request.title,
+              restoredFrom: change.restoredFrom,
+            },
+            () => merged,
+          );
+          return written.afterCommit;
+        },
       };
     },
   };

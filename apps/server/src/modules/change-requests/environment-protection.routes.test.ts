@@ -83,6 +83,7 @@ describe('a protected environment', () => {
       expect(res.json()).toEqual({
         title: changeRequestRequiredMessage('Production'),
         code: 'change_request_required',
+        environmentKey: 'production',
       });
     }
     expect((await controlOf(team.admin.call, 'production')).enabled).toBe(false);

@@ -58,7 +58,14 @@ export type ControlChangeOptions = {
 export type EnvironmentProtection = (
   executor: Executor,
   principal: Principal,
-  environment: { id: string; name: string; production: boolean; tags: string[]; projectId: string },
+  environment: {
+    id: string;
+    key: string;
+    name: string;
+    production: boolean;
+    tags: string[];
+    projectId: string;
+  },
   /** What the write changes: the 409 names the writer's open request that already changes it. */
   resource?: { type: VersionedResource; id: string },
 ) => Promise<{ bypass: boolean }>;

@@ -38,6 +38,7 @@ import * as repo from './controls.repository';
 import type { ControlRecord, RuleContextSource } from './controls.types';
 
 export type { RuleContextSource, ControlState, ControlWrite, EnvironmentProtection };
+export { unprotected };
 
 export type ControlsService = ReturnType<typeof createControlsService>;
 

@@ -57,7 +57,7 @@ function text(entry: FeatureAuditEntry): Pick<AuditEntry, 'title' | 'description
       const restored = entry.restoredFrom === undefined ? '' : ` (version ${entry.restoredFrom} restored)`;
       return {
         title: `Feature ${entry.settings.after.name} updated`,
-        description: `${by} updated the settings of ${feature(entry.feature)}${restored}${lines.length ? `:\n\n${lines.join('\n')}` : '.'}`,
+        description: `${by} updated the settings of ${feature(entry.feature)}${restored}${entry.bypass ? ', bypassing the change requests this project asks for' : ''}${lines.length ? `:\n\n${lines.join('\n')}` : '.'}`,
       };
     }
     case 'feature.deleted':

@@ -70,7 +70,22 @@ export type SettingsChangeOptions = {
   basedOn?: string | undefined;
   /** A restore: the version brought forward, its snapshot, and the version the restorer saw as current. */
   restore?: { from: number; currentVersion: number; snapshot: FeatureSettingsSnapshot } | undefined;
+  /** The applied change request this write belongs to; without one, the project's protection decides. */
+  changeRequest?: { id: string } | undefined;
 };
+
+/**
+ * Whether a write outside a change request may change a feature's settings
+ * (docs/adr/0024-change-requests.md): they apply to every environment of the project, so a project
+ * with an environment that asks for change requests takes them only through one. Resolves
+ * `{bypass}` as the environment's rule does, or rejects with 409 `change_request_required`.
+ */
+export type ProjectProtection = (
+  executor: Executor,
+  principal: Principal,
+  project: { id: string },
+  feature: { id: string },
+) => Promise<{ bypass: boolean }>;
 
 export type FeatureSettingsChange = ReturnType<typeof createFeatureSettingsChange>;
 
@@ -91,9 +106,10 @@ export function createFeatureSettingsChange(deps: {
   read: FeatureReadModel;
   goals: GoalIds;
   announce: FeatureAnnouncer;
+  protection: ProjectProtection;
   now: () => Date;
 }) {
-  const { db, audit, billing, scope, team, versions, read, announce, now } = deps;
+  const { db, audit, billing, scope, team, versions, read, announce, protection, now } = deps;
 
   /** Makes the feature's goals exactly `keys`, creating goals the project does not have yet. */
   async function setGoals(
@@ -125,19 +141,26 @@ export function createFeatureSettingsChange(deps: {
     return reasons;
   }
 
-  return async function change(
+  /** One write in the caller's transaction `tx`; the caller runs `afterCommit` once it commits. */
+  async function within(
+    tx: Executor,
     principal: Principal,
     projectKey: string,
     featureId: string,
     options: SettingsChangeOptions,
     next: (before: FeatureSettingsSnapshot) => FeatureSettings,
-  ): Promise<Feature> {
+  ): Promise<{ feature: Feature; afterCommit: () => void }> {
     const organisationId = principal.organisationId;
-    const { feature, changed } = await db.transaction(async (tx) => {
+    const { feature, changed } = await (async () => {
       const found = await repo.findById(tx, organisationId, featureId, { forUpdate: true });
       if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
-      assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
+      // An applied change request was drafted by someone with these rights (change-requests module).
+      const drafted = options.changeRequest !== undefined;
+      if (!drafted) assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
       await billing.assertActive(tx, organisationId);
+      const { bypass } = drafted
+        ? { bypass: false }
+        : await protection(tx, principal, found.project, { id: featureId });
       const { feature: before, project } = found;
       const stale = () => audit.staleWrite(tx, principal, { type: 'feature', id: featureId }, 'feature');
       if (changedSince(before.updatedAt, options.basedOn)) throw await stale();
@@ -169,7 +192,7 @@ export function createFeatureSettingsChange(deps: {
       const servedBefore = servedVariants(existing);
       const servedAfter = servedVariants(input.variants);
       const environments = await scope.environmentsOf(tx, organisationId, project.id);
-      if (!isDeepStrictEqual(servedBefore, servedAfter)) {
+      if (!drafted && !isDeepStrictEqual(servedBefore, servedAfter)) {
         const denial = servedChangeDenial(
           principal,
           environments.map(({ production, tags }) => ({ production, tags, projectId: project.id })),
@@ -241,6 +264,7 @@ export function createFeatureSettingsChange(deps: {
           issues: { before: linkedKeys, after: input.jiraIssueKeys },
           version,
           restoredFrom: options.restore?.from,
+          bypass,
         }),
       );
       const feature = await read.one(tx, principal, { feature: after, project });
@@ -254,12 +278,30 @@ export function createFeatureSettingsChange(deps: {
           featureId,
         ),
       };
-    });
-    announce.publishProject(principal, changed, {
-      kind: 'feature.settings',
-      projectKey,
-      featureKey: feature.key,
-    });
-    return feature;
-  };
+    })();
+    return {
+      feature,
+      afterCommit: () =>
+        announce.publishProject(principal, changed, {
+          kind: 'feature.settings',
+          projectKey,
+          featureKey: feature.key,
+        }),
+    };
+  }
+
+  /** One write in its own transaction. */
+  async function change(
+    principal: Principal,
+    projectKey: string,
+    featureId: string,
+    options: SettingsChangeOptions,
+    next: (before: FeatureSettingsSnapshot) => FeatureSettings,
+  ): Promise<Feature> {
+    const write = await db.transaction((tx) => within(tx, principal, projectKey, featureId, options, next));
+    write.afterCommit();
+    return write.feature;
+  }
+
+  return Object.assign(change, { within });
 }

@@ -1,4 +1,4 @@
-import { uniqueFeatureKey, type Feature, type FeatureInput } from '@vexil/core';
+import { uniqueFeatureKey, type Feature, type FeatureInput, type FeatureSettingsSnapshot } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { lockOrganisation } from '../../db/locks';
@@ -16,12 +16,16 @@ import { featureAudit } from './feature-audit';
 import { createFeatureAnnouncer } from './feature-events';
 import { createFeatureHistory } from './feature-history';
 import type { FeatureReadModel } from './feature-read-model';
-import { createFeatureSettingsChange } from './feature-settings-change';
+import {
+  createFeatureSettingsChange,
+  type FeatureSettings,
+  type ProjectProtection,
+} from './feature-settings-change';
 import { recordFirstSettingsVersions, recordSettingsVersion, settingsSnapshot } from './feature-versions';
 import * as linkRepo from './feature-links.repository';
 import type { GoalIds, IssueTracker } from './ports';
 import * as repo from './features.repository';
-import type { FeatureKeyCheck } from './features.types';
+import type { FeatureKeyCheck, FeatureRecord } from './features.types';
 
 export type FeaturesService = ReturnType<typeof createFeaturesService>;
 
@@ -57,6 +61,8 @@ export function createFeaturesService(deps: {
   issues?: Pick<IssueTracker, 'issuesLinked'>;
   /** A project's goals (experiments module). */
   goals: GoalIds;
+  /** Whether the project asks for change requests (docs/adr/0024-change-requests.md). */
+  protection?: ProjectProtection;
   now?: () => Date;
 }) {
   const { db, audit, billing, controls, scope, team, versions, read, goals } = deps;
@@ -73,6 +79,7 @@ export function createFeaturesService(deps: {
     read,
     goals,
     announce,
+    protection: deps.protection ?? (async () => ({ bypass: false })),
     now,
   });
   const history = createFeatureHistory({ db, versions, change });
@@ -288,6 +295,42 @@ export function createFeaturesService(deps: {
     /** A project being removed archives its live features with it, in its transaction; how many. */
     archiveAllOf(tx: Executor, organisationId: string, projectId: string, at: Date): Promise<number> {
       return repo.archiveAllOfProject(tx, organisationId, projectId, at);
+    },
+
+    /** What change requests read of features' settings and how they write them (modules/change-requests). */
+    forChangeRequests: {
+      /** A live feature of a live project, with it; `forUpdate` locks its row. */
+      find: repo.findById,
+      /** Its settings as a version keeps them, read now. */
+      snapshot: (executor: Executor, organisationId: string, feature: FeatureRecord) =>
+        settingsSnapshot(executor, team, organisationId, feature),
+      /** The name a maintainer is shown by now (undefined for someone who is no member). */
+      async maintainerName(executor: Executor, organisationId: string, id: string) {
+        return (await team.summariesOf(executor, organisationId, [id])).get(id)?.name;
+      },
+      /**
+       * Writes the settings `next` gives in the request's transaction `tx`, as the feature's next
+       * version with source `change-request`; the caller runs `afterCommit` once `tx` commits.
+       */
+      write(
+        tx: Executor,
+        principal: Principal,
+        where: { projectKey: string; featureId: string },
+        request: { id: string; comment: string | null },
+        next: (before: FeatureSettingsSnapshot) => FeatureSettings,
+      ) {
+        return change.within(
+          tx,
+          principal,
+          where.projectKey,
+          where.featureId,
+          {
+            origin: { source: 'change-request', comment: request.comment, changeRequestId: request.id },
+            changeRequest: { id: request.id },
+          },
+          next,
+        );
+      },
     },
 
     /** The settings' versions: history, one version, a diff, a restore (feature-history.ts). */

@@ -33,7 +33,7 @@ function text(entry: SegmentAuditEntry): Pick<AuditEntry, 'title' | 'description
     case 'segment.updated':
       return {
         title: `Segment ${entry.name.to} updated in ${entry.environment.name}`,
-        description: `${by} updated the segment ${markdownCode(entry.segment.key)}${restored(entry)}: name **${escapeMarkdown(entry.name.from)}** → **${escapeMarkdown(entry.name.to)}**${entry.descriptionChanged ? ', description changed' : ''}.`,
+        description: `${by} updated the segment ${markdownCode(entry.segment.key)}${restored(entry)}: name **${escapeMarkdown(entry.name.from)}** → **${escapeMarkdown(entry.name.to)}**${entry.descriptionChanged ? ', description changed' : ''}${entry.bypass ? ', bypassing the change requests this environment asks for' : ''}.`,
       };
     case 'segment.deleted':
       return {

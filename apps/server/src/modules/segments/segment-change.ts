@@ -1,10 +1,11 @@
 import type { Segment, SegmentSnapshot } from '@vexil/core';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { NotFoundError, ValidationError } from '../../errors';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
+import type { EnvironmentProtection } from '../controls/controls.service';
 import { authorOf, type ChangeOrigin, type VersionsService } from '../versions/versions.service';
 import { assertSegmentAllowed, toSegment } from './segment-access';
 import { segmentAudit } from './segment-audit';
@@ -21,6 +22,8 @@ export type SegmentChangeOptions = {
   basedOn?: string | undefined;
   /** A restore: the version brought forward and the version the restorer saw as current. */
   restore?: { from: number; currentVersion: number } | undefined;
+  /** The applied change request this write belongs to; without one, the environment's protection decides. */
+  changeRequest?: { id: string } | undefined;
 };
 
 export type SegmentChange = ReturnType<typeof createSegmentChange>;
@@ -38,10 +41,15 @@ export function createSegmentChange(deps: {
   audit: AuditService;
   billing: Pick<BillingService, 'assertActive'>;
   versions: VersionsService;
+  /** Whether the environment asks for change requests (docs/adr/0024-change-requests.md). */
+  protection: EnvironmentProtection;
   now: () => Date;
 }) {
-  const { db, audit, billing, versions, now } = deps;
-  return async function change(
+  const { db, audit, billing, versions, protection, now } = deps;
+
+  /** One write in the caller's transaction `tx` (a change request's apply, or `change` below). */
+  async function within(
+    tx: Executor,
     principal: Principal,
     target: SegmentTarget,
     options: SegmentChangeOptions,
@@ -49,7 +57,7 @@ export function createSegmentChange(deps: {
   ): Promise<Segment> {
     const organisationId = principal.organisationId;
     const { id } = target;
-    return db.transaction(async (tx) => {
+    {
       const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
       if (
         !found ||
@@ -58,8 +66,19 @@ export function createSegmentChange(deps: {
       ) {
         throw new NotFoundError('segment', id);
       }
-      assertSegmentAllowed(principal, 'update', found.environment, found.project.id);
+      // An applied change request was drafted by someone with these rights (change-requests module).
+      if (!options.changeRequest) {
+        assertSegmentAllowed(principal, 'update', found.environment, found.project.id);
+      }
       await billing.assertActive(tx, organisationId);
+      const { bypass } = options.changeRequest
+        ? { bypass: false }
+        : await protection(
+            tx,
+            principal,
+            { ...found.environment, projectId: found.project.id },
+            { type: 'segment', id },
+          );
       const stale = () => audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
       if (changedSince(found.segment.updatedAt, options.basedOn)) throw await stale();
       if (options.restore) {
@@ -99,9 +118,22 @@ export function createSegmentChange(deps: {
           descriptionChanged: found.segment.description !== row.description,
           version,
           restoredFrom: options.restore?.from,
+          bypass,
         }),
       );
       return toSegment(row, found.project.key, found.environment.key);
-    });
-  };
+    }
+  }
+
+  /** One write in its own transaction. */
+  function change(
+    principal: Principal,
+    target: SegmentTarget,
+    options: SegmentChangeOptions,
+    next: (before: SegmentSnapshot) => SegmentSnapshot,
+  ): Promise<Segment> {
+    return db.transaction((tx) => within(tx, principal, target, options, next));
+  }
+
+  return Object.assign(change, { within });
 }

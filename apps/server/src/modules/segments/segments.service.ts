@@ -1,16 +1,16 @@
-import { type Segment, type SegmentInput } from '@vexil/core';
+import { type Segment, type SegmentInput, type SegmentSnapshot } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
 import type { BillingService } from '../billing/billing.service';
-import type { ControlsService } from '../controls/controls.service';
+import { unprotected, type ControlsService, type EnvironmentProtection } from '../controls/controls.service';
 import type { Scope } from '../scope/scope.service';
 import { authorOf, originOf, type VersionsService } from '../versions/versions.service';
 import { assertSegmentAllowed as assertCan, toSegment } from './segment-access';
 import { segmentAudit } from './segment-audit';
-import { createSegmentChange } from './segment-change';
+import { createSegmentChange, type SegmentTarget } from './segment-change';
 import { createSegmentHistory } from './segment-history';
 import { recordSegmentVersion } from './segment-versions';
 import * as repo from './segments.repository';
@@ -38,13 +38,50 @@ export function createSegmentsService(deps: {
   scope: Scope;
   controls: ControlsService;
   versions: VersionsService;
+  /** Whether an environment asks for change requests (docs/adr/0024-change-requests.md). */
+  protection?: EnvironmentProtection;
   now?: () => Date;
 }) {
   const { db, audit, billing, scope, controls, versions } = deps;
   const now = deps.now ?? (() => new Date());
-  const change = createSegmentChange({ db, audit, billing, versions, now });
+  const change = createSegmentChange({
+    db,
+    audit,
+    billing,
+    versions,
+    protection: deps.protection ?? unprotected,
+    now,
+  });
 
   return {
+    /** What change requests read of segments and how they write them (modules/change-requests). */
+    forChangeRequests: {
+      /** A segment of a live environment and project, with both; `forUpdate` locks its row. */
+      find: repo.findById,
+      /**
+       * Writes the state `next` gives in the request's transaction `tx`, as the segment's next
+       * version with source `change-request`.
+       */
+      write(
+        tx: Executor,
+        principal: Principal,
+        target: SegmentTarget,
+        request: { id: string; comment: string | null },
+        next: (before: SegmentSnapshot) => SegmentSnapshot,
+      ): Promise<Segment> {
+        return change.within(
+          tx,
+          principal,
+          target,
+          {
+            origin: { source: 'change-request', comment: request.comment, changeRequestId: request.id },
+            changeRequest: { id: request.id },
+          },
+          next,
+        );
+      },
+    },
+
     /** The segment's versions: list, one, diff and restore (docs/adr/0022-versions.md). */
     history: createSegmentHistory({ db, scope, versions, change }),
 

@@ -14,8 +14,8 @@ import {
 import { IconGitPullRequestConflict, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ChangeRequestChange } from '@vexil/core';
-import { featureDetailPath } from '../../../lib/paths';
-import { KIND_LABELS } from './change-request-format';
+import { environmentSectionPath, featureDetailPath } from '../../../lib/paths';
+import { kindLabel } from './change-request-format';
 
 type Conflict = ChangeRequestChange['conflicts'][number];
 
@@ -70,6 +70,26 @@ function ConflictParts({ conflicts }: { conflicts: Conflict[] }) {
   );
 }
 
+/**
+ * Where a change's name leads: a feature's settings to its Settings tab, a segment to the
+ * environment's Segments page, a control (or its restore) to the feature's page; nowhere for a kind
+ * this dashboard does not know.
+ */
+export function changeResourcePath(
+  change: Pick<ChangeRequestChange, 'kind' | 'featureKey'>,
+  projectKey: string,
+  environmentKey: string,
+): string | null {
+  const kind: string = change.kind;
+  if (kind === 'segment') return environmentSectionPath(projectKey, environmentKey, 'segments');
+  if (!change.featureKey) return null;
+  if (kind === 'feature') return featureDetailPath(projectKey, environmentKey, change.featureKey, 'settings');
+  if (kind === 'control' || kind === 'restore') {
+    return featureDetailPath(projectKey, environmentKey, change.featureKey);
+  }
+  return null;
+}
+
 export type ChangeCardProps = {
   change: ChangeRequestChange;
   projectKey: string;
@@ -93,26 +113,18 @@ export function ChangeCard({
   removing,
   onRemove,
 }: ChangeCardProps) {
+  const label = kindLabel(change.kind);
+  const to = changeResourcePath(change, projectKey, environmentKey);
   const moved =
     change.baseVersion !== null && change.liveVersion !== null && change.baseVersion !== change.liveVersion;
   return (
-    <Paper
-      component="li"
-      withBorder
-      radius="md"
-      p="md"
-      aria-label={`${KIND_LABELS[change.kind]}: ${change.resourceName}`}
-    >
+    <Paper component="li" withBorder radius="md" p="md" aria-label={`${label}: ${change.resourceName}`}>
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" gap="sm">
           <Group gap="sm" miw={0}>
             <Title order={3} fz="md" style={{ overflowWrap: 'anywhere' }}>
-              {change.featureKey ? (
-                <Anchor
-                  component={Link}
-                  to={featureDetailPath(projectKey, environmentKey, change.featureKey)}
-                  inherit
-                >
+              {to ? (
+                <Anchor component={Link} to={to} inherit>
                   {change.resourceName}
                 </Anchor>
               ) : (
@@ -120,7 +132,7 @@ export function ChangeCard({
               )}
             </Title>
             <Badge variant="outline" color="gray" miw="max-content">
-              {KIND_LABELS[change.kind]}
+              {label}
             </Badge>
           </Group>
           {removable ? (

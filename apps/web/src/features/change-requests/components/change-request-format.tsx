@@ -31,10 +31,15 @@ const STATE_COLORS: Readonly<Record<ChangeRequestState, string>> = {
 /** What each kind of change changes. */
 export const KIND_LABELS: Readonly<Record<ChangeKind, string>> = {
   control: 'Targeting',
-  feature: 'Feature settings',
+  feature: 'Settings',
   segment: 'Segment',
   restore: 'Restore',
 };
+
+/** A kind's label; a kind this dashboard does not know yet (a newer server's) reads "Change". */
+export function kindLabel(kind: string): string {
+  return Object.hasOwn(KIND_LABELS, kind) ? KIND_LABELS[kind as ChangeKind] : 'Change';
+}
 
 /** The request's state as a badge that keeps its whole word. */
 export function StateBadge({ state }: { state: ChangeRequestState }) {

@@ -80,8 +80,8 @@ export function ChangeRequestPage({
             </Title>
             {request.changes.length === 0 ? (
               <Text size="sm" c="dimmed">
-                No changes yet. Save a feature’s targeting or switch it in {request.environmentName}, then
-                choose “Add to change request”.
+                No changes yet. Save a feature’s targeting or switch in {request.environmentName}, a feature’s
+                settings or a segment there, then choose “Add to change request”.
               </Text>
             ) : (
               <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Changes">

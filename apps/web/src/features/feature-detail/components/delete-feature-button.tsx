@@ -1,4 +1,4 @@
-import { Button, Code, Text, Tooltip } from '@mantine/core';
+import { Button, Card, Code, Group, Text, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { confirm } from '../../../lib/modals';
@@ -69,5 +69,24 @@ export function DeleteFeatureButton({
     <Tooltip label={denial} withArrow multiline maw={280}>
       <span style={{ display: 'inline-block', cursor: 'not-allowed' }}>{button}</span>
     </Tooltip>
+  );
+}
+
+/** The Settings tab's last card: what deleting the feature does, and the button. */
+export function DeleteFeatureCard({ feature, environmentKey }: { feature: Feature; environmentKey: string }) {
+  return (
+    <Card withBorder radius="md" padding="lg" style={{ borderColor: 'var(--mantine-color-red-3)' }}>
+      <Group justify="space-between" align="center" gap="md">
+        <div>
+          <Title order={3} fz="lg">
+            Delete this feature
+          </Title>
+          <Text size="sm" c="dimmed">
+            It is removed from every environment of {feature.project.name}, and SDKs stop receiving it.
+          </Text>
+        </div>
+        <DeleteFeatureButton feature={feature} environmentKey={environmentKey} />
+      </Group>
+    </Card>
   );
 }

@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { Controller, useForm, type UseFormSetError } from 'react-hook-form';
+import { Controller, useForm, useWatch, type UseFormSetError } from 'react-hook-form';
 import { hasErrorCode, isApiError } from '../../../lib/api-client';
 import { useFlag } from '../../../lib/flags';
 import { confirm } from '../../../lib/modals';
@@ -24,9 +24,11 @@ import { MAX_LENGTH, can, servedChangeDenial, type Feature, type FeatureInput } 
 import { useSaveFeature } from '../../../entities/features/api/save-feature';
 import { useReloadFeature } from '../../../entities/features/api/get-feature';
 import { PermissionNotice, ReloadAction, useStaleReload } from '../../../components/form-failure';
-import { DeleteFeatureButton } from './delete-feature-button';
+import { ChangeRequestOffer } from '../../../components/change-request-offer';
+import { DeleteFeatureCard } from './delete-feature-button';
 import { IssueKeysField, MaintainerField, TagsField } from './settings-fields';
 import { settingsSchema, valuesFromFeature, type SettingsValues } from './settings-values';
+import { SETTINGS_IN_REQUEST_MESSAGE, useSettingsChangeRequest } from './settings-change-request';
 import { UNSAVED_EDITS_ATTRIBUTE } from './unsaved-edits';
 import { VariantsEditor } from './variants-editor';
 
@@ -35,6 +37,9 @@ export function saveFailureReason(error: unknown): string {
   if (isApiError(error)) return error.title ?? error.detail ?? error.message;
   return 'Something went wrong, please try again.';
 }
+
+/** The toast when the settings could not be put into a change request. */
+export const SETTINGS_NOT_ADDED_MESSAGE = 'The settings were not added to a change request.';
 
 const FORM_FIELDS = [
   'name',
@@ -66,6 +71,8 @@ export type FeatureSettingsProps = { feature: Feature; environmentKey: string };
  * confirmation (docs/product.md §8 toasts; a failure also marks the form). Cancel goes back to the saved feature.
  * A save refused because someone saved the settings since the form loaded (409 `stale_write`) offers
  * Reload, which loads the stored settings in place of the edit.
+ * A save refused because the project asks for change requests (409 `change_request_required`) keeps
+ * the edit and offers to add it to one instead (settings-change-request.ts).
  * Without update permission the form is read-only. Deleting the feature sits below.
  * The form stays mounted while other tabs show: edits wait there, and until there are some it follows
  * the feature as it is loaded again.
@@ -86,7 +93,8 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
   const variantsDenial = readOnly ? null : (servedChangeDenial(principalUser, environments)?.message ?? null);
   const save = useSaveFeature();
   const reloadFeature = useReloadFeature();
-  const [failure, setFailure] = useState<{ name: string; reason: string; stale: boolean } | null>(null);
+  const changeRequest = useSettingsChangeRequest(feature, environmentKey);
+  const [failure, setFailure] = useState<{ title: string; reason: string; stale: boolean } | null>(null);
   const [comment, setComment] = useState('');
   const stale = useStaleReload();
   const form = useForm<SettingsValues, unknown, FeatureInput>({
@@ -100,6 +108,9 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
     setError,
     formState: { errors, isDirty },
   } = form;
+  // The values as typed, to tell whether the form holds exactly what went into a change request.
+  const typed = JSON.stringify(useWatch({ control }));
+  const inRequest = isDirty && changeRequest.holdsAdded(typed);
 
   // The feature loaded again (saved from here or elsewhere) replaces the form unless it has edits;
   // edits stay based on the version they started from, so that saving them cannot silently undo
@@ -111,7 +122,23 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
     if (!form.formState.isDirty) form.reset(valuesFromFeature(feature));
   }, [feature, form]);
 
+  /** Puts the edit into the change request the refusal named (nothing goes live, so nothing to confirm). */
+  async function addToChangeRequest(values: FeatureInput) {
+    setFailure(null);
+    try {
+      await changeRequest.add({ ...values, comment: comment.trim() }, JSON.stringify(form.getValues()));
+    } catch (error) {
+      const reason = saveFailureReason(error);
+      notifyWarning(`${SETTINGS_NOT_ADDED_MESSAGE} ${reason}`);
+      setFailure({ title: `${values.name} was not added to a change request`, reason, stale: false });
+      applyServerErrors(error, setError);
+      return;
+    }
+    setComment('');
+  }
+
   async function confirmAndSave(values: FeatureInput) {
+    if (changeRequest.throughRequest) return addToChangeRequest(values);
     const confirmed = await confirm({
       title: 'Update feature settings',
       message: `Are you sure you wish to Update ${values.name}?`,
@@ -126,13 +153,15 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
         feature: { ...values, comment: comment.trim() },
       });
     } catch (error) {
+      // Refused for want of a change request: the edit stays in the form, and the way on is offered.
+      if (changeRequest.refused(error)) return;
       const reason = saveFailureReason(error);
       const staleWrite = hasErrorCode(error, 'stale_write');
       stale.toastShown(
         notifyWarning(`We encountered an error, ${values.name} was not saved. ${reason}`),
         staleWrite,
       );
-      setFailure({ name: values.name, reason, stale: staleWrite });
+      setFailure({ title: `${values.name} was not saved`, reason, stale: staleWrite });
       applyServerErrors(error, setError);
       return;
     }
@@ -166,7 +195,7 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
           onSubmit={onSubmit}
           noValidate
           aria-label="Feature Settings"
-          {...(isDirty && !readOnly ? { [UNSAVED_EDITS_ATTRIBUTE]: 'the settings' } : {})}
+          {...(isDirty && !readOnly && !inRequest ? { [UNSAVED_EDITS_ATTRIBUTE]: 'the settings' } : {})}
         >
           <Stack gap="md">
             <div>
@@ -188,13 +217,21 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
                 variant="light"
                 icon={<IconAlertCircle size={18} aria-hidden="true" />}
                 role="alert"
-                title={`${failure.name} was not saved`}
+                title={failure.title}
               >
                 {failure.reason}
                 {failure.stale ? (
                   <ReloadAction reloading={stale.reloading} onReload={() => void reload()} />
                 ) : null}
               </Alert>
+            ) : null}
+            {changeRequest.refusal && isDirty && !inRequest ? (
+              <ChangeRequestOffer reason={changeRequest.refusal} />
+            ) : null}
+            {inRequest ? (
+              <Text size="sm" role="status">
+                {SETTINGS_IN_REQUEST_MESSAGE}
+              </Text>
             ) : null}
             <Controller
               control={control}
@@ -288,12 +325,12 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
                 <Button
                   variant="default"
                   onClick={cancel}
-                  disabled={save.isPending || (!isDirty && !failure)}
+                  disabled={save.isPending || changeRequest.isPending || (!isDirty && !failure)}
                 >
                   Cancel
                 </Button>
-                <Button type="submit" loading={save.isPending} disabled={!isDirty}>
-                  Update feature
+                <Button type="submit" loading={save.isPending || changeRequest.isPending} disabled={!isDirty}>
+                  {changeRequest.throughRequest ? 'Add to change request' : 'Update feature'}
                 </Button>
               </Group>
             )}
@@ -301,19 +338,7 @@ export function FeatureSettings({ feature, environmentKey }: FeatureSettingsProp
         </form>
       </Card>
 
-      <Card withBorder radius="md" padding="lg" style={{ borderColor: 'var(--mantine-color-red-3)' }}>
-        <Group justify="space-between" align="center" gap="md">
-          <div>
-            <Title order={3} fz="lg">
-              Delete this feature
-            </Title>
-            <Text size="sm" c="dimmed">
-              It is removed from every environment of {feature.project.name}, and SDKs stop receiving it.
-            </Text>
-          </div>
-          <DeleteFeatureButton feature={feature} environmentKey={environmentKey} />
-        </Group>
-      </Card>
+      <DeleteFeatureCard feature={feature} environmentKey={environmentKey} />
     </Stack>
   );
 }

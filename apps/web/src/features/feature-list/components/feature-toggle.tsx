@@ -13,7 +13,10 @@ import {
   type Principal,
 } from '@vexil/core';
 import { useToggleFeatureControl } from '../../../entities/controls/api/toggle-feature-control';
-import { useAddToChangeRequest } from '../../../entities/change-requests/hooks/use-add-to-change-request';
+import {
+  defaultChangeRequestTitle,
+  useAddToChangeRequest,
+} from '../../../entities/change-requests/hooks/use-add-to-change-request';
 import {
   protectedEnvironmentMessage,
   useEnvironmentProtection,
@@ -86,8 +89,8 @@ export function FeatureToggle({ feature, control, environment, user }: FeatureTo
     try {
       await toChangeRequest.add({
         projectKey: feature.projectKey,
-        environment: { key: control.environmentKey, name: environment.name },
-        featureName: feature.name,
+        environmentKey: control.environmentKey,
+        title: defaultChangeRequestTitle(feature.name, environment.name),
         change: { kind: 'control', id: control.id, enabled, offVariantKey, rules, lastModifiedDate },
         changeRequestId,
       });

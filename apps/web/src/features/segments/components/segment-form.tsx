@@ -9,6 +9,7 @@ import { notifySuccess } from '../../../lib/notify';
 import {
   normaliseSegmentKey,
   segmentForm,
+  type Principal,
   type Segment,
   type SegmentForm as SegmentFormValues,
 } from '@vexil/core';
@@ -22,6 +23,8 @@ import {
   ReloadAction,
   useStaleReload,
 } from '../../../components/form-failure';
+import { ChangeRequestOffer } from '../../../components/change-request-offer';
+import { useSegmentChangeRequest, type SegmentEnvironment } from './segment-change-request';
 
 /** The server names fields as in its body; the form as in docs/product.md §3. */
 const FORM_FIELD = {
@@ -46,7 +49,10 @@ function valuesOf(segment: Segment | undefined): z.input<typeof segmentForm> {
 
 export type SegmentFormProps = {
   projectKey: string;
-  environmentKey: string;
+  /** The environment the segment is in, with what decides whether it asks for change requests. */
+  environment: SegmentEnvironment;
+  /** The signed-in user (the modal is rendered outside the session). */
+  user: Principal;
   /** The segment to edit; without it the form creates one in the environment. */
   segment?: Segment;
 };
@@ -57,10 +63,14 @@ export type SegmentFormProps = {
  * errors show in the form; success says "Segment saved." and closes the modal. An edit sends the version
  * of the segment it started from: when someone saved the segment since, the server refuses
  * (409 `stale_write`) and the form offers Reload, which loads the stored segment in place of the edit.
+ * In an environment that asks for change requests, an edit goes into one instead: Save reads "Add to
+ * change request" where the policy says so, and an update refused with 409 `change_request_required`
+ * keeps the edit and offers it (segment-change-request.ts). The modal closes once it is added.
  *
  * Rendered in the modal stack, outside the session: everything it needs comes through props.
  */
-export function SegmentForm({ projectKey, environmentKey, segment }: SegmentFormProps) {
+export function SegmentForm({ projectKey, environment, user, segment }: SegmentFormProps) {
+  const environmentKey = environment.key;
   const create = useCreateSegment();
   const update = useUpdateSegment();
   const reloadSegment = useReloadSegment();
@@ -70,6 +80,7 @@ export function SegmentForm({ projectKey, environmentKey, segment }: SegmentForm
   // The segment as the edit started from it: its version goes with the save.
   const [basis, setBasis] = useState(segment);
   const editing = segment !== undefined;
+  const changeRequest = useSegmentChangeRequest(user, projectKey, environment, basis);
   const {
     control,
     register,
@@ -93,14 +104,17 @@ export function SegmentForm({ projectKey, environmentKey, segment }: SegmentForm
     };
     try {
       if (basis) {
-        await update.mutateAsync({
-          ...body,
-          id: basis.id,
-          key: basis.key,
-          lastModifiedDate: basis.lastModifiedDate,
-        });
+        const edit = { ...body, id: basis.id, key: basis.key, lastModifiedDate: basis.lastModifiedDate };
+        if (changeRequest.throughRequest) {
+          await changeRequest.add(edit);
+          closeModal();
+          return;
+        }
+        await update.mutateAsync(edit);
       } else await create.mutateAsync({ ...body, key: values.segmentKey });
     } catch (error) {
+      // Refused for want of a change request: the edit stays in the form, and the way on is offered.
+      if (changeRequest.refused(error)) return;
       applyFieldErrors(error, FORM_FIELD, setError);
       setFailure({ message: formFailureMessage(error), stale: hasErrorCode(error, 'stale_write') });
       return;
@@ -127,6 +141,7 @@ export function SegmentForm({ projectKey, environmentKey, segment }: SegmentForm
   return (
     <form onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit Segment' : 'Create Segment'}>
       <Stack gap="md">
+        {changeRequest.refusal ? <ChangeRequestOffer reason={changeRequest.refusal} /> : null}
         {failure ? (
           <Alert
             color="red"
@@ -203,7 +218,7 @@ export function SegmentForm({ projectKey, environmentKey, segment }: SegmentForm
             Cancel
           </Button>
           <Button type="submit" loading={isSubmitting}>
-            Save segment
+            {changeRequest.throughRequest ? 'Add to change request' : 'Save segment'}
           </Button>
         </Group>
       </Stack>

@@ -92,9 +92,10 @@ export function SegmentsPage({ project, environment, user }: SegmentsPageProps) 
   const editDenial = segmentDenial(user, 'update', environment, project.id);
   const deleteDenial = segmentDenial(user, 'delete', environment, project.id);
 
-  const newSegment = () => openSegmentForm({ projectKey: project.key, environmentKey: environment.key });
+  const formEnvironment = { ...environment, projectId: project.id };
+  const newSegment = () => openSegmentForm({ projectKey: project.key, environment: formEnvironment, user });
   const editSegment = (segment: Segment) =>
-    openSegmentForm({ projectKey: project.key, environmentKey: environment.key, segment });
+    openSegmentForm({ projectKey: project.key, environment: formEnvironment, user, segment });
 
   const removeSegment = async (segment: Segment) => {
     const confirmed = await confirm({

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Text } from '@mantine/core';
-import { IconGitPullRequest } from '@tabler/icons-react';
 import { hasErrorCode, type ApiError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import type { Feature, FeatureControlInput, ProjectSummary } from '@vexil/core';
-import { useAddToChangeRequest } from '../../../entities/change-requests/hooks/use-add-to-change-request';
+import {
+  defaultChangeRequestTitle,
+  useAddToChangeRequest,
+} from '../../../entities/change-requests/hooks/use-add-to-change-request';
 import { useEnvironmentProtection } from '../../../entities/change-requests/hooks/use-environment-protection';
 
 /**
@@ -50,8 +51,8 @@ export function useTargetingChangeRequest(
     async add(input: FeatureControlInput, signature: string): Promise<void> {
       const request = await toChangeRequest.add({
         projectKey: feature.projectKey,
-        environment,
-        featureName: feature.name,
+        environmentKey: environment.key,
+        title: defaultChangeRequestTitle(feature.name, environment.name),
         change: { kind: 'control', ...input },
         changeRequestId: requestId,
       });
@@ -59,21 +60,4 @@ export function useTargetingChangeRequest(
       setAdded(signature);
     },
   };
-}
-
-/** Why the save was refused, with the way on: the edit is kept, and Save now adds it to a change request. */
-export function ChangeRequestOffer({ reason }: { reason: string }) {
-  return (
-    <Alert
-      color="blue"
-      variant="light"
-      role="status"
-      icon={<IconGitPullRequest size={18} aria-hidden />}
-      title="This change needs a change request"
-    >
-      <Text size="sm">
-        {reason} Your edit is kept: choose “Add to change request” below to have it reviewed.
-      </Text>
-    </Alert>
-  );
 }
