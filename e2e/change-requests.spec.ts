@@ -220,4 +220,83 @@ describe('a change request between two members', () => {
     expect(live.map((segment) => segment.name)).toContain('Beta testers');
     await context.close();
   });
+
+  it('suspends a request whose rules someone changed meanwhile, and its author keeps theirs', async () => {
+    const admin = await openPage(browser, server.url);
+    const author = await openPage(browser, server.url);
+    await signIn(admin.page, { at: `/projects/${PROJECT}/environments/production/features` });
+    await call(admin.page, 'POST', `/api/v1/projects/${PROJECT}/features`, { name: 'Clash', key: 'clash' });
+    const settings = `/api/v1/projects/${PROJECT}/environments/production/approval-settings`;
+    const protection = (required: boolean) => ({
+      required,
+      minApprovals: 1,
+      allowSelfApproval: false,
+      resetApprovalsOnChange: true,
+      autoApply: false,
+    });
+    await call(admin.page, 'PUT', settings, protection(true));
+    const control = async () =>
+      (
+        await call<{ controls: Record<string, { id: string; rules: Rule[] }> }>(
+          admin.page,
+          'GET',
+          `/api/v1/projects/${PROJECT}/features/clash`,
+        )
+      ).controls['production']!;
+    const only = (id: string): Rule[] => [
+      {
+        defaultRule: false,
+        audience: { conditions: [{ target: 'featureflow.user.id', operator: 'in', values: [id] }] },
+        variantSplits: [{ variantKey: 'on', split: 100 }],
+      },
+      { defaultRule: true, audience: null, variantSplits: [{ variantKey: 'off', split: 100 }] },
+    ];
+    // The author's request gives it to alice; the admin approves it.
+    await signIn(author.page, { email: AUTHOR, at: REQUESTS });
+    const requests = `/api/v1/projects/${PROJECT}/change-requests`;
+    const draft = await call<{ id: string }>(author.page, 'POST', requests, {
+      environmentKey: 'production',
+      title: 'Alice first',
+    });
+    const { id } = await control();
+    await call(author.page, 'POST', `${requests}/${draft.id}/changes`, {
+      kind: 'control',
+      id,
+      enabled: true,
+      offVariantKey: 'off',
+      rules: only('alice'),
+    });
+    await call(author.page, 'POST', `${requests}/${draft.id}/submit`);
+    await call(admin.page, 'POST', `${requests}/${draft.id}/reviews`, { decision: 'approve' });
+    // Meanwhile the admin gives it to bob directly, with the protection lifted for one write.
+    await call(admin.page, 'PUT', settings, protection(false));
+    await call(admin.page, 'PUT', '/api/v1/feature-controls', {
+      id,
+      enabled: false,
+      offVariantKey: 'off',
+      rules: only('bob'),
+    });
+    await call(admin.page, 'PUT', settings, protection(true));
+
+    await author.page.goto(`${REQUESTS}/${draft.id}`);
+    await author.page.getByRole('button', { name: 'Apply' }).click();
+    await author.page
+      .getByText(/Clash: Rules changed by admin@example.com/)
+      .first()
+      .waitFor();
+    await author.page.getByRole('radiogroup', { name: 'Rules' }).getByLabel('Keep mine').check();
+    await viewShot(author.page, 'change-request-conflict', DESKTOP.width);
+    await author.page.getByRole('button', { name: 'Bring up to date' }).click();
+    await author.page.getByText('Brought up to date: the request is back in review.').waitFor();
+    const rebased = await call<{
+      state: string;
+      changes: { conflicts: unknown[]; merged: { rules: Rule[] } }[];
+    }>(author.page, 'GET', `${requests}/${draft.id}`);
+    expect(rebased.state).toBe('in-review');
+    expect(rebased.changes[0]!.conflicts).toEqual([]);
+    expect(JSON.stringify(rebased.changes[0]!.merged.rules)).toContain('alice');
+    await author.page.emulateMedia({ colorScheme: 'dark' });
+    await viewShot(author.page, 'change-request-conflict-phone-dark', PHONE.width);
+    await Promise.all([admin.context.close(), author.context.close()]);
+  });
 });

@@ -191,6 +191,23 @@ export type ChangeRequestPolicy = z.infer<typeof changeRequestPolicySchema>;
 
 /** Path of one change request of a project. */
 export const changeRequestParams = z.object({ projectKey: z.string(), id: idSchema });
+/**
+ * `POST …/change-requests/{id}/changes/{changeId}/rebase`: brings a change up to date with what is
+ * live, for its author: its parts that merge take the merge, and each part in conflict (named as
+ * `conflicts[].part` names it) keeps the side chosen here, `live` or `proposed`. The change is then
+ * drafted on the live version; like any edit, the request goes back to review.
+ */
+export const rebaseInputSchema = z.strictObject({
+  keep: z.record(z.string(), z.enum(['live', 'proposed'], { error: 'Keep live or proposed.' })).default({}),
+});
+/** Type of {@link rebaseInputSchema}. */
+export type RebaseInput = z.infer<typeof rebaseInputSchema>;
+
+/** Why a rebase is refused: a part in conflict that the body chose no side for. */
+export function unchosenConflictMessage(label: string): string {
+  return `Choose what to keep for ${label}.`;
+}
+
 /** Path of one change of a change request. */
 export const changeRequestChangeParams = changeRequestParams.extend({ changeId: idSchema });
 /** Path of one environment's approval settings. */

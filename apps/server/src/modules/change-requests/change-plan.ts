@@ -1,5 +1,7 @@
 import type { ChangeInput, ChangeRequestChange, ControlSnapshot, MergeConflict } from '@vexil/core';
+import { unchosenConflictMessage } from '@vexil/core';
 import type { Executor } from '../../db/client';
+import { ValidationError } from '../../errors';
 import type { Principal } from '../auth/auth.service';
 import type { ChangeRow, NewChange, RequestInScope, RequestRow } from './change-requests.repository';
 
@@ -35,6 +37,8 @@ export type ChangePlan = {
   same: (a: Snapshot, b: Snapshot) => boolean;
   /** Writes the merge in the request's transaction; answers what to announce once it commits. */
   write: (tx: Executor, principal: Principal, request: RequestRow) => Promise<() => void>;
+  /** The proposal to store for a state of this kind (a feature's names its maintainer). */
+  toProposal?: (state: Snapshot) => Snapshot;
   /** A control's: what the preview for a user evaluates. */
   control?: { variantNames: Record<string, string>; live: ControlSnapshot; merged: ControlSnapshot };
 };
@@ -75,4 +79,26 @@ export function viewOf(plan: ChangePlan, closed: boolean): ChangeRequestChange {
     changes: plan.same(from, to) ? [] : plan.describe(from, to),
     conflicts: closed ? [] : plan.conflicts,
   };
+}
+
+/** Sets one part of a state, named as a conflict names it (`enabled`, `rules/2`, `rules`, a field). */
+function setPart(state: Snapshot, part: string, value: unknown): void {
+  const path = part.split('/');
+  let target: Record<string, unknown> | unknown[] = state;
+  for (const step of path.slice(0, -1)) target = (target as Record<string, unknown>)[step] as typeof target;
+  (target as Record<string, unknown>)[path.at(-1)!] = structuredClone(value);
+}
+
+/**
+ * A change brought up to date: the merge with what is live, each part in conflict keeping the side
+ * `keep` chose (`live` or `proposed`); a part left unchosen is refused, naming it.
+ */
+export function rebased(plan: ChangePlan, keep: Readonly<Record<string, 'live' | 'proposed'>>): Snapshot {
+  const state = structuredClone(plan.merged);
+  for (const conflict of plan.conflicts) {
+    const side = keep[conflict.part];
+    if (!side) throw new ValidationError(`keep.${conflict.part}`, unchosenConflictMessage(conflict.label));
+    setPart(state, conflict.part, side === 'live' ? conflict.live : conflict.proposed);
+  }
+  return plan.toProposal ? plan.toProposal(state) : state;
 }

@@ -87,6 +87,33 @@ describe('applying a request whose control changed since it was drafted', () => 
     expect(JSON.stringify((await controlOf(team.admin.call, 'production')).rules)).toContain('"AU","NZ"');
   });
 
+  it('is brought up to date by its author, who keeps one side of each conflict; the rest merges', async () => {
+    const request = await approved({
+      enabled: true,
+      rules: [rule('country', 'in', ['NZ']), otherwise('off')],
+    });
+    await changedMeanwhile({ offVariantKey: 'on', rules: [rule('country', 'in', ['AU']), otherwise('off')] });
+    const suspended = await ok(team.productionEditor.call, 'POST', url(request, '/apply'));
+    expect(suspended.changes[0]!.conflicts.map((c) => c.part)).toEqual(['rules']);
+    const rebase = url(request, `/changes/${suspended.changes[0]!.id}/rebase`);
+    const unchosen = await team.productionEditor.call('POST', rebase, { keep: {} });
+    expect(unchosen.statusCode).toBe(400);
+    expect(unchosen.json()).toMatchObject({ title: 'Choose what to keep for Rules.' });
+    expect((await team.admin.call('POST', rebase, { keep: { rules: 'proposed' } })).statusCode).toBe(403);
+
+    const rebased = await ok(team.productionEditor.call, 'POST', rebase, { keep: { rules: 'proposed' } });
+    expect(rebased).toMatchObject({ state: 'in-review', suspendedReason: null });
+    expect(rebased.changes[0]).toMatchObject({ baseVersion: 2, liveVersion: 2, conflicts: [] });
+    // Its own part (on), the other side's (off variant On), and the rules it chose (New Zealand).
+    expect(rebased.changes[0]!.merged).toMatchObject({ enabled: true, offVariantKey: 'on' });
+    await ok(team.admin.call, 'POST', url(request, '/reviews'), { decision: 'approve' });
+    expect((await ok(team.productionEditor.call, 'POST', url(request, '/apply'))).state).toBe('applied');
+    const control = await controlOf(team.admin.call, 'production');
+    expect(control).toMatchObject({ enabled: true, offVariantKey: 'on' });
+    expect(JSON.stringify(control.rules)).toContain('NZ');
+    expect(JSON.stringify(control.rules)).not.toContain('AU');
+  });
+
   it('writes all of its changes or none: one that no longer holds fails the apply and leaves the others unwritten', async () => {
     await createFeature(team.admin.call, 'web', { name: 'Search', key: 'search' });
     const draft = await draftWith(team.productionEditor.call, 'production', { enabled: true });

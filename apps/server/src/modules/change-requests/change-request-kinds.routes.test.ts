@@ -123,6 +123,15 @@ describe('a feature’s settings in a project with a protected environment', () 
       `Yours: Name changed by ${team.admin.email} since this request was drafted.`,
     );
     expect((await feature()).name).toBe('Yours');
+    // Its author keeps their name: drafted on what is live now, with the maintainer named as before.
+    const rebased = await ok(
+      team.productionEditor.call,
+      'POST',
+      url(suspended, `/changes/${suspended.changes[0]!.id}/rebase`),
+      { keep: { name: 'proposed' } },
+    );
+    expect(rebased.state).toBe('in-review');
+    expect(rebased.changes[0]!.changes).toEqual(['Name: Yours became Mine']);
   });
 
   it('let a member whose role bypasses change requests in every protected environment write directly, audited', async () => {

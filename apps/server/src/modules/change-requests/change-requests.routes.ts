@@ -15,6 +15,7 @@ import {
   errorBodySchema,
   previewInputSchema,
   previewSchema,
+  rebaseInputSchema,
   reviewInputSchema,
   waitingCountSchema,
 } from '@vexil/core';
@@ -178,6 +179,27 @@ export function changeRequestsRoutes(deps: {
           request.params.projectKey,
           request.params.id,
           request.params.changeId,
+        ),
+    );
+
+    app.post(
+      `${base}/:id/changes/:changeId/rebase`,
+      {
+        schema: {
+          tags,
+          summary: 'Bring a change up to date with what is live, keeping the side chosen for each conflict',
+          params: changeRequestChangeParams,
+          body: rebaseInputSchema,
+          response: one,
+        },
+      },
+      async (request) =>
+        changeRequests.rebase(
+          principalOf(request),
+          request.params.projectKey,
+          request.params.id,
+          request.params.changeId,
+          request.body,
         ),
     );
 

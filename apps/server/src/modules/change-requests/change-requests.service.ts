@@ -6,6 +6,7 @@ import {
   type ChangeRequestInput,
   type ChangeRequestRefusal,
   type ChangeRequestTransition,
+  type RebaseInput,
   type ReviewInput,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
@@ -25,6 +26,7 @@ import { actorOf, requestsOf } from './change-request-facts';
 import * as repo from './change-requests.repository';
 import type { NewEvent, RequestInScope } from './change-requests.repository';
 import { createChangeKinds } from './change-kinds';
+import { rebased } from './change-plan';
 
 export type ChangeRequestsService = ReturnType<typeof createChangeRequestsService>;
 
@@ -260,6 +262,31 @@ export function createChangeRequestsService(deps: {
             kind: 'change-removed' as const,
             text: plan?.resourceName ?? 'Something archived or deleted',
           };
+        }),
+      );
+    },
+
+    /**
+     * POST …/{id}/changes/{changeId}/rebase: the change brought up to date with what is live (the
+     * merge, each conflict keeping the side chosen), drafted on the live version: an edit.
+     */
+    rebase(principal: Principal, projectKey: string, id: string, changeId: string, input: RebaseInput) {
+      return act(
+        principal,
+        projectKey,
+        id,
+        edit(async (tx, context) => {
+          const change = context.changes.find((c) => c.id === changeId);
+          if (!change) throw new NotFoundError('change', changeId);
+          const plan = await kinds.plan(tx, principal.organisationId, change, { forUpdate: true });
+          if (!plan) throw new AppError(409, 'What this change changes was archived or deleted: remove it.');
+          const { id: _id, createdAt: _created, updatedAt: _updated, ...kept } = change;
+          await repo.upsertChange(tx, {
+            ...kept,
+            baseVersion: plan.liveVersion,
+            proposed: rebased(plan, input.keep),
+          });
+          return { kind: 'change-added' as const, text: `${plan.resourceName} brought up to date` };
         }),
       );
     },

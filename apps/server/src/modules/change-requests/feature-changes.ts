@@ -142,6 +142,7 @@ export function createFeatureChanges(deps: {
         describe: (from, to) =>
           featureSettingsChanges(named(from as SettingsForm), named(to as SettingsForm)),
         same: sameJson,
+        toProposal: (state) => named(state as SettingsForm),
         async write(tx, principal, request) {
           const written = await features.write(
             tx,

@@ -52,7 +52,8 @@ describe('top navigation', () => {
     const nav = await mainNav();
     const links = within(nav)
       .getAllByRole('link')
-      .map((link) => [link.textContent, link.getAttribute('href')]);
+      // An icon-only item (Change requests) is named by its label.
+      .map((link) => [link.getAttribute('aria-label') ?? link.textContent, link.getAttribute('href')]);
     expect(links).toEqual([
       ['Home', '/'],
       ['Features', `${base}/features`],
@@ -82,7 +83,7 @@ describe('top navigation', () => {
     expect(
       within(nav)
         .getAllByRole('link')
-        .map((link) => link.textContent),
+        .map((link) => link.getAttribute('aria-label') ?? link.textContent),
     ).toEqual(['Features', 'Change requests']);
   });
 

@@ -22,6 +22,8 @@ export type NavItem = {
   beforeEnvironment?: boolean;
   /** What the welcome walkthrough calls this item, when it points at it. */
   tour?: TourTarget;
+  /** The desktop bar shows its icon, named by a tooltip and its label (the bar's width is taken). */
+  iconOnly?: boolean;
 };
 
 const startsWith = (prefix: string) => (pathname: string) =>
@@ -59,7 +61,10 @@ export function useNavItems(): NavItem[] {
     if (traffic) items.push(environmentItem('Users', 'users', IconUsers));
     if (experiments) items.push(environmentItem('Experiments', 'experiments', IconFlask));
     if (segments) items.push(environmentItem('Segments', 'segments', IconUsersGroup));
-    items.push(environmentItem('Change requests', 'change-requests', IconGitPullRequest));
+    items.push({
+      ...environmentItem('Change requests', 'change-requests', IconGitPullRequest),
+      iconOnly: true,
+    });
     if (tutorial) items.push(environmentItem('Tutorial', 'tutorial', IconSchool));
   }
   return items;

@@ -28,7 +28,7 @@ export function ProfileMenu() {
             <Avatar size={32} radius="xl" color="initials" name={name} aria-hidden="true">
               {initials(user)}
             </Avatar>
-            <Text size="sm" fw={500} visibleFrom="sm" maw={160} truncate>
+            <Text size="sm" fw={500} visibleFrom="xl" maw={160} truncate>
               {name}
             </Text>
             <IconChevronDown size={14} aria-hidden="true" />

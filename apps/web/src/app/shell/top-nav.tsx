@@ -1,5 +1,5 @@
 import { Fragment, lazy, Suspense, useState } from 'react';
-import { Anchor, Box, Burger, Container, Group } from '@mantine/core';
+import { Anchor, Box, Burger, Container, Group, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconApi, IconExternalLink, IconHelp } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
@@ -19,8 +19,10 @@ import classes from './shell.module.css';
 
 /**
  * docs/product.md §2 "Top navigation": the logo, the gated items, the change requests waiting for the
- * user's review, the quick search's button, Help, the API reference and the profile menu. The API reference stays one click away from every page; its label
- * gives way to its icon where the bar is narrow.
+ * user's review, the quick search's button, Help, the API reference and the profile menu. The API
+ * reference stays one click away from every page; its label gives way to its icon below 1600 px, and
+ * the member's name to their initials below the `xl` breakpoint, so that the whole bar fits from
+ * 1200 px (e2e/navigation.spec.ts).
  */
 export function TopNav() {
   const items = useNavItems();
@@ -53,14 +55,28 @@ export function TopNav() {
               {hasEnvironmentAnchor ? null : <EnvironmentSlot />}
               {items.map((item) => (
                 <Fragment key={item.to}>
-                  <Link
-                    to={item.to}
-                    className={classes.navLink}
-                    aria-current={item.isActive(pathname) ? 'page' : undefined}
-                    data-tour={item.tour}
-                  >
-                    {item.label}
-                  </Link>
+                  {item.iconOnly ? (
+                    <Tooltip label={item.label} withArrow>
+                      <Link
+                        to={item.to}
+                        className={classes.navLink}
+                        aria-current={item.isActive(pathname) ? 'page' : undefined}
+                        aria-label={item.label}
+                        data-tour={item.tour}
+                      >
+                        <item.icon size={18} aria-hidden="true" style={{ display: 'block' }} />
+                      </Link>
+                    </Tooltip>
+                  ) : (
+                    <Link
+                      to={item.to}
+                      className={classes.navLink}
+                      aria-current={item.isActive(pathname) ? 'page' : undefined}
+                      data-tour={item.tour}
+                    >
+                      {item.label}
+                    </Link>
+                  )}
                   {item.beforeEnvironment ? <EnvironmentSlot /> : null}
                 </Fragment>
               ))}
@@ -95,9 +111,7 @@ export function TopNav() {
             >
               <Group gap={6} wrap="nowrap" component="span">
                 <IconApi size={16} aria-hidden="true" />
-                <Box component="span" visibleFrom="xl">
-                  API reference
-                </Box>
+                <span className={classes.wideOnly}>API reference</span>
                 <IconExternalLink size={12} aria-hidden="true" />
               </Group>
             </Anchor>

@@ -1,7 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import type { z } from 'zod';
-import { changeRequestSchema, type ChangeRequest, type changeInputSchema } from '@vexil/core';
+import {
+  changeRequestSchema,
+  type ChangeRequest,
+  type changeInputSchema,
+  type RebaseInput,
+} from '@vexil/core';
 import { changeRequestsApi, useChangeRequestChanged } from './change-requests-cache';
 
 /** A change as sent: core's `ChangeInput` is the parsed type, whose defaulted `comment` is required. */
@@ -9,6 +14,9 @@ export type ChangeBody = z.input<typeof changeInputSchema>;
 
 export type AddChangeInput = { projectKey: string; id: string; change: ChangeBody };
 export type RemoveChangeInput = { projectKey: string; id: string; changeId: string };
+/** Which side each part in conflict keeps, by `conflicts[].part`. */
+export type RebaseKeep = RebaseInput['keep'];
+export type RebaseChangeInput = RemoveChangeInput & { keep: RebaseKeep };
 
 /**
  * POST …/change-requests/{id}/changes: a control's new state (the body of PUT /api/v1/feature-controls
@@ -30,6 +38,20 @@ export function removeChange({ projectKey, id, changeId }: RemoveChangeInput): P
   });
 }
 
+/**
+ * POST …/change-requests/{id}/changes/{changeId}/rebase {keep}: the change drafted again on the live
+ * version, its parts that merge merged and each part in conflict keeping the side chosen in `keep`.
+ * Like any edit, the request goes back to review. A part in conflict left unchosen is a 400 whose
+ * title names it; the caller words failures.
+ */
+export function rebaseChange({ projectKey, id, changeId, keep }: RebaseChangeInput): Promise<ChangeRequest> {
+  const body: RebaseInput = { keep };
+  return apiClient.post(changeRequestsApi(projectKey, id, 'changes', changeId, 'rebase'), body, {
+    schema: changeRequestSchema,
+    notifyErrors: false,
+  });
+}
+
 export function useAddChange() {
   const changed = useChangeRequestChanged();
   return useMutation({ mutationFn: addChange, onSuccess: (request) => void changed(request) });
@@ -38,4 +60,9 @@ export function useAddChange() {
 export function useRemoveChange() {
   const changed = useChangeRequestChanged();
   return useMutation({ mutationFn: removeChange, onSuccess: (request) => void changed(request) });
+}
+
+export function useRebaseChange() {
+  const changed = useChangeRequestChanged();
+  return useMutation({ mutationFn: rebaseChange, onSuccess: (request) => void changed(request) });
 }

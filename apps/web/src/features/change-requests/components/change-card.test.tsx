@@ -84,9 +84,11 @@ describe('A change request’s changes', () => {
                 change={unknown as ChangeRequestChange}
                 projectKey="web"
                 environmentKey="production"
-                removable={false}
+                editable={false}
                 removing={false}
                 onRemove={() => undefined}
+                rebasing={false}
+                onBringUpToDate={() => Promise.resolve(false)}
               />
             </ul>
           ),

@@ -1,74 +1,10 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Code,
-  Group,
-  List,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconGitPullRequestConflict, IconTrash } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconGitMerge, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ChangeRequestChange } from '@vexil/core';
 import { environmentSectionPath, featureDetailPath } from '../../../lib/paths';
+import { ChangeConflicts, type BringUpToDate } from './change-conflicts';
 import { kindLabel } from './change-request-format';
-
-type Conflict = ChangeRequestChange['conflicts'][number];
-
-/** A value of a conflicting part, as readable JSON (text, never markup). */
-function Value({ label, value }: { label: string; value: unknown }) {
-  const json = value === undefined ? '(none)' : JSON.stringify(value, null, 2);
-  return (
-    <Stack gap={4} miw={0}>
-      <Text size="xs" fw={600} c="dimmed">
-        {label}
-      </Text>
-      <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {json}
-      </Code>
-    </Stack>
-  );
-}
-
-/** A part both the request and someone since changed differently: as drafted on, live now, proposed. */
-function ConflictParts({ conflicts }: { conflicts: Conflict[] }) {
-  return (
-    <Stack
-      gap="sm"
-      p="sm"
-      role="group"
-      aria-label="Conflicts with what is live"
-      style={{
-        border: '1px solid var(--mantine-color-orange-outline)',
-        borderRadius: 'var(--mantine-radius-md)',
-        background: 'var(--mantine-color-orange-light)',
-      }}
-    >
-      <Group gap={6} wrap="nowrap">
-        <IconGitPullRequestConflict size={16} aria-hidden="true" color="var(--mantine-color-orange-filled)" />
-        <Text size="sm" fw={600}>
-          Someone changed this since it was drafted. The author must decide these parts:
-        </Text>
-      </Group>
-      {conflicts.map((conflict) => (
-        <Stack key={conflict.part} gap={6} role="group" aria-label={conflict.label}>
-          <Text size="sm" fw={600}>
-            {conflict.label}
-          </Text>
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-            <Value label="When drafted" value={conflict.base} />
-            <Value label="Live now" value={conflict.live} />
-            <Value label="Proposed" value={conflict.proposed} />
-          </SimpleGrid>
-        </Stack>
-      ))}
-    </Stack>
-  );
-}
 
 /**
  * Where a change's name leads: a feature's settings to its Settings tab, a segment to the
@@ -94,24 +30,30 @@ export type ChangeCardProps = {
   change: ChangeRequestChange;
   projectKey: string;
   environmentKey: string;
-  /** The author may still remove changes: Remove is offered. */
-  removable: boolean;
+  /** The user may edit the request (its `actions.edit`): Remove and Bring up to date are offered. */
+  editable: boolean;
   removing: boolean;
   onRemove: () => void;
+  rebasing: boolean;
+  /** Brings the change up to date with what is live, keeping the chosen side of each conflict. */
+  onBringUpToDate: BringUpToDate['onBringUpToDate'];
 };
 
 /**
  * One change of a request: what it changes (its feature, linked, and its kind), what applying it would
  * do in sentences, a restore's version, the author's comment and, when what is live moved on in the
- * same parts, the conflicts side by side.
+ * same parts, the conflicts side by side. When what is live moved on, whoever may edit the request
+ * can bring the change up to date: choosing a side for each conflict, or taking the merge when none.
  */
 export function ChangeCard({
   change,
   projectKey,
   environmentKey,
-  removable,
+  editable,
   removing,
   onRemove,
+  rebasing,
+  onBringUpToDate,
 }: ChangeCardProps) {
   const label = kindLabel(change.kind);
   const to = changeResourcePath(change, projectKey, environmentKey);
@@ -135,7 +77,7 @@ export function ChangeCard({
               {label}
             </Badge>
           </Group>
-          {removable ? (
+          {editable ? (
             <Button
               size="xs"
               variant="subtle"
@@ -169,11 +111,30 @@ export function ChangeCard({
           </Text>
         ) : null}
         {moved ? (
-          <Text size="xs" c="dimmed">
-            Drafted on version {change.baseVersion}; version {change.liveVersion} is live now.
-          </Text>
+          <Group gap="xs" justify="space-between">
+            <Text size="xs" c="dimmed">
+              Drafted on version {change.baseVersion}; version {change.liveVersion} is live now.
+            </Text>
+            {editable && change.conflicts.length === 0 ? (
+              // Nothing to choose: the change takes what merges and the live version as its base.
+              <Button
+                size="compact-xs"
+                variant="light"
+                leftSection={<IconGitMerge size={12} aria-hidden="true" />}
+                loading={rebasing}
+                onClick={() => void onBringUpToDate({})}
+              >
+                Bring up to date
+              </Button>
+            ) : null}
+          </Group>
         ) : null}
-        {change.conflicts.length > 0 ? <ConflictParts conflicts={change.conflicts} /> : null}
+        {change.conflicts.length > 0 ? (
+          <ChangeConflicts
+            conflicts={change.conflicts}
+            bringUpToDate={editable ? { pending: rebasing, onBringUpToDate } : null}
+          />
+        ) : null}
       </Stack>
     </Paper>
   );

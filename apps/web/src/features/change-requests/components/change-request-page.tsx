@@ -1,10 +1,15 @@
 import { Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { ChangeRequest } from '@vexil/core';
 import { isApiError } from '../../../lib/api-client';
 import { errorReason, LoadError } from '../../../components/load-error';
 import { NotFound } from '../../../components/not-found';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useChangeRequest } from '../../../entities/change-requests/api/get-change-request';
-import { useRemoveChange } from '../../../entities/change-requests/api/change-request-changes';
+import {
+  useRebaseChange,
+  useRemoveChange,
+  type RebaseKeep,
+} from '../../../entities/change-requests/api/change-request-changes';
 import { ChangeCard } from './change-card';
 import { ChangeRequestActions } from './change-request-actions';
 import { ChangeRequestHeader } from './change-request-header';
@@ -12,6 +17,9 @@ import { ChangeRequestPreview } from './change-request-preview';
 import { ChangeRequestTimeline } from './change-request-timeline';
 
 export const CHANGE_REMOVED_MESSAGE = 'Change removed.';
+export const BROUGHT_UP_TO_DATE_MESSAGE = 'Brought up to date.';
+export const BACK_IN_REVIEW_MESSAGE = 'Brought up to date: the request is back in review.';
+export const NOT_BROUGHT_UP_TO_DATE_MESSAGE = 'The change was not brought up to date.';
 
 function PageSkeleton() {
   return (
@@ -39,6 +47,7 @@ export function ChangeRequestPage({
 }) {
   const query = useChangeRequest(projectKey, changeRequestId);
   const remove = useRemoveChange();
+  const rebase = useRebaseChange();
   const request = query.data;
 
   if (!request) {
@@ -56,7 +65,7 @@ export function ChangeRequestPage({
     return <PageSkeleton />;
   }
 
-  const removable = request.actions.edit?.allowed === true;
+  const editable = request.actions.edit?.allowed === true;
   const removeChange = async (changeId: string) => {
     try {
       await remove.mutateAsync({ projectKey, id: request.id, changeId });
@@ -66,6 +75,21 @@ export function ChangeRequestPage({
       return;
     }
     notifySuccess(CHANGE_REMOVED_MESSAGE);
+  };
+  const bringUpToDate = async (changeId: string, keep: RebaseKeep): Promise<boolean> => {
+    let answer: ChangeRequest;
+    try {
+      answer = await rebase.mutateAsync({ projectKey, id: request.id, changeId, keep });
+    } catch (error) {
+      notifyError(errorReason(error) || NOT_BROUGHT_UP_TO_DATE_MESSAGE);
+      // A refusal means the page is out of date (a new conflict, or no longer the user's to edit).
+      void query.refetch();
+      return false;
+    }
+    // An edit sends an open request back to review, unless its approvals still count.
+    const backInReview = answer.state !== request.state && answer.state === 'in-review';
+    notifySuccess(backInReview ? BACK_IN_REVIEW_MESSAGE : BROUGHT_UP_TO_DATE_MESSAGE);
+    return true;
   };
 
   return (
@@ -91,9 +115,11 @@ export function ChangeRequestPage({
                     change={change}
                     projectKey={projectKey}
                     environmentKey={request.environmentKey}
-                    removable={removable}
+                    editable={editable}
                     removing={remove.isPending && remove.variables?.changeId === change.id}
                     onRemove={() => void removeChange(change.id)}
+                    rebasing={rebase.isPending && rebase.variables?.changeId === change.id}
+                    onBringUpToDate={(keep) => bringUpToDate(change.id, keep)}
                   />
                 ))}
               </Stack>

@@ -47,7 +47,11 @@ function lookOf(entry: ChangeRequestTimelineEntry): Look {
     case 'applied':
       return { icon: IconRocket, color: 'green', says: 'applied it' };
     case 'suspended':
-      return { icon: IconAlertTriangle, color: 'orange', says: 'It was suspended' };
+      return {
+        icon: IconAlertTriangle,
+        color: 'orange',
+        says: entry.by ? 'tried to apply it: it was suspended' : 'It was suspended',
+      };
     case 'cancelled':
       return { icon: IconBan, color: 'gray', says: 'cancelled it' };
   }
