@@ -2,10 +2,10 @@
  * A protected environment takes no change but through an applied change request
  * (docs/adr/0024-change-requests.md): with Production asking for change requests, every write route
  * the app registers is walked with its representative call (the versions invariant's, plus the
- * change requests' own, in Production) by an organisation admin, and no call but applying an
- * approved request changes one of Production's feature controls or segments, or the settings of a
- * feature of its project (which apply to Production too), but for two bookkeeping writes named below. A new write route is walked the
- * moment it is registered. (An access token is refused alike: environment-protection.routes.test.ts.)
+ * change requests' own, in Production) by an organisation admin's access token and session, and no
+ * call but applying an approved request changes one of Production's feature controls or segments,
+ * or the settings of a feature of its project (which apply to Production too), but for two
+ * bookkeeping writes named below. A new write route is walked the moment it is registered.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,7 @@ let team: Team;
 let web: Project;
 let adminToken: string;
 let readOnlyToken: string;
+let accessToken: string;
 
 const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const APPLY = 'POST /api/v1/projects/:projectKey/change-requests/:id/apply';
@@ -35,6 +36,8 @@ beforeAll(async () => {
   team = await createTeam(h);
   adminToken = await h.login(team.admin);
   readOnlyToken = await h.login(team.readOnly);
+  const token = await team.admin.call('POST', '/api/internal/v1/tokens', { name: 'walk' });
+  accessToken = token.json<{ key: string }>().key;
   web = (await team.admin.call('POST', '/api/v1/projects', { name: 'Web shop', key: 'web' })).json<Project>();
   await team.admin.call('POST', '/api/v1/projects/web/targets', {
     key: 'country',
@@ -93,7 +96,7 @@ describe('a protected environment', () => {
       ...Object.entries(changeRequestCases(context, { environmentKey: 'production', required: true })),
     ])
       CASES[name] = [...(CASES[name] ?? []), ...more];
-    const through: string[] = [];
+    const through = new Set<string>();
     for (const route of routes) {
       const name = `${route.method} ${route.url}`;
       const cases: Case[] = CASES[name.replace(/\/$/, '')] ?? [
@@ -108,28 +111,31 @@ describe('a protected environment', () => {
             await protect(team.admin.call, 'production', { allowSelfApproval: true });
           }
           const call = await example.call();
-          const watched = await protectedResources();
-          const before = await fingerprint(h);
-          await h.app.inject({
-            method: route.method as 'POST',
-            url: call.url,
-            remoteAddress: randomIp(),
-            headers: { ...bearer(call.token ?? adminToken), ...call.headers },
-            ...(call.body === undefined ? {} : { payload: call.body as object }),
-          });
-          const after = await fingerprint(h);
-          const moved = [...watched].filter((key) => {
-            const [then, now] = [before.get(key), after.get(key)];
-            return now?.state !== undefined && (then?.state !== now.state || then?.count !== now.count);
-          });
-          if (moved.length > 0) through.push(`${name} ${moved.map((key) => key.split(':')[0]).join(',')}`);
+          // By an access token first, then by the session: what one did, the other finds done.
+          for (const token of [accessToken, adminToken]) {
+            const watched = await protectedResources();
+            const before = await fingerprint(h);
+            await h.app.inject({
+              method: route.method as 'POST',
+              url: call.url,
+              remoteAddress: randomIp(),
+              headers: { ...bearer(call.token ?? token), ...call.headers },
+              ...(call.body === undefined ? {} : { payload: call.body as object }),
+            });
+            const after = await fingerprint(h);
+            const moved = [...watched].filter((key) => {
+              const [then, now] = [before.get(key), after.get(key)];
+              return now?.state !== undefined && (then?.state !== now.state || then?.count !== now.count);
+            });
+            if (moved.length > 0) through.add(`${name} ${moved.map((key) => key.split(':')[0]).join(',')}`);
+          }
         }
       }
     }
     // Applying an approved request is the one way through. Two writes keep books rather than release
     // anything, and are not held back: an issue linked from the tracker adds its key to the
     // feature's settings, and a removed member's features let go of them as their maintainer.
-    expect(through.sort()).toEqual(
+    expect([...through].sort()).toEqual(
       [
         `${APPLY} feature_control`,
         'DELETE /api/v1/users/:id feature',

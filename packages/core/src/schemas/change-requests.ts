@@ -139,12 +139,22 @@ export type CommentInput = z.infer<typeof commentInputSchema>;
 export const controlChangeInputSchema = featureControlInput.extend({ kind: z.literal('control') });
 
 /**
- * Kind `restore`: a control's older version brought forward, as `POST …/versions/{number}/restore`
- * takes it, for the feature's control in the request's environment.
+ * Kind `restore`: an older version brought forward, as `POST …/versions/{number}/restore` takes it:
+ * of the feature's control in the request's environment, of its settings, or of a segment there.
  */
 export const restoreChangeInputSchema = restoreVersionInput.extend({
   kind: z.literal('restore'),
-  featureKey: z.string().min(1, 'Feature key is required'),
+  /**
+   * What is restored: a feature's targeting in the request's environment (the default), a feature's
+   * settings, or a segment of the request's environment.
+   */
+  of: z
+    .enum(['targeting', 'settings', 'segment'], { error: 'Restore targeting, settings or a segment.' })
+    .default('targeting'),
+  /** The feature, for its targeting or settings. */
+  featureKey: z.string().min(1, 'Feature key is required').optional(),
+  /** The segment, for a segment. */
+  segmentKey: z.string().min(1, 'Segment key is required').optional(),
   number: z.number({ error: 'Version number is required' }).int().min(1),
 });
 

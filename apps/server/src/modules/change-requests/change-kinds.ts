@@ -37,7 +37,10 @@ export function createChangeKinds(deps: {
     ): Promise<ResolvedChange> {
       switch (input.kind) {
         case 'control':
+          return controls.resolve(tx, principal, found, input);
         case 'restore':
+          if (input.of === 'settings') return features.restore!(tx, principal, found, input);
+          if (input.of === 'segment') return segments.restore!(tx, principal, found, input);
           return controls.resolve(tx, principal, found, input);
         case 'feature':
           return features.resolve(tx, principal, found, input);

@@ -46,6 +46,13 @@ export type ChangePlan = {
 /** One kind of change: how it is added and how it is read. */
 export type ChangeKind<I extends ChangeInput = ChangeInput> = {
   resolve(tx: Executor, principal: Principal, found: RequestInScope, input: I): Promise<ResolvedChange>;
+  /** What a restore of one of this kind's older versions stores (kind `restore`). */
+  restore?(
+    tx: Executor,
+    principal: Principal,
+    found: RequestInScope,
+    input: Extract<ChangeInput, { kind: 'restore' }>,
+  ): Promise<ResolvedChange>;
   /** The change against what is live; null when its resource is gone (archived). `forUpdate` locks it. */
   plan(
     executor: Executor,

@@ -154,6 +154,59 @@ describe('a feature’s settings in a project with a protected environment', () 
   });
 });
 
+describe('restores through a request', () => {
+  beforeEach(async () => protect(team.admin.call, 'production'));
+
+  it('bring an older version of a feature’s settings, or of a segment, forward', async () => {
+    await meanwhile(async () =>
+      team.admin.call('PUT', '/api/v1/projects/web/features', await settings({ description: 'Newer' })),
+    );
+    const production = await segment('production');
+    await meanwhile(() => team.admin.call('PUT', '/api/v2/segments', { ...production, name: 'Renamed' }));
+    const history = async (url: string) => (await team.admin.call('GET', url)).json<VersionPage>().content;
+    const settingsHistory = '/api/v1/projects/web/features/checkout/versions';
+    const segmentHistory = '/api/v2/segments/web/production/vips/versions';
+    // A direct restore is refused like any write.
+    const direct = await team.admin.call('POST', `${settingsHistory}/1/restore`, { currentVersion: 2 });
+    expect(direct.json()).toMatchObject({ code: 'change_request_required' });
+
+    const author = team.productionEditor.call;
+    const draft = await ok(author, 'POST', REQUESTS, { environmentKey: 'production', title: 'Undo' });
+    await ok(author, 'POST', url(draft, '/changes'), {
+      kind: 'restore',
+      of: 'settings',
+      featureKey: 'checkout',
+      number: 1,
+      currentVersion: (await history(settingsHistory))[0]!.number,
+    });
+    const both = await ok(author, 'POST', url(draft, '/changes'), {
+      kind: 'restore',
+      of: 'segment',
+      segmentKey: 'vips',
+      number: 1,
+      currentVersion: (await history(segmentHistory))[0]!.number,
+    });
+    expect(both.changes.map((c) => [c.kind, c.resourceType, c.restoredFrom])).toEqual([
+      ['restore', 'feature', 1],
+      ['restore', 'segment', 1],
+    ]);
+    const missing = await author('POST', url(draft, '/changes'), {
+      kind: 'restore',
+      of: 'segment',
+      number: 1,
+      currentVersion: 1,
+    });
+    expect(missing.statusCode).toBe(400);
+    await ok(author, 'POST', url(draft, '/submit'));
+    await ok(team.admin.call, 'POST', url(draft, '/reviews'), { decision: 'approve' });
+    expect((await ok(author, 'POST', url(draft, '/apply'))).state).toBe('applied');
+    expect((await feature()).description).toBe('Old');
+    expect((await segment('production')).name).toBe('VIPs');
+    expect((await history(settingsHistory))[0]).toMatchObject({ source: 'change-request', restoredFrom: 1 });
+    expect((await history(segmentHistory))[0]).toMatchObject({ source: 'change-request', restoredFrom: 1 });
+  });
+});
+
 describe('a segment of a protected environment', () => {
   beforeEach(async () => protect(team.admin.call, 'production'));
 

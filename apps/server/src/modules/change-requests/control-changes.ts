@@ -47,16 +47,18 @@ export function createControlChanges(deps: {
      */
     async resolve(tx: Executor, principal: Principal, found: RequestInScope, input: ControlInput) {
       const organisationId = principal.organisationId;
+      if (input.kind === 'restore' && !input.featureKey)
+        throw new ValidationError('featureKey', 'Feature key is required');
       const control =
         input.kind === 'control'
           ? await controls.find(tx, organisationId, input.id)
           : await controls.findByKeys(tx, organisationId, {
               projectKey: found.project.key,
-              featureKey: input.featureKey,
+              featureKey: input.featureKey!,
               environmentKey: found.environment.key,
             });
       if (!control) {
-        throw new NotFoundError('feature control', input.kind === 'control' ? input.id : input.featureKey);
+        throw new NotFoundError('feature control', input.kind === 'control' ? input.id : input.featureKey!);
       }
       if (control.environment.id !== found.environment.id) {
         throw new ValidationError(

@@ -7,6 +7,7 @@ import {
   type FeatureSettingsSnapshot,
 } from '@vexil/core';
 import { NotFoundError, ValidationError, assertAllowed } from '../../errors';
+import { nothingToRestore } from '../versions/versions.service';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { FeaturesService } from '../features/features.service';
@@ -100,6 +101,34 @@ export function createFeatureChanges(deps: {
       };
     },
 
+    async restore(tx, principal, found, input) {
+      const organisationId = principal.organisationId;
+      if (!input.featureKey) throw new ValidationError('featureKey', 'Feature key is required');
+      const feature = await features.findByKey(tx, organisationId, found.project.key, input.featureKey);
+      if (!feature) throw new NotFoundError('feature', input.featureKey);
+      assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
+      const ref = refOf(organisationId, feature.feature.id);
+      const version = await versions.latest(tx, ref);
+      if (version && version.number !== input.currentVersion)
+        throw await audit.staleWrite(tx, principal, { type: 'feature', id: feature.feature.id }, 'feature');
+      const snapshot = await versions.snapshot(tx, ref, input.number, featureSettingsSnapshotSchema);
+      const live = await features.snapshot(tx, organisationId, feature.feature);
+      if (sameJson(formOf(live), formOf({ ...snapshot, key: live.key })))
+        throw nothingToRestore(input.number);
+      return {
+        kind: 'restore',
+        resourceType: 'feature',
+        resourceId: feature.feature.id,
+        featureId: feature.feature.id,
+        baseVersion: version?.number ?? null,
+        restoredFrom: input.number,
+        comment: input.comment || null,
+        // The key never changes: a version's key is the feature's.
+        proposed: { ...snapshot, key: live.key },
+        label: `${feature.feature.name} settings (version ${input.number} restored)`,
+      };
+    },
+
     async plan(executor, organisationId, change, options = {}) {
       const found = await features.find(executor, organisationId, change.resourceId, options);
       if (!found) return null;
@@ -144,6 +173,10 @@ export function createFeatureChanges(deps: {
         same: sameJson,
         toProposal: (state) => named(state as SettingsForm),
         async write(tx, principal, request) {
+          const restore =
+            change.restoredFrom === null
+              ? undefined
+              : { from: change.restoredFrom, currentVersion: version?.number ?? 0, snapshot: named(merged) };
           const written = await features.write(
             tx,
             principal,
@@ -160,6 +193,7 @@ export function createFeatureChanges(deps: {
               goals: [...merged.goals],
               maintainerId: merged.maintainer,
             }),
+            restore,
           );
           return written.afterCommit;
         },

@@ -10,7 +10,7 @@ import { NotFoundError, ValidationError, assertAllowed } from '../../errors';
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { SegmentsService } from '../segments/segments.service';
-import type { VersionsService } from '../versions/versions.service';
+import { nothingToRestore, type VersionsService } from '../versions/versions.service';
 import type { ChangeKind } from './change-plan';
 
 /** A segment's fields as people call them (a conflict names them). */
@@ -64,6 +64,39 @@ export function createSegmentChanges(deps: {
       };
     },
 
+    async restore(tx, principal, found, input) {
+      const organisationId = principal.organisationId;
+      if (!input.segmentKey) throw new ValidationError('segmentKey', 'Segment key is required');
+      const segment = await segments.findByKey(tx, organisationId, found.environment.id, input.segmentKey);
+      if (!segment) throw new NotFoundError('segment', input.segmentKey);
+      assertAllowed(principal, 'update', {
+        type: 'segment',
+        environment: { ...found.environment, projectId: found.project.id },
+      });
+      const ref = refOf(organisationId, segment.id);
+      const version = await versions.latest(tx, ref);
+      if (version && version.number !== input.currentVersion)
+        throw await audit.staleWrite(tx, principal, { type: 'segment', id: segment.id }, 'segment');
+      const snapshot = await versions.snapshot(tx, ref, input.number, segmentSnapshotSchema);
+      const live: SegmentSnapshot = {
+        key: segment.key,
+        name: segment.name,
+        description: segment.description,
+      };
+      if (sameJson(live, snapshot)) throw nothingToRestore(input.number);
+      return {
+        kind: 'restore',
+        resourceType: 'segment',
+        resourceId: segment.id,
+        featureId: null,
+        baseVersion: version?.number ?? null,
+        restoredFrom: input.number,
+        comment: input.comment || null,
+        proposed: snapshot,
+        label: `Segment ${segment.name} (version ${input.number} restored)`,
+      };
+    },
+
     async plan(executor, organisationId, change, options = {}) {
       const found = await segments.find(executor, organisationId, change.resourceId, options);
       if (!found) return null;
@@ -98,12 +131,17 @@ export function createSegmentChanges(deps: {
         describe: (from, to) => segmentChanges(from as SegmentSnapshot, to as SegmentSnapshot),
         same: sameJson,
         async write(tx, principal, request) {
+          const restore =
+            change.restoredFrom === null
+              ? undefined
+              : { from: change.restoredFrom, currentVersion: live?.number ?? 0 };
           await segments.write(
             tx,
             principal,
             target,
             { id: request.id, comment: change.comment ?? request.title },
             () => merged,
+            restore,
           );
           // A segment's name and description are in no SDK payload: nothing to announce.
           return () => {};

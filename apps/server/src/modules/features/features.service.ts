@@ -301,6 +301,8 @@ export function createFeaturesService(deps: {
     forChangeRequests: {
       /** A live feature of a live project, with it; `forUpdate` locks its row. */
       find: repo.findById,
+      /** The same, by keys. */
+      findByKey: repo.findByKey,
       /** Its settings as a version keeps them, read now. */
       snapshot: (executor: Executor, organisationId: string, feature: FeatureRecord) =>
         settingsSnapshot(executor, team, organisationId, feature),
@@ -318,6 +320,8 @@ export function createFeaturesService(deps: {
         where: { projectKey: string; featureId: string },
         request: { id: string; comment: string | null },
         next: (before: FeatureSettingsSnapshot) => FeatureSettings,
+        /** A restore: the version brought forward and its snapshot, checked as a restore is. */
+        restore?: { from: number; currentVersion: number; snapshot: FeatureSettingsSnapshot },
       ) {
         return change.within(
           tx,
@@ -327,6 +331,7 @@ export function createFeaturesService(deps: {
           {
             origin: { source: 'change-request', comment: request.comment, changeRequestId: request.id },
             changeRequest: { id: request.id },
+            restore,
           },
           next,
         );

@@ -58,6 +58,8 @@ export function createSegmentsService(deps: {
     forChangeRequests: {
       /** A segment of a live environment and project, with both; `forUpdate` locks its row. */
       find: repo.findById,
+      /** A segment of an environment by key. */
+      findByKey: repo.findByKey,
       /**
        * Writes the state `next` gives in the request's transaction `tx`, as the segment's next
        * version with source `change-request`.
@@ -68,6 +70,8 @@ export function createSegmentsService(deps: {
         target: SegmentTarget,
         request: { id: string; comment: string | null },
         next: (before: SegmentSnapshot) => SegmentSnapshot,
+        /** A restore: the version brought forward, and the live version it is written over. */
+        restore?: { from: number; currentVersion: number },
       ): Promise<Segment> {
         return change.within(
           tx,
@@ -76,6 +80,7 @@ export function createSegmentsService(deps: {
           {
             origin: { source: 'change-request', comment: request.comment, changeRequestId: request.id },
             changeRequest: { id: request.id },
+            restore,
           },
           next,
         );

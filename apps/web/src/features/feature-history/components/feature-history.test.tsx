@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { Authority, VersionSummary } from '@vexil/core';
 import { jsonResponse, renderRoute, stubApi } from '../../../testing/test-utils';
 import { controlFixture, featureFixture, payloadFor, resetOverlays } from '../../../testing/test-fixtures';
+import { changeRequestFixture } from '../../../testing/change-requests-test-server';
 import { FeatureHistory } from './feature-history';
 
 const BASE = '/api/v1/projects/web/features/checkout/versions';
@@ -210,6 +211,50 @@ describe('History tab', () => {
     expect(
       await within(dialog).findByText(/^Someone changed this since the history was loaded/),
     ).toBeVisible();
+  });
+
+  it('offers to add a restore the environment refuses to a change request, and adds it there', async () => {
+    const request = changeRequestFixture(7, { title: 'Spring clean' });
+    const added: unknown[] = [];
+    render('ROLE_ORGANISATION_ADMIN', {
+      [`GET ${BASE}/3/diff/1`]: () =>
+        jsonResponse(200, { from: 3, to: 1, patch: [], changes: ['Turned off'] }),
+      [`POST ${BASE}/1/restore`]: () =>
+        jsonResponse(409, {
+          title: 'Changes to Production go through change requests: add this change to one.',
+          code: 'change_request_required',
+          environmentKey: 'production',
+          changeRequestId: request.id,
+        }),
+      [`POST /api/v1/projects/web/change-requests/${request.id}/changes`]: ({ body }: { body: unknown }) => {
+        added.push(body);
+        return jsonResponse(200, request);
+      },
+    });
+    const user = userEvent.setup();
+    await screen.findByRole('list', { name: 'Versions' });
+    await user.click(
+      screen.getByRole('button', { name: 'Restore version 1 of the targeting in Production' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText('Turned off');
+    await user.type(within(dialog).getByLabelText(/Comment/), 'Too early');
+    await user.click(within(dialog).getByRole('button', { name: 'Restore version 1' }));
+    expect(
+      await within(dialog).findByText(/^Changes to Production go through change requests/),
+    ).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'Add to change request' }));
+    expect(await screen.findByText('Added to the change request “Spring clean”.')).toBeVisible();
+    expect(added).toEqual([
+      {
+        kind: 'restore',
+        of: 'targeting',
+        featureKey: 'checkout',
+        number: 1,
+        currentVersion: 3,
+        comment: 'Too early',
+      },
+    ]);
   });
 
   it('disables Restore of the targeting in production for an editor, with the reason', async () => {

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Group, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { MAX_LENGTH, productionWarning, tooLongMessage } from '@vexil/core';
-import { hasErrorCode, isApiError } from '../../../lib/api-client';
+import { hasErrorCode, isApiError, type ApiError } from '../../../lib/api-client';
+import { useAddToChangeRequest } from '../../../entities/change-requests/hooks/use-add-to-change-request';
 import { notifySuccess } from '../../../lib/notify';
 import { errorReason } from '../../../components/load-error';
 import { getVersionDiff, type VersionedPart } from '../../../entities/features/api/get-versions';
@@ -17,6 +18,11 @@ export const STALE_RESTORE_MESSAGE =
 
 export function restoredMessage(number: number): string {
   return `Version ${number} restored.`;
+}
+
+/** The title of a draft made for a restore refused because the environment asks for change requests. */
+export function restoreRequestTitle(number: number, partName: string): string {
+  return `Restore version ${number} of ${partName}`;
 }
 
 /**
@@ -41,7 +47,10 @@ export function RestoreVersionModal({
   const { part, number, currentVersion } = target;
   const [comment, setComment] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
+  // Set when the restore was refused because its environment asks for change requests.
+  const [needsRequest, setNeedsRequest] = useState<ApiError | null>(null);
   const restore = useRestoreVersion();
+  const toRequest = useAddToChangeRequest();
   const preview = useQuery({
     queryKey: featureKeys.versionDiff(
       part.projectKey,
@@ -63,10 +72,38 @@ export function RestoreVersionModal({
       if (hasErrorCode(error, 'stale_write')) {
         setFailure(STALE_RESTORE_MESSAGE);
         onStale();
+      } else if (hasErrorCode(error, 'change_request_required') && isApiError(error)) {
+        setNeedsRequest(error);
+        setFailure(`${error.title} Add this restore to a change request to have it reviewed.`);
       } else setFailure(errorReason(error) || 'The version was not restored. Please try again.');
       return;
     }
     notifySuccess(restoredMessage(number));
+    onClose();
+  };
+
+  /** The refused restore, put into the change request the refusal named (or a new draft there). */
+  const addToRequest = async (refusal: ApiError) => {
+    setFailure(null);
+    try {
+      await toRequest.add({
+        projectKey: part.projectKey,
+        environmentKey: refusal.environmentKey ?? part.environmentKey ?? '',
+        title: restoreRequestTitle(number, target.partName),
+        change: {
+          kind: 'restore',
+          of: part.environmentKey === null ? 'settings' : 'targeting',
+          featureKey: part.featureKey,
+          number,
+          currentVersion,
+          comment: comment.trim(),
+        },
+        changeRequestId: refusal.changeRequestId ?? null,
+      });
+    } catch (error) {
+      setFailure(errorReason(error) || 'The restore was not added to a change request. Please try again.');
+      return;
+    }
     onClose();
   };
 
@@ -129,14 +166,24 @@ export function RestoreVersionModal({
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button
-            color={production ? 'orange' : undefined}
-            loading={restore.isPending}
-            disabled={tooLong}
-            onClick={() => void submit()}
-          >
-            Restore version {number}
-          </Button>
+          {needsRequest ? (
+            <Button
+              loading={toRequest.isPending}
+              disabled={tooLong}
+              onClick={() => void addToRequest(needsRequest)}
+            >
+              Add to change request
+            </Button>
+          ) : (
+            <Button
+              color={production ? 'orange' : undefined}
+              loading={restore.isPending}
+              disabled={tooLong}
+              onClick={() => void submit()}
+            >
+              Restore version {number}
+            </Button>
+          )}
         </Group>
       </Stack>
     </Modal>
