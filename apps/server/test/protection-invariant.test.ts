@@ -4,8 +4,8 @@
  * the app registers is walked with its representative call (the versions invariant's, plus the
  * change requests' own, in Production) by an organisation admin's access token and session, and no
  * call but applying an approved request changes one of Production's feature controls or segments,
- * or the settings of a feature of its project (which apply to Production too), but for two
- * bookkeeping writes named below. A new write route is walked the moment it is registered.
+ * or the settings of a feature of its project (which apply to Production too), but for one
+ * bookkeeping write named below. A new write route is walked the moment it is registered.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,15 +132,10 @@ describe('a protected environment', () => {
         }
       }
     }
-    // Applying an approved request is the one way through. Two writes keep books rather than release
-    // anything, and are not held back: an issue linked from the tracker adds its key to the
-    // feature's settings, and a removed member's features let go of them as their maintainer.
+    // Applying an approved request is the one way through. One write keeps books rather than releases
+    // anything, and is not held back: a removed member's features let go of them as their maintainer.
     expect([...through].sort()).toEqual(
-      [
-        `${APPLY} feature_control`,
-        'DELETE /api/v1/users/:id feature',
-        'PUT /api/v1/features/link feature',
-      ].sort(),
+      [`${APPLY} feature_control`, 'DELETE /api/v1/users/:id feature'].sort(),
     );
   }, 120_000);
 });

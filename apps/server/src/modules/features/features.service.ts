@@ -69,6 +69,7 @@ export function createFeaturesService(deps: {
   const now = deps.now ?? (() => new Date());
   const announce = createFeatureAnnouncer({ events: deps.events, issues: deps.issues, now });
   const { changedWithin, publishProject, linksWithin } = announce;
+  const settingsProtection: ProjectProtection = deps.protection ?? (async () => ({ bypass: false }));
   const change = createFeatureSettingsChange({
     db,
     audit,
@@ -79,7 +80,7 @@ export function createFeaturesService(deps: {
     read,
     goals,
     announce,
-    protection: deps.protection ?? (async () => ({ bypass: false })),
+    protection: settingsProtection,
     now,
   });
   const history = createFeatureHistory({ db, versions, change });
@@ -262,6 +263,8 @@ export function createFeaturesService(deps: {
         const linked = !before.jiraIssueKeys.includes(issueKey);
         let row = found.feature;
         if (linked) {
+          // A link changes the settings: a project that asks for change requests takes it through one.
+          await settingsProtection(tx, principal, found.project, { id: featureId });
           await linkRepo.addIssueLinks(tx, organisationId, featureId, [issueKey]);
           const after = await repo.update(tx, organisationId, featureId, { updatedAt: now() });
           const version = await recordSettingsVersion(versions, tx, {
