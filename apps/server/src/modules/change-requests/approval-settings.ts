@@ -14,7 +14,7 @@ import type { Principal } from '../auth/auth.service';
 import type { EnvironmentProtection } from '../controls/controls.service';
 import type { ProjectProtection } from '../features/feature-settings-change';
 import type { Scope } from '../scope/scope.service';
-import { settingsOrDefault } from './change-request-facts';
+import { changeRequestsIn, settingsOrDefault } from './change-request-facts';
 import * as repo from './change-requests.repository';
 
 /** Who may read an environment's approval settings. */
@@ -29,15 +29,8 @@ export function createEnvironmentProtection(): EnvironmentProtection {
   return async (executor, principal, environment, changed) => {
     const settings = await repo.settingsOf(executor, principal.organisationId, environment.id);
     if (!settings?.required) return { bypass: false };
-    const resource = {
-      type: 'changeRequest' as const,
-      environment: {
-        production: environment.production,
-        tags: environment.tags,
-        projectId: environment.projectId,
-      },
-    };
-    if (can(principal, 'bypass', resource)) return { bypass: true };
+    if (can(principal, 'bypass', changeRequestsIn(environment, environment.projectId)))
+      return { bypass: true };
     const draft = await repo.openRequestFor(
       executor,
       principal.organisationId,
@@ -64,10 +57,7 @@ export function createProjectProtection(): ProjectProtection {
     const protectedOnes = await repo.protectedEnvironmentsOf(executor, principal.organisationId, project.id);
     if (protectedOnes.length === 0) return { bypass: false };
     const bypassing = protectedOnes.every((environment) =>
-      can(principal, 'bypass', {
-        type: 'changeRequest',
-        environment: { production: environment.production, tags: environment.tags, projectId: project.id },
-      }),
+      can(principal, 'bypass', changeRequestsIn(environment, project.id)),
     );
     if (bypassing) return { bypass: true };
     const first = protectedOnes[0]!;
@@ -124,17 +114,9 @@ export function createApprovalSettingsService(deps: { db: Database; audit: Audit
     ): Promise<ChangeRequestPolicy> {
       const environment = await scope.environment(db, principal.organisationId, projectKey, environmentKey);
       const settings = await repo.settingsOf(db, principal.organisationId, environment.id);
-      const resource = {
-        type: 'changeRequest' as const,
-        environment: {
-          production: environment.production,
-          tags: environment.tags,
-          projectId: environment.project.id,
-        },
-      };
       return {
         required: settings?.required ?? false,
-        mayBypass: can(principal, 'bypass', resource),
+        mayBypass: can(principal, 'bypass', changeRequestsIn(environment, environment.project.id)),
         changeRequestId: await repo.openRequestFor(
           db,
           principal.organisationId,

@@ -50,16 +50,20 @@ export function factsOf(
   };
 }
 
-/** The permission resource of a request's environment. */
-export function requestsOf(found: Pick<RequestInScope, 'environment' | 'project'>) {
+/** The permission resource of an environment's change requests (what `approve` and `bypass` act on). */
+export function changeRequestsIn(
+  environment: { production: boolean; tags: readonly string[] },
+  projectId: string,
+) {
   return {
     type: 'changeRequest' as const,
-    environment: {
-      production: found.environment.production,
-      tags: found.environment.tags,
-      projectId: found.project.id,
-    },
+    environment: { production: environment.production, tags: environment.tags, projectId },
   };
+}
+
+/** The permission resource of a request's environment. */
+export function requestsOf(found: Pick<RequestInScope, 'environment' | 'project'>) {
+  return changeRequestsIn(found.environment, found.project.id);
 }
 
 /** Who acts, with their rights in the request's environment. */

@@ -331,14 +331,6 @@ export async function eventsOf(
     .orderBy(asc(changeRequestEvents.sequence));
 }
 
-/** Open requests (not applied, rejected or cancelled) whose state is one of `states`. */
-export function openIn(states: readonly ChangeRequestState[]): SQL | undefined {
-  return and(
-    inArray(changeRequests.state, [...states]),
-    notInArray(changeRequests.state, [...FINAL_CHANGE_REQUEST_STATES]),
-  );
-}
-
 /** The approval settings of several environments (those without a row ask for nothing). */
 export async function settingsOfMany(
   db: Executor,

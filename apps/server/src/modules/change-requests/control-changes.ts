@@ -2,6 +2,7 @@ import {
   controlChanges,
   controlSnapshotSchema,
   mergeControl,
+  sameJson,
   type ChangeInput,
   type ControlSnapshot,
 } from '@vexil/core';
@@ -10,7 +11,7 @@ import { BadRequestError, NotFoundError, ValidationError, assertAllowed } from '
 import { changedSince } from '../../lib/versions';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../auth/auth.service';
-import { sameJson } from '../controls/control-change';
+
 import type { ControlsService } from '../controls/controls.service';
 import { nothingToRestore, type VersionsService } from '../versions/versions.service';
 import type { ChangeKind, ChangePlan } from './change-plan';
@@ -94,7 +95,7 @@ export function createControlChanges(deps: {
         if (live && live.number !== input.currentVersion)
           throw await audit.staleWrite(tx, principal, where, 'targeting');
         proposed = await versions.snapshot(tx, ref, input.number, controlSnapshotSchema);
-        if (live && sameState(controlSnapshotSchema.parse(live.snapshot), proposed))
+        if (live && sameJson(controlSnapshotSchema.parse(live.snapshot), proposed))
           throw nothingToRestore(input.number);
         restoredFrom = input.number;
       }
@@ -181,9 +182,4 @@ export function createControlChanges(deps: {
       };
     },
   };
-}
-
-/** Equal states, whatever the key order. */
-export function sameState(a: ControlSnapshot, b: ControlSnapshot): boolean {
-  return sameJson(a, b);
 }

@@ -108,145 +108,139 @@ export function createControlChange(deps: {
     next: (before: ControlState) => ControlState,
   ): Promise<ControlWrite> {
     const organisationId = principal.organisationId;
-    const result = await (async () => {
-      const found = await repo.findControl(tx, organisationId, controlId, { forUpdate: true });
-      if (!found) throw new NotFoundError('feature control', controlId);
-      const { control: before, feature, environment, project } = found;
-      // An applied change request was drafted by someone with these rights and applied by its author
-      // or a reviewer of the environment (change-requests module); any other write needs them now.
-      if (!options.changeRequest) {
-        assertAllowed(principal, 'update', {
-          type: 'featureControl',
-          environment: { production: environment.production, tags: environment.tags, projectId: project.id },
-        });
-      }
-      await billing.assertActive(tx, organisationId);
-      const { bypass } = options.changeRequest
-        ? { bypass: false }
-        : await protection(
-            tx,
-            principal,
-            { ...environment, projectId: project.id },
-            { type: 'feature_control', id: before.id },
-          );
-      const ref = { organisationId, resourceType: 'feature_control' as const, resourceId: before.id };
-      const stale = async (changedAt?: Date) =>
-        audit.staleWrite(
+
+    const found = await repo.findControl(tx, organisationId, controlId, { forUpdate: true });
+    if (!found) throw new NotFoundError('feature control', controlId);
+    const { control: before, feature, environment, project } = found;
+    // An applied change request was drafted by someone with these rights and applied by its author
+    // or a reviewer of the environment (change-requests module); any other write needs them now.
+    if (!options.changeRequest) {
+      assertAllowed(principal, 'update', {
+        type: 'featureControl',
+        environment: { production: environment.production, tags: environment.tags, projectId: project.id },
+      });
+    }
+    await billing.assertActive(tx, organisationId);
+    const { bypass } = options.changeRequest
+      ? { bypass: false }
+      : await protection(
           tx,
           principal,
-          { type: 'feature_control', id: feature.id, environmentKey: environment.key },
-          'targeting',
-          changedAt ? { changedAt } : {},
+          { ...environment, projectId: project.id },
+          { type: 'feature_control', id: before.id },
         );
-      if (changedSince(before.updatedAt, options.basedOn)) throw await stale(before.updatedAt);
-      if (options.currentVersion !== undefined) {
-        const current = await versions.latest(tx, ref);
-        if (current && current.number !== options.currentVersion) throw await stale();
-      }
-      const state = next(before);
-      const variantRows = await repo.variantsOf(tx, organisationId, feature.id);
-      const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
-      const rulesChanged =
-        before.offVariantKey !== state.offVariantKey || !sameJson(before.rules, state.rules);
-      const context = rulesChanged
-        ? await ruleContext(tx, organisationId, { projectId: project.id, environmentId: environment.id })
-        : undefined;
-      if (context) {
-        const problems = [
-          ...variantProblems(
-            state,
-            variantRows.map((v) => v.key),
-          ),
-          ...ruleProblems(state.rules, context),
-        ];
-        if (problems.length > 0) {
-          // A restored version may name a variant or segment removed since: a conflict, not bad input.
-          const error: AppError =
-            options.restoredFrom === undefined
-              ? new BadRequestError(problems[0]!.message, problems)
-              : new ConflictError(
-                  `Version ${options.restoredFrom} cannot be restored: ${problems.map((p) => p.message).join(' ')}`,
-                );
-          throw error;
-        }
-      }
-      const at = now();
-      const after = await repo.updateControl(tx, organisationId, before.id, { ...state, updatedAt: at });
-      let version: number | undefined;
-      if (!sameJson(controlSnapshot(before), controlSnapshot(after))) {
-        ({ number: version } = await versions.record(tx, {
-          ...ref,
-          featureId: feature.id,
-          environmentId: environment.id,
-          author: authorOf(principal),
-          origin: options.origin,
-          restoredFrom: options.restoredFrom,
-          snapshot: controlSnapshot(after),
-          describe: (previous) =>
-            controlChanges(previous, controlSnapshot(after), {
-              variants: variantNames,
-              targetTypes: context?.targetTypes ?? {},
-            }),
-        }));
-      }
-      await audit.record(
+    const ref = { organisationId, resourceType: 'feature_control' as const, resourceId: before.id };
+    const stale = async (changedAt?: Date) =>
+      audit.staleWrite(
         tx,
         principal,
-        controlAudit({
-          kind: 'feature_control.updated',
-          by: principal.email,
-          control: before,
-          feature,
-          environment,
-          project,
-          variantNames,
-          before,
-          after: state,
-          targetingChanged: rulesChanged,
-          version,
-          restoredFrom: options.restoredFrom,
-          changeRequest: options.changeRequest,
-          bypass,
-        }),
+        { type: 'feature_control', id: feature.id, environmentKey: environment.key },
+        'targeting',
+        changedAt ? { changedAt } : {},
       );
-      const switched = before.enabled !== after.enabled;
-      const live = {
-        kind: switched && !rulesChanged ? ('feature.toggled' as const) : ('feature.targeting' as const),
-        projectKey: project.key,
-        environmentKey: environment.key,
-        featureKey: feature.key,
-        actor: actorOf(principal),
-        at: at.toISOString(),
-        enabled: after.enabled,
-      };
-      await outbox(tx, organisationId, live);
-      const changed = await events.within(tx, {
-        type: 'environment.changed',
-        organisationId,
-        environmentId: environment.id,
-        featureIds: [feature.id],
-      });
-      const today = await impressions.today(tx, organisationId, [after.id]);
-      return {
-        changed,
-        live,
-        view: toControlView(
-          after,
-          {
-            featureKey: feature.key,
-            environmentKey: environment.key,
-            variantNames,
-            impressionsToday: today.get(after.id) ?? new Map(),
-          },
-          at,
+    if (changedSince(before.updatedAt, options.basedOn)) throw await stale(before.updatedAt);
+    if (options.currentVersion !== undefined) {
+      const current = await versions.latest(tx, ref);
+      if (current && current.number !== options.currentVersion) throw await stale();
+    }
+    const state = next(before);
+    const variantRows = await repo.variantsOf(tx, organisationId, feature.id);
+    const variantNames = Object.fromEntries(variantRows.map((v) => [v.key, v.name]));
+    const rulesChanged = before.offVariantKey !== state.offVariantKey || !sameJson(before.rules, state.rules);
+    const context = rulesChanged
+      ? await ruleContext(tx, organisationId, { projectId: project.id, environmentId: environment.id })
+      : undefined;
+    if (context) {
+      const problems = [
+        ...variantProblems(
+          state,
+          variantRows.map((v) => v.key),
         ),
-      };
-    })();
+        ...ruleProblems(state.rules, context),
+      ];
+      if (problems.length > 0) {
+        // A restored version may name a variant or segment removed since: a conflict, not bad input.
+        const error: AppError =
+          options.restoredFrom === undefined
+            ? new BadRequestError(problems[0]!.message, problems)
+            : new ConflictError(
+                `Version ${options.restoredFrom} cannot be restored: ${problems.map((p) => p.message).join(' ')}`,
+              );
+        throw error;
+      }
+    }
+    const at = now();
+    const after = await repo.updateControl(tx, organisationId, before.id, { ...state, updatedAt: at });
+    let version: number | undefined;
+    if (!sameJson(controlSnapshot(before), controlSnapshot(after))) {
+      ({ number: version } = await versions.record(tx, {
+        ...ref,
+        featureId: feature.id,
+        environmentId: environment.id,
+        author: authorOf(principal),
+        origin: options.origin,
+        restoredFrom: options.restoredFrom,
+        snapshot: controlSnapshot(after),
+        describe: (previous) =>
+          controlChanges(previous, controlSnapshot(after), {
+            variants: variantNames,
+            targetTypes: context?.targetTypes ?? {},
+          }),
+      }));
+    }
+    await audit.record(
+      tx,
+      principal,
+      controlAudit({
+        kind: 'feature_control.updated',
+        by: principal.email,
+        control: before,
+        feature,
+        environment,
+        project,
+        variantNames,
+        before,
+        after: state,
+        targetingChanged: rulesChanged,
+        version,
+        restoredFrom: options.restoredFrom,
+        changeRequest: options.changeRequest,
+        bypass,
+      }),
+    );
+    const switched = before.enabled !== after.enabled;
+    const live = {
+      kind: switched && !rulesChanged ? ('feature.toggled' as const) : ('feature.targeting' as const),
+      projectKey: project.key,
+      environmentKey: environment.key,
+      featureKey: feature.key,
+      actor: actorOf(principal),
+      at: at.toISOString(),
+      enabled: after.enabled,
+    };
+    await outbox(tx, organisationId, live);
+    const changed = await events.within(tx, {
+      type: 'environment.changed',
+      organisationId,
+      environmentId: environment.id,
+      featureIds: [feature.id],
+    });
+    const today = await impressions.today(tx, organisationId, [after.id]);
+    const view = toControlView(
+      after,
+      {
+        featureKey: feature.key,
+        environmentKey: environment.key,
+        variantNames,
+        impressionsToday: today.get(after.id) ?? new Map(),
+      },
+      at,
+    );
     return {
-      view: result.view,
+      view,
       afterCommit: () => {
-        events.publish(result.changed);
-        events.publish({ type: 'dashboard', organisationId, change: result.live });
+        events.publish(changed);
+        events.publish({ type: 'dashboard', organisationId, change: live });
       },
     };
   }

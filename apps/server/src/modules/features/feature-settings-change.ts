@@ -151,134 +151,127 @@ export function createFeatureSettingsChange(deps: {
     next: (before: FeatureSettingsSnapshot) => FeatureSettings,
   ): Promise<{ feature: Feature; afterCommit: () => void }> {
     const organisationId = principal.organisationId;
-    const { feature, changed } = await (async () => {
-      const found = await repo.findById(tx, organisationId, featureId, { forUpdate: true });
-      if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
-      // An applied change request was drafted by someone with these rights (change-requests module).
-      const drafted = options.changeRequest !== undefined;
-      if (!drafted) assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
-      await billing.assertActive(tx, organisationId);
-      const { bypass } = drafted
-        ? { bypass: false }
-        : await protection(tx, principal, found.project, { id: featureId });
-      const { feature: before, project } = found;
-      const stale = () => audit.staleWrite(tx, principal, { type: 'feature', id: featureId }, 'feature');
-      if (changedSince(before.updatedAt, options.basedOn)) throw await stale();
-      if (options.restore) {
-        const current = await versions.latest(tx, settingsRef(organisationId, featureId));
-        if (current && current.number !== options.restore.currentVersion) throw await stale();
-      }
-      const beforeSnapshot = await settingsSnapshot(tx, team, organisationId, before);
-      const input = next(beforeSnapshot);
-      if (input.key !== before.key)
-        throw new ValidationError('key', 'The key of a feature cannot be changed.');
-      const existing = await repo.variantsOf(tx, organisationId, [featureId]);
-      const incoming = new Map(input.variants.map((v, position) => [v.key, { ...v, position }]));
-      const removed = existing.filter((v) => !incoming.has(v.key)).map((v) => v.key);
-      if (options.restore) {
-        const { from, snapshot } = options.restore;
-        const reasons = await restoreProblems(tx, organisationId, input, removed, snapshot);
-        if (reasons.length > 0) throw new ConflictError(unrestorableMessage(from, reasons));
-      }
-      await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
-      if (removed.length > 0) {
-        throw new ValidationError(
-          'variants',
-          `Existing variants cannot be removed or re-keyed: ${removed.map((k) => `"${k}"`).join(', ')}.`,
-        );
-      }
-      // Variants go into every environment's SDK payload: changing them changes what production
-      // serves, which needs production rights when the project has a production environment.
-      const servedBefore = servedVariants(existing);
-      const servedAfter = servedVariants(input.variants);
-      const environments = await scope.environmentsOf(tx, organisationId, project.id);
-      if (!drafted && !isDeepStrictEqual(servedBefore, servedAfter)) {
-        const denial = servedChangeDenial(
-          principal,
-          environments.map(({ production, tags }) => ({ production, tags, projectId: project.id })),
-        );
-        if (denial) throw ForbiddenError.of(denial);
-      }
-      const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
-      const edited = servedBefore
-        .filter((v) => !isDeepStrictEqual(v, servedNext.get(v.key)))
-        .map((v) => v.key);
-      const at = now();
-      for (const variant of existing) {
-        const update = incoming.get(variant.key)!;
-        await repo.updateVariant(tx, featureId, variant.key, {
-          name: update.name,
-          description: update.description,
-          value: update.value ?? null,
-          position: update.position,
-          updatedAt: at,
-        });
-      }
-      const added = input.variants.filter((v) => !existing.some((e) => e.key === v.key));
-      await repo.insertVariants(
-        tx,
-        added.map((variant) => ({
-          organisationId,
-          featureId,
-          key: variant.key,
-          name: variant.name,
-          description: variant.description,
-          value: variant.value ?? null,
-          position: incoming.get(variant.key)!.position,
-        })),
+
+    const found = await repo.findById(tx, organisationId, featureId, { forUpdate: true });
+    if (!found || found.project.key !== projectKey) throw new NotFoundError('feature', featureId);
+    // An applied change request was drafted by someone with these rights (change-requests module).
+    const drafted = options.changeRequest !== undefined;
+    if (!drafted) assertAllowed(principal, 'update', { type: 'feature', projectId: found.project.id });
+    await billing.assertActive(tx, organisationId);
+    const { bypass } = drafted
+      ? { bypass: false }
+      : await protection(tx, principal, found.project, { id: featureId });
+    const { feature: before, project } = found;
+    const stale = () => audit.staleWrite(tx, principal, { type: 'feature', id: featureId }, 'feature');
+    if (changedSince(before.updatedAt, options.basedOn)) throw await stale();
+    if (options.restore) {
+      const current = await versions.latest(tx, settingsRef(organisationId, featureId));
+      if (current && current.number !== options.restore.currentVersion) throw await stale();
+    }
+    const beforeSnapshot = await settingsSnapshot(tx, team, organisationId, before);
+    const input = next(beforeSnapshot);
+    if (input.key !== before.key) throw new ValidationError('key', 'The key of a feature cannot be changed.');
+    const existing = await repo.variantsOf(tx, organisationId, [featureId]);
+    const incoming = new Map(input.variants.map((v, position) => [v.key, { ...v, position }]));
+    const removed = existing.filter((v) => !incoming.has(v.key)).map((v) => v.key);
+    if (options.restore) {
+      const { from, snapshot } = options.restore;
+      const reasons = await restoreProblems(tx, organisationId, input, removed, snapshot);
+      if (reasons.length > 0) throw new ConflictError(unrestorableMessage(from, reasons));
+    }
+    await team.assertMember(tx, organisationId, input.maintainerId, 'maintainerId');
+    if (removed.length > 0) {
+      throw new ValidationError(
+        'variants',
+        `Existing variants cannot be removed or re-keyed: ${removed.map((k) => `"${k}"`).join(', ')}.`,
       );
-      const linkedKeys = beforeSnapshot.jiraIssueKeys;
-      const unlinked = linkedKeys.filter((k) => !input.jiraIssueKeys.includes(k));
-      await linkRepo.removeIssueLinks(tx, featureId, unlinked);
-      const linkedIssues = input.jiraIssueKeys.filter((k) => !linkedKeys.includes(k));
-      await linkRepo.addIssueLinks(tx, organisationId, featureId, linkedIssues);
-      await setGoals(tx, organisationId, project.id, featureId, input.goals);
-      const after = await repo.update(tx, organisationId, featureId, {
-        name: input.name,
-        description: input.description,
-        permanent: input.permanent,
-        tags: input.tags,
-        maintainerId: input.maintainerId,
+    }
+    // Variants go into every environment's SDK payload: changing them changes what production
+    // serves, which needs production rights when the project has a production environment.
+    const servedBefore = servedVariants(existing);
+    const servedAfter = servedVariants(input.variants);
+    const environments = await scope.environmentsOf(tx, organisationId, project.id);
+    if (!drafted && !isDeepStrictEqual(servedBefore, servedAfter)) {
+      const denial = servedChangeDenial(
+        principal,
+        environments.map(({ production, tags }) => ({ production, tags, projectId: project.id })),
+      );
+      if (denial) throw ForbiddenError.of(denial);
+    }
+    const servedNext = new Map(servedAfter.map((v) => [v.key, v]));
+    const edited = servedBefore.filter((v) => !isDeepStrictEqual(v, servedNext.get(v.key))).map((v) => v.key);
+    const at = now();
+    for (const variant of existing) {
+      const update = incoming.get(variant.key)!;
+      await repo.updateVariant(tx, featureId, variant.key, {
+        name: update.name,
+        description: update.description,
+        value: update.value ?? null,
+        position: update.position,
         updatedAt: at,
       });
-      const version = await recordSettingsVersion(versions, tx, {
+    }
+    const added = input.variants.filter((v) => !existing.some((e) => e.key === v.key));
+    await repo.insertVariants(
+      tx,
+      added.map((variant) => ({
         organisationId,
         featureId,
-        author: authorOf(principal),
-        origin: options.origin,
+        key: variant.key,
+        name: variant.name,
+        description: variant.description,
+        value: variant.value ?? null,
+        position: incoming.get(variant.key)!.position,
+      })),
+    );
+    const linkedKeys = beforeSnapshot.jiraIssueKeys;
+    const unlinked = linkedKeys.filter((k) => !input.jiraIssueKeys.includes(k));
+    await linkRepo.removeIssueLinks(tx, featureId, unlinked);
+    const linkedIssues = input.jiraIssueKeys.filter((k) => !linkedKeys.includes(k));
+    await linkRepo.addIssueLinks(tx, organisationId, featureId, linkedIssues);
+    await setGoals(tx, organisationId, project.id, featureId, input.goals);
+    const after = await repo.update(tx, organisationId, featureId, {
+      name: input.name,
+      description: input.description,
+      permanent: input.permanent,
+      tags: input.tags,
+      maintainerId: input.maintainerId,
+      updatedAt: at,
+    });
+    const version = await recordSettingsVersion(versions, tx, {
+      organisationId,
+      featureId,
+      author: authorOf(principal),
+      origin: options.origin,
+      restoredFrom: options.restore?.from,
+      before: beforeSnapshot,
+      after: await settingsSnapshot(tx, team, organisationId, after),
+    });
+    await audit.record(
+      tx,
+      principal,
+      featureAudit({
+        kind: 'feature.updated',
+        by: principal.email,
+        feature: after,
+        project,
+        settings: { before, after },
+        variantsAdded: added.map((v) => v.key),
+        variantsEdited: edited,
+        issues: { before: linkedKeys, after: input.jiraIssueKeys },
+        version,
         restoredFrom: options.restore?.from,
-        before: beforeSnapshot,
-        after: await settingsSnapshot(tx, team, organisationId, after),
-      });
-      await audit.record(
-        tx,
-        principal,
-        featureAudit({
-          kind: 'feature.updated',
-          by: principal.email,
-          feature: after,
-          project,
-          settings: { before, after },
-          variantsAdded: added.map((v) => v.key),
-          variantsEdited: edited,
-          issues: { before: linkedKeys, after: input.jiraIssueKeys },
-          version,
-          restoredFrom: options.restore?.from,
-          bypass,
-        }),
-      );
-      const feature = await read.one(tx, principal, { feature: after, project });
-      await announce.linksWithin(tx, principal, feature, 'linked', linkedIssues);
-      return {
-        feature,
-        changed: await announce.changedWithin(
-          tx,
-          organisationId,
-          environments.map((environment) => environment.id),
-          featureId,
-        ),
-      };
-    })();
+        bypass,
+      }),
+    );
+    const feature = await read.one(tx, principal, { feature: after, project });
+    await announce.linksWithin(tx, principal, feature, 'linked', linkedIssues);
+    const changed = await announce.changedWithin(
+      tx,
+      organisationId,
+      environments.map((environment) => environment.id),
+      featureId,
+    );
     return {
       feature,
       afterCommit: () =>

@@ -57,72 +57,70 @@ export function createSegmentChange(deps: {
   ): Promise<Segment> {
     const organisationId = principal.organisationId;
     const { id } = target;
-    {
-      const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
-      if (
-        !found ||
-        found.project.key !== target.projectKey ||
-        found.environment.key !== target.environmentKey
-      ) {
-        throw new NotFoundError('segment', id);
-      }
-      // An applied change request was drafted by someone with these rights (change-requests module).
-      if (!options.changeRequest) {
-        assertSegmentAllowed(principal, 'update', found.environment, found.project.id);
-      }
-      await billing.assertActive(tx, organisationId);
-      const { bypass } = options.changeRequest
-        ? { bypass: false }
-        : await protection(
-            tx,
-            principal,
-            { ...found.environment, projectId: found.project.id },
-            { type: 'segment', id },
-          );
-      const stale = () => audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
-      if (changedSince(found.segment.updatedAt, options.basedOn)) throw await stale();
-      if (options.restore) {
-        const current = await versions.latest(tx, segmentRef(organisationId, id));
-        if (current && current.number !== options.restore.currentVersion) throw await stale();
-      }
-      const before = segmentSnapshot(found.segment);
-      const input = next(before);
-      if (input.key !== found.segment.key)
-        throw new ValidationError('key', 'The key of a segment cannot be changed.');
-      const row = await repo.update(tx, organisationId, id, {
-        name: input.name,
-        description: input.description,
-        updatedAt: now(),
-      });
-      const version = await recordSegmentVersion(versions, tx, {
-        organisationId,
-        segment: row,
-        author: authorOf(principal),
-        origin: options.origin,
-        restoredFrom: options.restore?.from,
-        before,
-      });
-      await audit.record(
-        tx,
-        principal,
-        segmentAudit({
-          kind: 'segment.updated',
-          by: principal.email,
-          segment: { id, key: row.key },
-          environment: {
-            key: found.environment.key,
-            name: found.environment.name,
-            projectKey: found.project.key,
-          },
-          name: { from: found.segment.name, to: row.name },
-          descriptionChanged: found.segment.description !== row.description,
-          version,
-          restoredFrom: options.restore?.from,
-          bypass,
-        }),
-      );
-      return toSegment(row, found.project.key, found.environment.key);
+    const found = await repo.findById(tx, organisationId, id, { forUpdate: true });
+    if (
+      !found ||
+      found.project.key !== target.projectKey ||
+      found.environment.key !== target.environmentKey
+    ) {
+      throw new NotFoundError('segment', id);
     }
+    // An applied change request was drafted by someone with these rights (change-requests module).
+    if (!options.changeRequest) {
+      assertSegmentAllowed(principal, 'update', found.environment, found.project.id);
+    }
+    await billing.assertActive(tx, organisationId);
+    const { bypass } = options.changeRequest
+      ? { bypass: false }
+      : await protection(
+          tx,
+          principal,
+          { ...found.environment, projectId: found.project.id },
+          { type: 'segment', id },
+        );
+    const stale = () => audit.staleWrite(tx, principal, { type: 'segment', id }, 'segment');
+    if (changedSince(found.segment.updatedAt, options.basedOn)) throw await stale();
+    if (options.restore) {
+      const current = await versions.latest(tx, segmentRef(organisationId, id));
+      if (current && current.number !== options.restore.currentVersion) throw await stale();
+    }
+    const before = segmentSnapshot(found.segment);
+    const input = next(before);
+    if (input.key !== found.segment.key)
+      throw new ValidationError('key', 'The key of a segment cannot be changed.');
+    const row = await repo.update(tx, organisationId, id, {
+      name: input.name,
+      description: input.description,
+      updatedAt: now(),
+    });
+    const version = await recordSegmentVersion(versions, tx, {
+      organisationId,
+      segment: row,
+      author: authorOf(principal),
+      origin: options.origin,
+      restoredFrom: options.restore?.from,
+      before,
+    });
+    await audit.record(
+      tx,
+      principal,
+      segmentAudit({
+        kind: 'segment.updated',
+        by: principal.email,
+        segment: { id, key: row.key },
+        environment: {
+          key: found.environment.key,
+          name: found.environment.name,
+          projectKey: found.project.key,
+        },
+        name: { from: found.segment.name, to: row.name },
+        descriptionChanged: found.segment.description !== row.description,
+        version,
+        restoredFrom: options.restore?.from,
+        bypass,
+      }),
+    );
+    return toSegment(row, found.project.key, found.environment.key);
   }
 
   /** One write in its own transaction. */
