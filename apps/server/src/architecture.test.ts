@@ -56,6 +56,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   change_requests: 'change-requests',
   change_request_changes: 'change-requests',
   change_request_events: 'change-requests',
+  schedules: 'schedules',
+  schedule_events: 'schedules',
 };
 
 const src = path.dirname(fileURLToPath(import.meta.url));

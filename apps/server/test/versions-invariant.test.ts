@@ -17,6 +17,7 @@ import { compare, fingerprint } from './version-fingerprint';
 import { writeCases, type Case } from './versions-invariant.cases';
 import { changeRequestCases } from './versions-invariant.change-request-cases';
 import { resourceCases } from './versions-invariant.resource-cases';
+import { scheduleCases } from './versions-invariant.schedule-cases';
 
 let h: Harness;
 let team: Team;
@@ -68,6 +69,7 @@ describe('versions of feature controls, feature settings, segments and environme
     for (const [name, more] of [
       ...Object.entries(resourceCases(context)),
       ...Object.entries(changeRequestCases(context)),
+      ...Object.entries(scheduleCases(context)),
     ])
       CASES[name] = [...(CASES[name] ?? []), ...more];
     for (const route of routes) {
@@ -115,6 +117,7 @@ describe('versions of feature controls, feature settings, segments and environme
         'POST /api/v1/projects/:projectKey/features/:featureKey/versions/:number/restore',
         'DELETE /api/v1/users/:id',
         'POST /api/v1/projects/:projectKey/change-requests/:id/apply',
+        'POST /api/v1/projects/:projectKey/schedules/:id/:action',
       ]
         .filter((name) => routes.some((r) => `${r.method} ${r.url}` === name))
         .sort(),

@@ -87,6 +87,8 @@ export type ControlAuditEntry = ByMember & {
   changeRequest?: { id: string; title: string } | undefined;
   /** Written directly to an environment that asks for change requests, by a member allowed to bypass them. */
   bypass?: boolean | undefined;
+  /** Written by a schedule (docs/adr/0025-scheduler.md): which, and what it did ("ramp step 2 of 3: 50 %"). */
+  scheduled?: { id: string; label: string } | undefined;
 };
 
 /** Projects of an organisation. */

@@ -43,3 +43,5 @@ export * from './schemas/versions';
 export * from './versions/index';
 export * from './schemas/change-requests';
 export * from './change-requests/index';
+export * from './schemas/schedules';
+export * from './schedules/index';

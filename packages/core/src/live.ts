@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANGE_REQUEST_TRANSITIONS } from './schemas/change-requests';
+import { SCHEDULE_STATES } from './schemas/schedules';
 
 /**
  * The live dashboard's wire messages (docs/product.md "Live updates"): what the server's
@@ -18,6 +19,7 @@ export const LIVE_CHANGE_KINDS = [
   'feature.seen',
   'experiment.changed',
   'change-request.changed',
+  'schedule.changed',
 ] as const;
 
 /**
@@ -43,6 +45,8 @@ export const liveChangeSchema = z.object({
   changeRequest: z
     .object({ id: z.string(), title: z.string(), transition: z.enum(CHANGE_REQUEST_TRANSITIONS) })
     .optional(),
+  /** `schedule.changed`: which schedule, and where it stands now. */
+  schedule: z.object({ id: z.string(), state: z.enum(SCHEDULE_STATES) }).optional(),
 });
 /** Type of {@link liveChangeSchema}. */
 export type LiveChange = z.infer<typeof liveChangeSchema>;

@@ -15,7 +15,11 @@ export function clampSplit(value: number): number {
  * Shares `total` among `indexes` in proportion to `weights` (evenly when they are all 0), in whole
  * numbers by largest remainder, ties to the earlier index.
  */
-function share(total: number, indexes: readonly number[], weights: readonly number[]): Map<number, number> {
+export function share(
+  total: number,
+  indexes: readonly number[],
+  weights: readonly number[],
+): Map<number, number> {
   const weight = indexes.reduce((sum, i) => sum + weights[i]!, 0);
   const parts = indexes.map((i) => {
     const exact = weight > 0 ? (total * weights[i]!) / weight : total / indexes.length;

@@ -4,6 +4,7 @@ import { auditRoutes } from '../modules/audit/audit.routes';
 import { authRoutes } from '../modules/auth/auth.routes';
 import { billingRoutes } from '../modules/billing/billing.routes';
 import { changeRequestsRoutes } from '../modules/change-requests/change-requests.routes';
+import { schedulesRoutes } from '../modules/schedules/schedules.routes';
 import { controlsRoutes } from '../modules/controls/controls.routes';
 import { environmentsRoutes } from '../modules/environments/environments.routes';
 import { experimentsRoutes } from '../modules/experiments/experiments.routes';
@@ -49,6 +50,7 @@ export async function registerDashboardRoutes(
       approvalSettings: services.approvalSettings,
     }),
   );
+  await app.register(schedulesRoutes({ schedules: services.schedules }));
   await app.register(teamRoutes({ team: services.team }));
   await app.register(membersRoutes({ members: services.members }));
   await app.register(targetsRoutes({ targets: services.targets }));

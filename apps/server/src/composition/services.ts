@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config';
-import type { DatabaseHandle } from '../db/client';
+import type { DatabaseHandle, Executor } from '../db/client';
 import { createChangeEvents } from '../lib/change-events';
 import { createMailer } from '../lib/mailer';
 import { createOutgoingFetch } from '../lib/outgoing-url';
@@ -44,6 +44,9 @@ import { createMembersService, type MembersLogger } from '../modules/members/mem
 import { createOrganisationsService } from '../modules/organisations/organisations.service';
 import { createProjectsService } from '../modules/projects/projects.service';
 import { createQueue } from '../modules/queue/queue.service';
+import { createScheduleNotices } from '../modules/schedules/schedule-notices';
+import type { SchedulePorts } from '../modules/schedules/schedule-ports';
+import { createSchedulesService } from '../modules/schedules/schedules.service';
 import { createRolesService } from '../modules/roles/roles.service';
 import { createScope } from '../modules/scope/scope.service';
 import { createSegmentsService, segmentKeysOf } from '../modules/segments/segments.service';
@@ -252,6 +255,13 @@ export function createServices(
   // Change requests over controls, features and segments (docs/adr/0024-change-requests.md), telling reviewers and authors
   // by e-mail and the integrations through the outbox; their rule protects environments (above).
   const memberGrants = createMemberGrants({ enabled: uiFlags['roles-admin'] });
+  const memberFacts = async (executor: Executor, organisationId: string) => {
+    const grants = await memberGrants(executor, organisationId);
+    return (await team.activeMembers(executor, organisationId)).map((member) => ({
+      ...member,
+      grants: grants.get(member.id) ?? [],
+    }));
+  };
   const changeRequests = createChangeRequestsService({
     db,
     audit,
@@ -264,18 +274,34 @@ export function createServices(
     notices: createChangeRequestNotices({
       outbox,
       mail,
-      members: async (executor, organisationId) => {
-        const grants = await memberGrants(executor, organisationId);
-        return (await team.activeMembers(executor, organisationId)).map((member) => ({
-          ...member,
-          grants: grants.get(member.id) ?? [],
-        }));
-      },
+      members: memberFacts,
       publicUrl,
       baseDomain,
     }),
   });
   const approvalSettings = createApprovalSettingsService({ db, audit, scope });
+  // Schedules over controls and change requests (docs/adr/0025-scheduler.md), woken by the queue;
+  // they act for their author, with the author's rights at each step.
+  const scheduleMember: SchedulePorts['member'] = async (executor, organisationId, userId) => {
+    const member = (await memberFacts(executor, organisationId)).find((one) => one.id === userId);
+    const organisation = member ? await organisations.find(executor, organisationId) : null;
+    return member && organisation ? { ...member, organisationDomain: organisation.domain } : null;
+  };
+  const schedules = createSchedulesService({
+    db,
+    scope,
+    queue,
+    events,
+    controls: controls.forSchedules,
+    versions,
+    impressions,
+    requests: changeRequests.forSchedules,
+    member: scheduleMember,
+    isProtected: isEnvironmentProtected,
+    protection: createEnvironmentProtection(),
+    notices: createScheduleNotices({ mail, member: scheduleMember, publicUrl, baseDomain }),
+    ...clock,
+  });
   const sdkRegistration = createSdkRegistration({
     db,
     audit,
@@ -353,6 +379,7 @@ export function createServices(
     controls,
     changeRequests,
     approvalSettings,
+    schedules,
     environments,
     projects,
     featureReads,

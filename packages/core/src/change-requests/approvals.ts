@@ -51,3 +51,14 @@ export function tallyReviews(
     approved: approvals >= settings.minApprovals && changesRequestedBy.length === 0,
   };
 }
+
+/** The permission resource of an environment's change requests (what `approve` and `bypass` act on). */
+export function changeRequestsIn(
+  environment: { production: boolean; tags: readonly string[] },
+  projectId: string,
+) {
+  return {
+    type: 'changeRequest' as const,
+    environment: { production: environment.production, tags: environment.tags, projectId },
+  };
+}

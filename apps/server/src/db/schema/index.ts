@@ -18,3 +18,4 @@ export * from './throttle.ts';
 export * from './versions.ts';
 export * from './queue.ts';
 export * from './change-requests.ts';
+export * from './schedules.ts';

@@ -1,4 +1,5 @@
 import {
+  changeRequestsIn,
   can,
   changeRequestRequiredMessage,
   escapeMarkdown,
@@ -14,7 +15,7 @@ import type { Principal } from '../auth/auth.service';
 import type { EnvironmentProtection } from '../controls/controls.service';
 import type { ProjectProtection } from '../features/feature-settings-change';
 import type { Scope } from '../scope/scope.service';
-import { changeRequestsIn, settingsOrDefault } from './change-request-facts';
+import { settingsOrDefault } from './change-request-facts';
 import * as repo from './change-requests.repository';
 
 /** Who may read an environment's approval settings. */

@@ -1,4 +1,5 @@
 import {
+  changeRequestsIn,
   CHANGE_REQUEST_BUTTONS,
   DEFAULT_APPROVAL_SETTINGS,
   can,
@@ -47,17 +48,6 @@ export function factsOf(
     round: found.request.round,
     changeCount,
     reviews: reviewsOf(events),
-  };
-}
-
-/** The permission resource of an environment's change requests (what `approve` and `bypass` act on). */
-export function changeRequestsIn(
-  environment: { production: boolean; tags: readonly string[] },
-  projectId: string,
-) {
-  return {
-    type: 'changeRequest' as const,
-    environment: { production: environment.production, tags: environment.tags, projectId },
   };
 }
 

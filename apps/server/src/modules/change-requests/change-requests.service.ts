@@ -339,6 +339,34 @@ export function createChangeRequestsService(deps: {
       });
     },
 
+    /** What schedules ask of change requests (modules/schedules): one applied when it falls due. */
+    forSchedules: {
+      /** The request's state and title, when it is one of the project's. */
+      async find(executor: Executor, principal: Principal, projectKey: string, id: string) {
+        const found = await locate(executor, principal, projectKey, id, false);
+        return {
+          state: found.request.state,
+          title: found.request.title,
+          environmentId: found.environment.id,
+          authorId: found.request.authorId,
+          mayApprove: actorOf(principal, found).mayApprove,
+        };
+      },
+      /**
+       * Applies the request in the scheduler's transaction `tx`, by the schedule's author, as an
+       * `apply` would (refused unless approved; suspended on a conflict); its state after, and what
+       * to announce once `tx` commits.
+       */
+      async applyWithin(tx: Executor, principal: Principal, projectKey: string, id: string) {
+        const after: AfterCommit = [];
+        const found = await locate(tx, principal, projectKey, id, true);
+        const loaded = await load(tx, principal.organisationId, found);
+        await applyNow(tx, { ...loaded, found, principal }, after);
+        const now = await locate(tx, principal, projectKey, id, false);
+        return { state: now.request.state, reason: now.request.suspendedReason, after };
+      },
+    },
+
     /** POST …/{id}/apply: every change written in one transaction, or the request suspended. */
     apply(principal: Principal, projectKey: string, id: string) {
       return act(principal, projectKey, id, (tx, context, after) => applyNow(tx, context, after));

@@ -16,9 +16,11 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
   const restored = entry.restoredFrom === undefined ? '' : ` (version ${entry.restoredFrom} restored)`;
   const through = entry.changeRequest
     ? ` through the change request **${escapeMarkdown(entry.changeRequest.title)}**`
-    : entry.bypass
-      ? ', bypassing the change requests this environment asks for'
-      : '';
+    : entry.scheduled
+      ? ` as scheduled (${escapeMarkdown(entry.scheduled.label)})${entry.bypass ? ', bypassing the change requests this environment asks for' : ''}`
+      : entry.bypass
+        ? ', bypassing the change requests this environment asks for'
+        : '';
   return {
     action: FLAGS_AUDIT_ENTRY_ACTIONS[entry.kind],
     resourceType: 'feature_control',
@@ -43,6 +45,7 @@ export function controlAudit(entry: ControlAuditEntry): AuditEntry {
       ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
       ...(entry.changeRequest ? { changeRequestId: entry.changeRequest.id } : {}),
       ...(entry.bypass ? { bypass: true } : {}),
+      ...(entry.scheduled ? { scheduleId: entry.scheduled.id } : {}),
     },
   };
 }

@@ -46,6 +46,11 @@ export type ControlChangeOptions = {
   restoredFrom?: number | undefined;
   /** The applied change request this write belongs to; without one, the environment's protection decides. */
   changeRequest?: { id: string; title: string } | undefined;
+  /**
+   * The schedule making this write (docs/adr/0025-scheduler.md): its author's rights and the
+   * environment's protection were checked when it was made, and it says whether its author bypassed them.
+   */
+  scheduled?: { id: string; label: string; bypass: boolean } | undefined;
 };
 
 /**
@@ -74,7 +79,12 @@ export type EnvironmentProtection = (
 export const unprotected: EnvironmentProtection = async () => ({ bypass: false });
 
 /** A write made inside a caller's transaction, and what to announce once that transaction commits. */
-export type ControlWrite = { view: FeatureControl; afterCommit: () => void };
+export type ControlWrite = {
+  view: FeatureControl;
+  /** The version the write created; undefined when it changed nothing. */
+  version: number | undefined;
+  afterCommit: () => void;
+};
 
 export type ControlChange = ReturnType<typeof createControlChange>;
 
@@ -114,7 +124,7 @@ export function createControlChange(deps: {
     const { control: before, feature, environment, project } = found;
     // An applied change request was drafted by someone with these rights and applied by its author
     // or a reviewer of the environment (change-requests module); any other write needs them now.
-    if (!options.changeRequest) {
+    if (!options.changeRequest && !options.scheduled) {
       assertAllowed(principal, 'update', {
         type: 'featureControl',
         environment: { production: environment.production, tags: environment.tags, projectId: project.id },
@@ -123,12 +133,14 @@ export function createControlChange(deps: {
     await billing.assertActive(tx, organisationId);
     const { bypass } = options.changeRequest
       ? { bypass: false }
-      : await protection(
-          tx,
-          principal,
-          { ...environment, projectId: project.id },
-          { type: 'feature_control', id: before.id },
-        );
+      : options.scheduled
+        ? { bypass: options.scheduled.bypass }
+        : await protection(
+            tx,
+            principal,
+            { ...environment, projectId: project.id },
+            { type: 'feature_control', id: before.id },
+          );
     const ref = { organisationId, resourceType: 'feature_control' as const, resourceId: before.id };
     const stale = async (changedAt?: Date) =>
       audit.staleWrite(
@@ -206,6 +218,7 @@ export function createControlChange(deps: {
         restoredFrom: options.restoredFrom,
         changeRequest: options.changeRequest,
         bypass,
+        scheduled: options.scheduled && { id: options.scheduled.id, label: options.scheduled.label },
       }),
     );
     const switched = before.enabled !== after.enabled;
@@ -238,6 +251,7 @@ export function createControlChange(deps: {
     );
     return {
       view,
+      version,
       afterCommit: () => {
         events.publish(changed);
         events.publish({ type: 'dashboard', organisationId, change: live });

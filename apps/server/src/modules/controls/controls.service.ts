@@ -318,6 +318,60 @@ export function createControlsService(deps: {
       },
     },
 
+    /** What schedules read of controls and how they write them (modules/schedules). */
+    forSchedules: {
+      /** A control of a live feature, environment and project, with all three; `forUpdate` locks its row. */
+      find: repo.findControl,
+      /** The same, by keys. */
+      findByKeys: repo.findControlByKeys,
+      /** What is wrong with a state for a control (unknown variants, rules that do not hold). */
+      problems: async (
+        executor: Executor,
+        organisationId: string,
+        where: { projectId: string; environmentId: string; featureId: string },
+        state: ControlState,
+      ) => {
+        const variants = await repo.variantsOf(executor, organisationId, where.featureId);
+        const context = await ruleContext(executor, organisationId, where);
+        return [
+          ...variantProblems(
+            state,
+            variants.map((v) => v.key),
+          ),
+          ...ruleProblems(state.rules, context),
+        ];
+      },
+      /** The feature's variants' keys, in order. */
+      async variantKeys(executor: Executor, organisationId: string, featureId: string): Promise<string[]> {
+        return (await repo.variantsOf(executor, organisationId, featureId)).map((v) => v.key);
+      },
+      /**
+       * Writes the state `next` gives, in the scheduler's transaction `tx`, as the control's next
+       * version with source `schedule`; the caller runs `afterCommit` once `tx` commits.
+       */
+      write(
+        tx: Executor,
+        principal: Principal,
+        controlId: string,
+        schedule: { id: string; label: string; bypass: boolean; comment: string | null },
+        next: (before: ControlState) => ControlState,
+      ): Promise<ControlWrite> {
+        return change.within(
+          tx,
+          principal,
+          controlId,
+          {
+            origin: {
+              source: 'schedule',
+              comment: schedule.comment ? `${schedule.label}: ${schedule.comment}` : schedule.label,
+            },
+            scheduled: { id: schedule.id, label: schedule.label, bypass: schedule.bypass },
+          },
+          next,
+        );
+      },
+    },
+
     /** GET /api/v1/variant-daily-impressions: the last 30 days of one control, one dataset per variant. */
     async dailyImpressions(principal: Principal, controlId: string): Promise<VariantDailyImpressions> {
       const found = await repo.findControl(db, principal.organisationId, controlId);

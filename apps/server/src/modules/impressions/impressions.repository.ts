@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { impressionCounters } from '../../db/schema/index';
 
@@ -45,4 +45,25 @@ export async function dailyCounts(db: Executor, organisationId: string, controlI
       ),
     )
     .orderBy(asc(impressionCounters.day));
+}
+
+/** The sum of a control's impression counters of these variants, every day. */
+export async function totalOf(
+  db: Executor,
+  organisationId: string,
+  controlId: string,
+  variantKeys: readonly string[],
+): Promise<number> {
+  if (variantKeys.length === 0) return 0;
+  const [row] = await db
+    .select({ total: sql<string | null>`sum(${impressionCounters.count})` })
+    .from(impressionCounters)
+    .where(
+      and(
+        eq(impressionCounters.organisationId, organisationId),
+        eq(impressionCounters.featureControlId, controlId),
+        inArray(impressionCounters.variantKey, [...variantKeys]),
+      ),
+    );
+  return Number(row?.total ?? 0);
 }

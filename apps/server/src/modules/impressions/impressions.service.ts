@@ -39,6 +39,16 @@ export function createImpressionsService(deps: { db: Database; now?: () => Date 
       return byControl;
     },
 
+    /** Every impression a control's variants have had, of these variants (a ramp's exposures). */
+    total(
+      executor: Executor,
+      organisationId: string,
+      controlId: string,
+      variantKeys: readonly string[],
+    ): Promise<number> {
+      return repo.totalOf(executor, organisationId, controlId, variantKeys);
+    },
+
     /** One control's last 30 days (UTC, today last), one dataset per variant in the variants' order. */
     async dailySeries(
       organisationId: string,

@@ -25,7 +25,13 @@ const SEALED_CONTEXT = 'mail.message';
 
 /** What an e-mail is for, in the log and the job's record ("A sign-up pin e-mail could not be sent"). */
 export type MailPurpose =
-  'invitation' | 'sign-up pin' | 'welcome' | 'password reset' | 'find organisation' | 'change request';
+  | 'invitation'
+  | 'sign-up pin'
+  | 'welcome'
+  | 'password reset'
+  | 'find organisation'
+  | 'change request'
+  | 'schedule';
 
 /** A mail job's payload: no credential and no address in clear. */
 type MailJob = {

@@ -27,3 +27,12 @@ export async function mergeSettings(
     .set({ settings: sql`${organisations.settings} || ${JSON.stringify(settings)}::jsonb` })
     .where(eq(organisations.id, organisationId));
 }
+
+/** One organisation by id, or null. */
+export async function findOrganisation(db: Executor, id: string): Promise<OrganisationRef | null> {
+  const [row] = await db
+    .select({ id: organisations.id, name: organisations.name, domain: organisations.domain })
+    .from(organisations)
+    .where(eq(organisations.id, id));
+  return row ?? null;
+}

@@ -15,6 +15,11 @@ export function createOrganisationsService() {
       return repo.insertOrganisation(tx, organisation);
     },
 
+    /** One organisation by id (its domain names its dashboard's links), or null. */
+    find(executor: Executor, id: string): Promise<OrganisationRef | null> {
+      return repo.findOrganisation(executor, id);
+    },
+
     /** The initial payload's `organisation.settings.jiraEnabled` (docs/product.md §3). */
     setJiraEnabled(tx: Executor, organisationId: string, enabled: boolean): Promise<void> {
       return repo.mergeSettings(tx, organisationId, { jiraEnabled: enabled });
