@@ -39,6 +39,8 @@ export async function elapse(h: Harness, clock: ReturnType<typeof testClock>, ms
 
 /** The checkout control's ETag in an environment's SDK payload. */
 export async function payloadEtag(h: Harness, apiKey: string): Promise<string> {
+  // The payloads are rebuilt after the commit (on PostgreSQL, when the notification comes back).
+  await h.app.sdk.store.settled();
   const res = await h.app.inject({
     method: 'GET',
     url: '/api/sdk/v1/features',

@@ -87,6 +87,7 @@ export const SCHEDULE_MESSAGES = {
   cronFields: 'A cron expression has 5 fields: minute, hour, day of month, month and day of week.',
   timeZone: 'Must be an IANA time zone, such as Europe/Berlin.',
   increasing: 'Each step must serve the variant to more users than the step before.',
+  atBeforeNow: 'The time must be in the future.',
   untilBeforeNow: 'The end must be in the future.',
   cutoffBeforeStart: 'The cut-off must come after the start.',
   recurringRequest: 'A recurring schedule makes a control change; a change request is applied once.',

@@ -70,6 +70,24 @@ export function createControlsService(deps: {
   const change = createControlChange({ ...deps, protection: deps.protection ?? unprotected, now });
   const history = createControlHistory({ db, versions: deps.versions, change });
 
+  /** What is wrong with a state for a control (unknown variants, rules that do not hold). */
+  async function problems(
+    executor: Executor,
+    organisationId: string,
+    where: { projectId: string; environmentId: string; featureId: string },
+    state: ControlState,
+  ) {
+    const variants = await repo.variantsOf(executor, organisationId, where.featureId);
+    const context = await ruleContext(executor, organisationId, where);
+    return [
+      ...variantProblems(
+        state,
+        variants.map((v) => v.key),
+      ),
+      ...ruleProblems(state.rules, context),
+    ];
+  }
+
   /** The first version of each control just created, by whoever created it. */
   async function recordFirstVersions(
     tx: Executor,
@@ -276,23 +294,7 @@ export function createControlsService(deps: {
         const rows = await repo.variantsOf(executor, organisationId, featureId);
         return Object.fromEntries(rows.map((v) => [v.key, v.name]));
       },
-      /** What is wrong with a state for a control (unknown variants, rules that do not hold). */
-      async problems(
-        executor: Executor,
-        organisationId: string,
-        where: { projectId: string; environmentId: string; featureId: string },
-        state: ControlState,
-      ) {
-        const variants = await repo.variantsOf(executor, organisationId, where.featureId);
-        const context = await ruleContext(executor, organisationId, where);
-        return [
-          ...variantProblems(
-            state,
-            variants.map((v) => v.key),
-          ),
-          ...ruleProblems(state.rules, context),
-        ];
-      },
+      problems,
       /**
        * Writes the state `next` gives, in the request's transaction `tx`, as the control's next
        * version with source `change-request`; the caller runs `afterCommit` once `tx` commits.
@@ -324,23 +326,7 @@ export function createControlsService(deps: {
       find: repo.findControl,
       /** The same, by keys. */
       findByKeys: repo.findControlByKeys,
-      /** What is wrong with a state for a control (unknown variants, rules that do not hold). */
-      problems: async (
-        executor: Executor,
-        organisationId: string,
-        where: { projectId: string; environmentId: string; featureId: string },
-        state: ControlState,
-      ) => {
-        const variants = await repo.variantsOf(executor, organisationId, where.featureId);
-        const context = await ruleContext(executor, organisationId, where);
-        return [
-          ...variantProblems(
-            state,
-            variants.map((v) => v.key),
-          ),
-          ...ruleProblems(state.rules, context),
-        ];
-      },
+      problems,
       /** The feature's variants' keys, in order. */
       async variantKeys(executor: Executor, organisationId: string, featureId: string): Promise<string[]> {
         return (await repo.variantsOf(executor, organisationId, featureId)).map((v) => v.key);

@@ -1,6 +1,6 @@
 import { MAX_OCCURRENCES_PER_SCHEDULE, isRequestChange, type ScheduleOccurrence } from '@vexil/core';
 import { occurrencesBetween } from './occurrences';
-import { patchLabel, stepLabel } from './schedule-steps';
+import { patchLabel, stepLabel } from './schedule-writes';
 import type { ScheduleInScope } from './schedules.repository';
 
 /**

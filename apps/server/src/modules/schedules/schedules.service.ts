@@ -1,15 +1,9 @@
 import {
   FINAL_SCHEDULE_STATES,
   MAX_CALENDAR_DAYS,
-  SCHEDULE_MESSAGES,
   SCHEDULE_RETRY_DELAYS_MS,
-  can,
-  changeRequestsIn,
-  isRequestChange,
-  rampProblem,
   sameJson,
   scheduleInputSchema,
-  withRule,
   type Schedule,
   type ScheduleAction,
   type ScheduleList,
@@ -17,24 +11,19 @@ import {
   type ScheduleSpec,
 } from '@vexil/core';
 import type { Database, Executor } from '../../db/client';
-import {
-  AppError,
-  BadRequestError,
-  ConflictError,
-  NotFoundError,
-  ValidationError,
-  assertAllowed,
-} from '../../errors';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { actorOf, type ChangeEvents } from '../../lib/change-events';
 import type { Principal } from '../auth/auth.service';
 import type { EnvironmentProtection } from '../controls/controls.service';
 import type { JobQueue } from '../queue/queue.service';
 import type { Scope } from '../scope/scope.service';
-import { checkCron, nextOccurrence } from './occurrences';
 import { listOccurrences } from './schedule-calendar';
 import type { ScheduleNotices } from './schedule-notices';
 import type { SchedulePorts } from './schedule-ports';
-import { createScheduleSteps, type Move } from './schedule-steps';
+import { createScheduleActions } from './schedule-actions';
+import { createScheduleChecks, rightsIn } from './schedule-checks';
+import { createScheduleSteps } from './schedule-steps';
+import type { Move } from './schedule-writes';
 import { toScheduleView } from './schedule-view';
 import * as repo from './schedules.repository';
 import type { ScheduleInScope } from './schedules.repository';
@@ -64,9 +53,11 @@ export function createSchedulesService(
     now?: () => Date;
   },
 ) {
-  const { db, scope, queue, events, notices, controls } = deps;
+  const { db, scope, queue, events, notices } = deps;
   const now = deps.now ?? (() => new Date());
   const steps = createScheduleSteps(deps);
+  const { check } = createScheduleChecks(deps);
+  const { actionMove } = createScheduleActions({ versions: deps.versions, steps });
 
   /** Writes a move: the schedule's fields and a new generation, its next job, its history, its notices. */
   async function commit(
@@ -122,14 +113,6 @@ export function createSchedulesService(
     });
   }
 
-  function rightsIn(principal: Principal, found: Pick<ScheduleInScope, 'environment' | 'project'>) {
-    const { environment, project } = found;
-    assertAllowed(principal, 'update', {
-      type: 'featureControl',
-      environment: { production: environment.production, tags: environment.tags, projectId: project.id },
-    });
-  }
-
   /** A project's schedule by id, locked when asked; 404 when it is another project's. */
   async function locate(
     executor: Executor,
@@ -142,87 +125,6 @@ export function createSchedulesService(
     const found = await repo.findSchedule(executor, principal.organisationId, id, { forUpdate: lock });
     if (!found || found.project.id !== project.id) throw new NotFoundError('schedule', id);
     return found;
-  }
-
-  /**
-   * Checks a schedule's spec against its control as it is now; the control, whether its author
-   * bypasses the environment's change requests, and when it first falls due.
-   */
-  async function check(tx: Executor, principal: Principal, projectKey: string, spec: ScheduleSpec, at: Date) {
-    const organisationId = principal.organisationId;
-    const found = await controls.findByKeys(tx, organisationId, {
-      projectKey,
-      featureKey: spec.featureKey,
-      environmentKey: spec.environmentKey,
-    });
-    if (!found) throw new NotFoundError('feature', `${spec.featureKey} in ${spec.environmentKey}`);
-    const { environment, project, control } = found;
-    rightsIn(principal, { environment, project });
-    const variants = await controls.variantKeys(tx, organisationId, found.feature.id);
-    const where = { ...environment, projectId: project.id };
-    let bypass = false;
-    let dueAt: Date;
-    if (spec.kind === 'once' && isRequestChange(spec.change)) {
-      const request = await deps.requests.find(tx, principal, projectKey, spec.change.changeRequestId);
-      if (request.environmentId !== environment.id)
-        throw new ValidationError('change.changeRequestId', 'The change request is of another environment.');
-      if (request.state !== 'approved' && request.state !== 'in-review')
-        throw new ValidationError(
-          'change.changeRequestId',
-          'Only a submitted or approved change request can be scheduled.',
-        );
-      if (request.authorId !== principal.userId && !request.mayApprove)
-        throw new AppError(
-          403,
-          'Only its author or a reviewer of the environment may schedule this change request.',
-          undefined,
-          undefined,
-          'forbidden',
-        );
-    } else {
-      ({ bypass } = await deps.protection(tx, principal, where, { type: 'feature_control', id: control.id }));
-    }
-    if (spec.kind !== 'ramp' && !isRequestChange(spec.change)) {
-      const patch = spec.change;
-      const state = {
-        enabled: control.enabled,
-        offVariantKey: control.offVariantKey,
-        rules: control.rules,
-        ...patch,
-      };
-      const problems = await controls.problems(
-        tx,
-        organisationId,
-        { projectId: project.id, environmentId: environment.id, featureId: found.feature.id },
-        state,
-      );
-      if (problems.length > 0) throw new BadRequestError(problems[0]!.message, problems);
-    }
-    if (spec.kind === 'once') {
-      dueAt = new Date(spec.at);
-      if (dueAt.getTime() < at.getTime() - 60_000)
-        throw new ValidationError('at', 'The time must be in the future.');
-    } else if (spec.kind === 'recurring') {
-      checkCron(spec.cron);
-      if (spec.until && new Date(spec.until) <= at)
-        throw new ValidationError('until', SCHEDULE_MESSAGES.untilBeforeNow);
-      const first = nextOccurrence(spec.cron, spec.timeZone, at);
-      if (!first || (spec.until && first > new Date(spec.until)))
-        throw new ValidationError('cron', 'The expression has no occurrence before the end.');
-      dueAt = first;
-    } else {
-      const rule = control.rules[spec.ruleIndex];
-      if (!rule) throw new ValidationError('ruleIndex', `There is no rule ${spec.ruleIndex + 1}.`);
-      if (!variants.includes(spec.variantKey))
-        throw new ValidationError('variantKey', `The feature has no variant ${spec.variantKey}.`);
-      const problem = rampProblem(rule, spec.variantKey);
-      if (problem) throw new ValidationError('variantKey', problem);
-      const start = spec.startAt ? new Date(spec.startAt) : at;
-      if (spec.cutoffAt && new Date(spec.cutoffAt) <= start)
-        throw new ValidationError('cutoffAt', SCHEDULE_MESSAGES.cutoffBeforeStart);
-      dueAt = start < at ? at : start;
-    }
-    return { found, bypass, dueAt: dueAt < at ? at : dueAt };
   }
 
   /** The spec as checked, or a 400 with its field errors. */
@@ -248,196 +150,6 @@ export function createSchedulesService(
     });
     for (const task of after) task();
     return viewOf(db, found, true);
-  }
-
-  /** The move of an action, or the refusal. */
-  async function actionMove(
-    tx: Executor,
-    principal: Principal,
-    found: ScheduleInScope,
-    action: ScheduleAction,
-    comment: string | null,
-    at: Date,
-  ): Promise<Move> {
-    const { schedule } = found;
-    const spec = schedule.spec;
-    const note = comment ? ` ${comment}` : '';
-    const event = (kind: Move['events'][number]['kind'], message: string) => ({
-      kind,
-      step: schedule.step >= 0 ? schedule.step : null,
-      actorName: principal.email,
-      message: `${message}${note}`,
-      version: null,
-    });
-    if (FINAL_SCHEDULE_STATES.includes(schedule.state))
-      throw new ConflictError(
-        `This schedule is ${schedule.state.replace('-', ' ')}; it can no longer change.`,
-      );
-    switch (action) {
-      case 'pause':
-        if (schedule.state !== 'ready' && schedule.state !== 'running')
-          throw new ConflictError(
-            `Only a ready or running schedule can be paused; this one is ${schedule.state}.`,
-          );
-        return {
-          changes: { state: 'paused', nextDueAt: null },
-          events: [event('paused', 'Paused.')],
-          after: [],
-        };
-      case 'resume':
-        return resumeMove(tx, found, at, event('resumed', 'Resumed.'));
-      case 'cancel':
-        return {
-          changes: { state: 'cancelled', nextDueAt: null },
-          events: [event('cancelled', 'Cancelled.')],
-          after: [],
-        };
-      case 'rollback':
-        return rollbackMove(tx, principal, found, at, event('rolled-back', 'Rolled back.'));
-      case 'advance': {
-        if (schedule.state !== 'ready' && schedule.state !== 'running')
-          throw new ConflictError(`Resume the schedule before advancing it; it is ${schedule.state}.`);
-        if (spec.kind === 'recurring')
-          throw new BadRequestError(
-            'A recurring schedule has no steps to advance; its next occurrence runs on time.',
-          );
-        if (spec.kind === 'ramp' && schedule.state === 'running') {
-          const step = spec.steps[schedule.step]!;
-          const mayBypass = can(principal, 'bypass', changeRequestsIn(found.environment, found.project.id));
-          if (step.approval && schedule.approvedStep !== schedule.step && !mayBypass)
-            throw new AppError(
-              409,
-              `Step ${schedule.step + 1} needs an approval before the ramp goes on; approve it instead.`,
-              undefined,
-              undefined,
-              'conflict',
-            );
-        }
-        const move = await steps.goOnNow(tx, found, at);
-        move.events.unshift(event('advanced', 'Advanced by hand.'));
-        return move;
-      }
-      case 'approve': {
-        if (spec.kind !== 'ramp' || schedule.state !== 'running')
-          throw new BadRequestError('Nothing of this schedule waits for an approval.');
-        const gate = await steps.gateOf(tx, found, at);
-        if (gate.gate === 'hold')
-          throw new BadRequestError(
-            `Step ${schedule.step + 1} is held until ${gate.until.toISOString()}; approve it after its hold.`,
-          );
-        if (gate.gate === 'exposures')
-          throw new BadRequestError(
-            `Step ${schedule.step + 1} has seen ${gate.exposures.seen} of the ${gate.exposures.needed} exposures it waits for.`,
-          );
-        if (gate.gate !== 'approval')
-          throw new BadRequestError('Nothing of this schedule waits for an approval.');
-        const approved = { ...found, schedule: { ...schedule, approvedStep: schedule.step } };
-        const move = await steps.goOnNow(tx, approved, at);
-        move.changes = { approvedStep: schedule.step, ...move.changes };
-        move.events.unshift(event('approved', `Step ${schedule.step + 1} approved.`));
-        return move;
-      }
-    }
-  }
-
-  /** Resumes a paused or suspended schedule from what is live now; its next due time recomputed. */
-  async function resumeMove(
-    tx: Executor,
-    found: ScheduleInScope,
-    at: Date,
-    entry: Move['events'][number],
-  ): Promise<Move> {
-    const { schedule } = found;
-    if (schedule.state !== 'paused' && schedule.state !== 'suspended')
-      throw new ConflictError(
-        `Only a paused or suspended schedule can be resumed; this one is ${schedule.state}.`,
-      );
-    const spec = schedule.spec;
-    const control = await steps.controlOf(tx, found).catch(() => {
-      throw new ConflictError('The feature or the environment was archived or deleted.');
-    });
-    const live = {
-      enabled: control.control.enabled,
-      offVariantKey: control.control.offVariantKey,
-      rules: control.control.rules,
-    };
-    const started =
-      spec.kind === 'ramp' ? schedule.step >= 0 : spec.kind === 'recurring' ? schedule.step > 0 : false;
-    let nextDueAt: Date;
-    if (spec.kind === 'once') nextDueAt = new Date(Math.max(at.getTime(), new Date(spec.at).getTime()));
-    else if (spec.kind === 'recurring') {
-      const next = nextOccurrence(spec.cron, spec.timeZone, at);
-      if (!next || (spec.until && next > new Date(spec.until)))
-        throw new ConflictError('The schedule has no occurrence left; cancel it or change it.');
-      nextDueAt = next;
-    } else {
-      if (spec.cutoffAt && new Date(spec.cutoffAt) <= at)
-        throw new ConflictError('Its cut-off has passed; change the cut-off first.');
-      nextDueAt = started
-        ? at
-        : new Date(Math.max(at.getTime(), spec.startAt ? Date.parse(spec.startAt) : 0));
-    }
-    const latest = await deps.versions.latest(tx, {
-      organisationId: schedule.organisationId,
-      resourceType: 'feature_control',
-      resourceId: schedule.controlId,
-    });
-    return {
-      changes: {
-        state: started ? 'running' : 'ready',
-        nextDueAt,
-        failures: 0,
-        reason: null,
-        // What is live now is accepted: the next step starts from it.
-        ...(spec.kind === 'ramp' && !started ? {} : { baseState: live, baseVersion: latest?.number ?? null }),
-      },
-      events: [entry],
-      after: [],
-    };
-  }
-
-  /** Puts the ramped rule back as it was before the ramp: the whole control when nothing else changed since. */
-  async function rollbackMove(
-    tx: Executor,
-    principal: Principal,
-    found: ScheduleInScope,
-    at: Date,
-    entry: Move['events'][number],
-  ): Promise<Move> {
-    const { schedule } = found;
-    const spec = schedule.spec;
-    if (spec.kind !== 'ramp') throw new BadRequestError('Only a ramp rolls back.');
-    const prior = schedule.priorState;
-    const base = schedule.baseState;
-    if (!prior || !base || schedule.step < 0)
-      return { changes: { state: 'rolled-back', nextDueAt: null }, events: [entry], after: [] };
-    const control = await steps.controlOf(tx, found).catch(() => {
-      throw new ConflictError('The feature or the environment was archived or deleted.');
-    });
-    const live = {
-      enabled: control.control.enabled,
-      offVariantKey: control.control.offVariantKey,
-      rules: control.control.rules,
-    };
-    let next: typeof prior;
-    if (sameJson(live, base)) next = prior;
-    else if (
-      live.rules.length === base.rules.length &&
-      sameJson(live.rules[spec.ruleIndex], base.rules[spec.ruleIndex])
-    )
-      next = { ...live, rules: withRule(live.rules, spec.ruleIndex, prior.rules[spec.ruleIndex]!) };
-    else
-      throw new ConflictError(
-        `Rule ${spec.ruleIndex + 1} was changed since the ramp's last step: restore an earlier version from History instead.`,
-      );
-    const move: Move = {
-      changes: { state: 'rolled-back', nextDueAt: null, reason: null },
-      events: [],
-      after: [],
-    };
-    const version = await steps.write(tx, found, principal, 'Ramp rolled back', () => next, move);
-    move.events.push({ ...entry, version });
-    return move;
   }
 
   // The scheduler's job: the schedule's step, in one transaction with the job's completion.
