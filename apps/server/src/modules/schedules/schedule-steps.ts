@@ -60,12 +60,14 @@ export function createScheduleSteps(ports: SchedulePorts) {
   ): Promise<void> {
     const principal = await authorOf(tx, found);
     if (isRequestChange(change)) {
-      const applied = await ports.requests.applyWithin(
-        tx,
-        principal,
-        found.project.key,
-        change.changeRequestId,
-      );
+      const applied = await ports.requests
+        .applyWithin(tx, principal, found.project.key, change.changeRequestId)
+        .catch((error: unknown) => {
+          // Refused by the request's own rules (not approved, rejected, cancelled): it falls due once.
+          if (error instanceof AppError && error.status < 500)
+            throw new Suspension(`The change request was not applied: ${error.message}`);
+          throw error;
+        });
       move.after.push(...applied.after);
       if (applied.state !== 'applied')
         throw new Suspension(applied.reason ?? 'The change request was not applied.');

@@ -1,4 +1,10 @@
-import { can, type ControlPatch, type ControlSnapshot, type ScheduleSpec } from '@vexil/core';
+import {
+  can,
+  isRequestChange,
+  type ControlPatch,
+  type ControlSnapshot,
+  type ScheduleSpec,
+} from '@vexil/core';
 import type { Executor } from '../../db/client';
 import type { Principal } from '../auth/auth.service';
 import type { SchedulePorts } from './schedule-ports';
@@ -60,6 +66,8 @@ export function createScheduleWrites(ports: SchedulePorts) {
 
   /** The schedule's author as a principal with their rights now; suspends when they left or lost them. */
   async function authorOf(tx: Executor, found: ScheduleInScope): Promise<Principal> {
+    // A change request applied when it falls due is the protected path itself: its own rules decide.
+    const request = found.schedule.spec.kind === 'once' && isRequestChange(found.schedule.spec.change);
     const { schedule, environment, project } = found;
     const author = schedule.authorId
       ? await ports.member(tx, schedule.organisationId, schedule.authorId)
@@ -77,6 +85,7 @@ export function createScheduleWrites(ports: SchedulePorts) {
       grants: author.grants,
     };
     const where = { production: environment.production, tags: environment.tags, projectId: project.id };
+    if (request) return principal;
     if (!can(principal, 'update', { type: 'featureControl', environment: where }))
       throw new Suspension(`${author.email} may no longer change targeting in ${environment.name}.`);
     if (!schedule.bypass && (await ports.isProtected(tx, schedule.organisationId, environment.id)))
