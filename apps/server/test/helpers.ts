@@ -7,6 +7,7 @@ import { AUTHORITIES } from '@vexil/core';
 import { buildApp, type BuildAppOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { organisations, users } from '../src/db/schema/index';
+import { openDatabase } from '../src/db/client';
 import { hashPassword } from '../src/lib/passwords';
 import { seed } from '../src/seed';
 import { openTestDatabase, type TestDatabase } from './test-database';
@@ -146,4 +147,15 @@ export function bearer(token: string) {
 
 export function json<T = unknown>(res: LightMyRequestResponse): T {
   return res.json() as T;
+}
+
+/** A second instance of the app on the harness's PostgreSQL database (multi-instance tests), ready. */
+export async function secondInstance(h: Harness): Promise<TestApp> {
+  const app = await buildApp({
+    config: testConfig(),
+    database: openDatabase({ kind: 'postgres', url: h.database.url!, max: 4 }),
+    logger: false,
+  });
+  await app.ready();
+  return app;
 }

@@ -5,11 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp } from '../src/app';
-import { openDatabase } from '../src/db/client';
 import { LIVE_SESSION_ENDED } from '../src/modules/live/live.hub';
 import { createTeam, type Team } from './api';
-import { bearer, createHarness, testConfig, type Harness, type TestApp } from './helpers';
+import { bearer, createHarness, secondInstance, type Harness, type TestApp } from './helpers';
 import { connectLive, wsAddress } from './live';
 import { saveControl, sdkFixture, sseReader } from './sdk';
 
@@ -20,12 +18,7 @@ let second: TestApp;
 beforeAll(async () => {
   h = await createHarness();
   expect(h.database.kind).toBe('postgres');
-  second = await buildApp({
-    config: testConfig(),
-    database: openDatabase({ kind: 'postgres', url: h.database.url!, max: 4 }),
-    logger: false,
-  });
-  await second.ready();
+  second = await secondInstance(h);
   team = await createTeam(h);
 });
 afterAll(async () => {

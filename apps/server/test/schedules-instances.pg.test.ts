@@ -7,12 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Project, Schedule } from '@vexil/core';
-import { buildApp } from '../src/app';
-import { openDatabase } from '../src/db/client';
 import { auditItems, scheduleEvents, schedules, versions } from '../src/db/schema/index';
 import { createTeam, type Team } from './api';
 import { createFeature } from './features';
-import { createHarness, testConfig, type Harness, type TestApp } from './helpers';
+import { createHarness, secondInstance, type Harness, type TestApp } from './helpers';
 
 let h: Harness;
 let team: Team;
@@ -21,12 +19,7 @@ let second: TestApp;
 beforeAll(async () => {
   h = await createHarness();
   expect(h.database.kind).toBe('postgres');
-  second = await buildApp({
-    config: testConfig(),
-    database: openDatabase({ kind: 'postgres', url: h.database.url!, max: 4 }),
-    logger: false,
-  });
-  await second.ready();
+  second = await secondInstance(h);
   team = await createTeam(h);
 });
 afterAll(async () => {
