@@ -174,6 +174,15 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   const pglite = client;
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Database;
+  // PGlite answers in this thread, and a transaction waiting for it starts as the one before ends,
+  // within the same run of promise callbacks: a burst of them (the scheduler's 1,000 steps due at one
+  // instant) would keep Node from reading any socket until the last one ends. Each transaction first
+  // lets the event loop take its turn (answer requests, fire timers, stream to SDKs), then queues.
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (run, config) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return transaction(run, config);
+  }) as Database['transaction'];
   return {
     db,
     kind: 'pglite',
