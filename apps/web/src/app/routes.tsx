@@ -90,7 +90,7 @@ const featureRoutes: RouteObject[] = [
  * /projects/:projectKey/features/:featureKey and
  * /projects/:projectKey/environments/:environmentKey/{features,features/:featureKey/:featureDetailPageTab?,
  * experiments, experiments/:experimentId/stats, tutorial, users, segments, change-requests,
- * change-requests/:changeRequestId} (environment issues). The
+ * change-requests/:changeRequestId, schedule} (environment issues). The
  * frame resolves the project and environment and shows the banners; children not registered yet fall
  * through to Page not found.
  */
@@ -148,6 +148,10 @@ const projectRoutes: RouteObject[] = [
           () => import('./routes/environment-change-request-page'),
           'EnvironmentChangeRequestPage',
         ),
+      },
+      {
+        path: 'schedule',
+        lazy: screen(() => import('./routes/environment-schedule-page'), 'EnvironmentSchedulePage'),
       },
       {
         path: 'tutorial',

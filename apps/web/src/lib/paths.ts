@@ -68,6 +68,11 @@ export function changeRequestPath(projectKey: string, environmentKey: string, id
   return `${changeRequestsPath(projectKey, environmentKey)}/${segment(id)}`;
 }
 
+/** The Schedule page of a project (docs/adr/0025-scheduler.md), from one of its environments. */
+export function schedulePath(projectKey: string, environmentKey: string): string {
+  return environmentSectionPath(projectKey, environmentKey, 'schedule');
+}
+
 /** `/projects/{projectKey}/features/{featureKey}`, which opens the feature in the first environment. */
 export function projectFeaturePath(projectKey: string, featureKey: string): string {
   return `/projects/${segment(projectKey)}/features/${segment(featureKey)}`;

@@ -89,6 +89,14 @@ export function renderFeatureDetail(path: string, options: RenderOptions = {}) {
         { id: '00000000-0000-4000-8000-000000000001', name: 'Demo Admin', email: 'admin@example.com' },
         { id: '00000000-0000-4000-8000-000000000002', name: 'Ada Editor', email: 'ada@example.com' },
       ]),
+    // Nothing scheduled, unless a test's handlers say otherwise.
+    'GET /api/v1/projects/web/schedules': () =>
+      jsonResponse(200, {
+        from: '2026-01-01T00:00:00.000Z',
+        to: '2026-01-15T00:00:00.000Z',
+        occurrences: [],
+        schedules: [],
+      }),
     ...(typeof options.handlers === 'function' ? options.handlers(state) : options.handlers),
   });
   const rendered = renderRoute(

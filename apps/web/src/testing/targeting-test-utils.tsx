@@ -157,6 +157,14 @@ export async function renderTargeting(path = DEV_TARGETING, options: RenderTarge
       };
       return jsonResponse(200, after);
     },
+    // Nothing scheduled, unless a test's handlers say otherwise.
+    'GET /api/v1/projects/web/schedules': () =>
+      jsonResponse(200, {
+        from: '2026-01-01T00:00:00.000Z',
+        to: '2026-01-15T00:00:00.000Z',
+        occurrences: [],
+        schedules: [],
+      }),
     ...options.handlers?.(server),
   });
   const rendered = renderRoute(

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { experimentKeys } from '../../entities/experiments/api/query-keys';
 import { featureKeys } from '../../entities/features/api/query-keys';
+import { scheduleKeys } from '../../entities/schedules/api/query-keys';
 import type { LiveChange } from '../../lib/live';
 import { createLiveConnection } from './live-connection';
 
@@ -35,6 +36,11 @@ export function startLive(queryClient: QueryClient) {
       void queryClient.invalidateQueries({ queryKey: featureKeys.all });
     if (changes.some((change) => change.kind === 'experiment.changed' || change.kind === 'feature.deleted'))
       void queryClient.invalidateQueries({ queryKey: experimentKeys.all });
+    // A schedule moved (a step applied, paused, suspended…), or its feature went: the panels, the
+    // feature header's badge and the Schedule page refresh. The control a step writes comes as
+    // `feature.targeting`, above.
+    if (changes.some((change) => change.kind === 'schedule.changed' || change.kind === 'feature.deleted'))
+      void queryClient.invalidateQueries({ queryKey: scheduleKeys.all });
   };
   const stopChanges = connection.onChange((change) => {
     pending.push(change);

@@ -52,7 +52,7 @@ describe('top navigation', () => {
     const nav = await mainNav();
     const links = within(nav)
       .getAllByRole('link')
-      // An icon-only item (Change requests) is named by its label.
+      // An icon-only item (Change requests, Schedule) is named by its label.
       .map((link) => [link.getAttribute('aria-label') ?? link.textContent, link.getAttribute('href')]);
     expect(links).toEqual([
       ['Home', '/'],
@@ -61,6 +61,7 @@ describe('top navigation', () => {
       ['Experiments', `${base}/experiments`],
       ['Segments', `${base}/segments`],
       ['Change requests', `${base}/change-requests`],
+      ['Schedule', `${base}/schedule`],
       ['Tutorial', `${base}/tutorial`],
     ]);
     expect(within(nav).getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBe('page');
@@ -84,7 +85,7 @@ describe('top navigation', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.getAttribute('aria-label') ?? link.textContent),
-    ).toEqual(['Features', 'Change requests']);
+    ).toEqual(['Features', 'Change requests', 'Schedule']);
   });
 
   it('hides the environment items when there is no environment', async () => {

@@ -1,4 +1,5 @@
 import {
+  IconCalendarTime,
   IconFlag,
   IconFlask,
   IconGitPullRequest,
@@ -24,6 +25,8 @@ export type NavItem = {
   tour?: TourTarget;
   /** The desktop bar shows its icon, named by a tooltip and its label (the bar's width is taken). */
   iconOnly?: boolean;
+  /** The desktop bar counts on its icon the change requests waiting for the user's review. */
+  countsWaiting?: boolean;
 };
 
 const startsWith = (prefix: string) => (pathname: string) =>
@@ -31,7 +34,8 @@ const startsWith = (prefix: string) => (pathname: string) =>
 
 /**
  * docs/product.md §2 "Top navigation": each item gated by its UI flag; environment items need an
- * environment. Change requests (docs/adr/0024-change-requests.md) have no flag of their own.
+ * environment. Change requests (docs/adr/0024-change-requests.md) and the Schedule
+ * (docs/adr/0025-scheduler.md) have no flag of their own; both show as icons on the desktop bar.
  */
 export function useNavItems(): NavItem[] {
   const home = useFlag('home');
@@ -64,7 +68,9 @@ export function useNavItems(): NavItem[] {
     items.push({
       ...environmentItem('Change requests', 'change-requests', IconGitPullRequest),
       iconOnly: true,
+      countsWaiting: true,
     });
+    items.push({ ...environmentItem('Schedule', 'schedule', IconCalendarTime), iconOnly: true });
     if (tutorial) items.push(environmentItem('Tutorial', 'tutorial', IconSchool));
   }
   return items;

@@ -8,14 +8,43 @@ import { QuickSearchButton } from '../../features/quick-search/components/quick-
 import { API_REFERENCE_PATH, HELP_PATH } from '../../lib/paths';
 import { TOUR_TARGETS } from '../../lib/tour-targets';
 import { LiveStatusBadge } from '../live/live-status';
-import { ChangeRequestsWaiting } from './change-requests-waiting';
+import { ChangeRequestsWaiting, WaitingBadge, useWaiting } from './change-requests-waiting';
 import { EnvironmentSlot } from './environment-slot';
-import { useNavItems } from './nav-items';
+import { useNavItems, type NavItem } from './nav-items';
 import { ProfileMenu } from './profile-menu';
 
 const loadDrawer = () => import('./navigation-drawer');
 const NavigationDrawer = lazy(() => loadDrawer().then((module) => ({ default: module.NavigationDrawer })));
 import classes from './shell.module.css';
+
+/**
+ * An item the desktop bar shows as its icon, named by its tooltip and label; the Change requests icon
+ * carries the count of those waiting for the user's review, and then leads to them.
+ */
+function IconItem(props: {
+  item: NavItem;
+  active: boolean;
+  waiting: { count: number; label: string; to: string } | null;
+}) {
+  const { item, active, waiting } = props;
+  const label = waiting?.label ?? item.label;
+  return (
+    <Tooltip label={label} withArrow>
+      <Link
+        to={waiting?.to ?? item.to}
+        className={`${classes.navLink} ${classes.navIcon}`}
+        aria-current={active ? 'page' : undefined}
+        aria-label={label}
+        data-tour={item.tour}
+      >
+        <Group gap={4} wrap="nowrap" component="span">
+          <item.icon size={18} aria-hidden="true" style={{ display: 'block' }} />
+          {waiting ? <WaitingBadge count={waiting.count} /> : null}
+        </Group>
+      </Link>
+    </Tooltip>
+  );
+}
 
 /**
  * docs/product.md §2 "Top navigation": the logo, the gated items, the change requests waiting for the
@@ -31,6 +60,7 @@ export function TopNav() {
   // The drawer is fetched the first time it is asked for (or the pointer reaches its button).
   const [drawerLoaded, setDrawerLoaded] = useState(false);
   const hasEnvironmentAnchor = items.some((item) => item.beforeEnvironment);
+  const waiting = useWaiting();
 
   return (
     <>
@@ -56,17 +86,11 @@ export function TopNav() {
               {items.map((item) => (
                 <Fragment key={item.to}>
                   {item.iconOnly ? (
-                    <Tooltip label={item.label} withArrow>
-                      <Link
-                        to={item.to}
-                        className={classes.navLink}
-                        aria-current={item.isActive(pathname) ? 'page' : undefined}
-                        aria-label={item.label}
-                        data-tour={item.tour}
-                      >
-                        <item.icon size={18} aria-hidden="true" style={{ display: 'block' }} />
-                      </Link>
-                    </Tooltip>
+                    <IconItem
+                      item={item}
+                      active={item.isActive(pathname)}
+                      waiting={item.countsWaiting ? waiting : null}
+                    />
                   ) : (
                     <Link
                       to={item.to}
@@ -84,7 +108,10 @@ export function TopNav() {
           </Group>
           <Group gap={8} wrap="nowrap">
             <LiveStatusBadge />
-            <ChangeRequestsWaiting />
+            {/* On the desktop bar the Change requests icon counts them; below it, this badge does. */}
+            <Box hiddenFrom="lg">
+              <ChangeRequestsWaiting />
+            </Box>
             <QuickSearchButton />
             <Box visibleFrom="sm">
               <Link

@@ -14,6 +14,7 @@ import { useFeature } from '../../../entities/features/api/get-feature';
 import { FeatureAudit } from './feature-audit';
 import { FeatureBreadcrumb } from './feature-breadcrumb';
 import { FeatureHeader } from './feature-header';
+import { FeatureScheduleBadge } from './feature-schedule-badge';
 import { LiveChangeNotice } from './live-change-notice';
 import { FeatureOverview } from './feature-overview';
 import { FeatureSettings } from './feature-settings';
@@ -141,6 +142,15 @@ export function FeatureDetailPage({
         control={control}
         environmentName={environment.name}
         toggle={control ? toggle(data, control, environment) : null}
+        schedule={
+          control ? (
+            <FeatureScheduleBadge
+              projectKey={project.key}
+              environmentKey={environment.key}
+              featureKey={data.key}
+            />
+          ) : null
+        }
       />
       <Tabs
         value={current}

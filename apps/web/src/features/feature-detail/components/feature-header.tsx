@@ -67,13 +67,16 @@ export type FeatureHeaderProps = {
   environmentName: string;
   /** This environment's on/off switch, when the feature has a control here. */
   toggle: ReactNode;
+  /** What is scheduled for the feature here (a ramp running, the next change), when anything is. */
+  schedule?: ReactNode;
 };
 
 /**
  * docs/product.md §2 "Header": name, the on/off switch and status in this environment, key with a copy button, description, issue links,
- * tags and maintainer (each behind its flag), the dates and the bookmark toggle.
+ * tags and maintainer (each behind its flag), the dates and the bookmark toggle; and, when anything is
+ * scheduled for the feature here, a badge saying so that leads to the Targeting tab.
  */
-export function FeatureHeader({ feature, control, environmentName, toggle }: FeatureHeaderProps) {
+export function FeatureHeader({ feature, control, environmentName, toggle, schedule }: FeatureHeaderProps) {
   const showTags = useFlag('tags');
   const showMaintainer = useFlag('maintainer');
   const showBookmark = useFlag('bookmarked');
@@ -104,6 +107,7 @@ export function FeatureHeader({ feature, control, environmentName, toggle }: Fea
             <Code aria-label="Feature key">{feature.key}</Code>
             <CopyKeyButton value={feature.key} label="Copy key" />
           </Group>
+          {schedule}
         </Stack>
         {control ? (
           <Group gap="sm" aria-label={`State in ${environmentName}`} role="group">

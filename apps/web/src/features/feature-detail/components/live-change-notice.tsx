@@ -44,7 +44,8 @@ export function LiveChangeNotice({
   useLiveChanges((change) => {
     if (change.projectKey !== projectKey || change.featureKey !== featureKey) return;
     if (!change.actor || change.actor.id === me) return;
-    if (change.kind === 'feature.seen' || change.kind === 'experiment.changed') return;
+    // None of these changes the feature itself (a schedule's own writes come as `feature.targeting`).
+    if (['feature.seen', 'experiment.changed', 'schedule.changed'].includes(change.kind)) return;
     const targeting = change.kind === 'feature.toggled' || change.kind === 'feature.targeting';
     if (targeting && environmentKey !== undefined && change.environmentKey === environmentKey) return;
     if (unsavedEditsIn(root.current).length === 0) return;

@@ -1,6 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useSession } from '../../../lib/session';
 import { denialOf, type Feature, type FeatureControl } from '@vexil/core';
+import { SchedulesPanel } from './schedules-panel';
 import { TargetingEditor } from './targeting-editor';
 import { TargetingReadOnly } from './targeting-read-only';
 
@@ -13,7 +14,9 @@ export type FeatureTargetingProps = {
 /**
  * docs/product.md §2 Targeting tab, "Targeting for {environment}": the rules editor for users who may change this
  * environment's control, and the rules as text, with the reason (core's wording of the refusal), for
- * those who may not.
+ * those who may not. Below them, the feature's schedules in this environment (schedules-panel.tsx),
+ * which everyone sees and those who may change the control make and act on: below, so that the
+ * list arriving never moves the editor under the user's pointer.
  */
 export function FeatureTargeting({ feature, control, environmentName }: FeatureTargetingProps) {
   const { principalUser, projects } = useSession();
@@ -47,6 +50,14 @@ export function FeatureTargeting({ feature, control, environmentName }: FeatureT
           reason={`${denial?.message ?? ''} You can view this targeting.`.trim()}
         />
       )}
+      {control && environment ? (
+        <SchedulesPanel
+          feature={feature}
+          control={control}
+          environment={environment}
+          denial={denial?.message ?? null}
+        />
+      ) : null}
     </Stack>
   );
 }

@@ -12,7 +12,15 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconAlertTriangle, IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconArrowDown,
+  IconArrowUp,
+  IconPlus,
+  IconTrash,
+  IconTrendingUp,
+} from '@tabler/icons-react';
+import { DisabledReason } from '../../../components/disabled-reason';
 import { ConditionRow } from './condition-row';
 import classes from './targeting.module.css';
 import type { EditorEnv } from './editor-env';
@@ -21,6 +29,28 @@ import { emptyCondition, FALLBACK_ID, type RuleDraft, type ServeDraft } from './
 import { fieldKey } from './targeting-validation';
 
 export const NO_EFFECT_WARNING = 'This rule serves the same as everyone else; it has no effect.';
+
+/** A rule's Ramp action: what it opens, or why it is not offered now. */
+export type RampAction = { onRamp: () => void; denial: string | null };
+
+/** "Ramp": grows a variant's share of the rule step by step (ramp-editor-modal.tsx). */
+function RampButton({ ramp, title }: { ramp: RampAction; title: string }) {
+  return (
+    <DisabledReason denial={ramp.denial}>
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        style={{ flexShrink: 0 }}
+        leftSection={<IconTrendingUp size={14} aria-hidden />}
+        aria-label={`Ramp ${title}`}
+        disabled={ramp.denial !== null}
+        onClick={ramp.onRamp}
+      >
+        Ramp
+      </Button>
+    </DisabledReason>
+  );
+}
 
 export type RuleCardProps = {
   env: EditorEnv;
@@ -32,10 +62,22 @@ export type RuleCardProps = {
   onChange: (rule: RuleDraft) => void;
   onMove: (delta: number) => void;
   onRemove: () => void;
+  /** The Ramp action; absent where the user may not schedule. */
+  ramp?: RampAction | undefined;
 };
 
 /** A targeted rule: conditions joined by AND, what it serves, and its place in the order. */
-export function RuleCard({ env, rule, index, count, noEffect, onChange, onMove, onRemove }: RuleCardProps) {
+export function RuleCard({
+  env,
+  rule,
+  index,
+  count,
+  noEffect,
+  onChange,
+  onMove,
+  onRemove,
+  ramp,
+}: RuleCardProps) {
   const titleId = useId();
   const upRef = useRef<HTMLButtonElement>(null);
   const downRef = useRef<HTMLButtonElement>(null);
@@ -69,6 +111,7 @@ export function RuleCard({ env, rule, index, count, noEffect, onChange, onMove, 
             </Title>
           </Group>
           <Group gap={4} wrap="nowrap">
+            {ramp ? <RampButton ramp={ramp} title={title} /> : null}
             <Tooltip label="Move up">
               <ActionIcon
                 variant="subtle"
@@ -176,10 +219,12 @@ export type FallbackCardProps = {
   env: EditorEnv;
   serve: ServeDraft;
   onChange: (serve: ServeDraft) => void;
+  /** The Ramp action; absent where the user may not schedule. */
+  ramp?: RampAction | undefined;
 };
 
 /** The ELSE rule: always last, never moved or removed (docs/product.md §4). */
-export function FallbackCard({ env, serve, onChange }: FallbackCardProps) {
+export function FallbackCard({ env, serve, onChange, ramp }: FallbackCardProps) {
   const titleId = useId();
   return (
     <Card
@@ -191,14 +236,17 @@ export function FallbackCard({ env, serve, onChange }: FallbackCardProps) {
       bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))"
     >
       <Stack gap="sm">
-        <div>
-          <Title order={4} fz="md" id={titleId}>
-            Otherwise (everyone else)
-          </Title>
-          <Text size="sm" c="dimmed">
-            Users no rule above matches get this.
-          </Text>
-        </div>
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+          <div style={{ flex: 1, minWidth: 0 }}>
+            <Title order={4} fz="md" id={titleId}>
+              Otherwise (everyone else)
+            </Title>
+            <Text size="sm" c="dimmed">
+              Users no rule above matches get this.
+            </Text>
+          </div>
+          {ramp ? <RampButton ramp={ramp} title="Everyone else" /> : null}
+        </Group>
         <ServeEditor
           serve={serve}
           variants={env.variants}

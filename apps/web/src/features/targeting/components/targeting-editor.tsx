@@ -23,7 +23,9 @@ import { useReloadFeature } from '../../../entities/features/api/get-feature';
 import { formFailureMessage } from '../../../components/form-failure';
 import { openCreateTargetModal } from './create-target-modal';
 import type { EditorEnv } from './editor-env';
-import { FallbackCard, RuleCard } from './rule-card';
+import { FallbackCard, RuleCard, type RampAction } from './rule-card';
+import { RampEditorModal } from './ramp-editor-modal';
+import { ruleNameOf, savedRuleIndexes } from './schedule-rules';
 import { SaveBar, SaveFailureAlert, type Failure } from './save-bar';
 import { RulePreview } from './rule-preview';
 import { draftFromControl, draftSignature, moveRule, newRule, type TargetingDraft } from './targeting-draft';
@@ -35,6 +37,9 @@ import { TargetingStatusCard } from './targeting-status-card';
 import { useTargetingSync } from './targeting-sync';
 import classes from './targeting.module.css';
 import { errorsByKey, fieldKey, placeOfPath, validateDraft } from './targeting-validation';
+
+/** Why a rule cannot be ramped while the form holds edits: a ramp grows a rule as it is saved. */
+export const RAMP_UNSAVED_REASON = 'Save or reset your edits first: a ramp starts from the saved rules.';
 
 export type TargetingEditorProps = {
   feature: Feature;
@@ -52,7 +57,8 @@ export type TargetingEditorProps = {
  * was saved and does the same, so no edit is lost (targeting-sync.ts, docs/adr/0013-concurrent-edits.md).
  * A condition the user adds is not marked in error before they touch it or try to save; a new rule is
  * scrolled into view with its first field focused. Where the environment asks for change requests,
- * Save adds the edit to one instead (targeting-change-request.tsx).
+ * Save adds the edit to one instead (targeting-change-request.tsx). Each rule's Ramp action opens the
+ * ramp editor for that rule as saved (ramp-editor-modal.tsx).
  */
 export function TargetingEditor({ feature, control, environment }: TargetingEditorProps) {
   const { principalUser, projects } = useSession();
@@ -83,6 +89,8 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   // Counts the times edits started afresh: what the ELSE rule's split editor remembers of the user's
   // shares belongs to one edit (the targeted rules get new ids, and new editors, anyway).
   const [edition, setEdition] = useState(0);
+  // The rule being ramped, by its place in the saved control's rules.
+  const [ramping, setRamping] = useState<number | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const reveal = useRef<Reveal | null>(null);
   // The field the editor focused itself: leaving it before doing anything there is not touching it.
@@ -235,6 +243,15 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
   const invalid =
     validation.input === null && [...validation.errors.keys()].some((key) => !untouched.has(key));
   const inRequest = dirty && changeRequest.holdsAdded(draftSignature(draft));
+  // The rules on screen are the saved ones, in the same places, only while nothing is edited.
+  const savedIndexes = savedRuleIndexes(control.rules);
+  const rampOf = (ruleIndex: number | undefined): RampAction => ({
+    onRamp: () => {
+      if (ruleIndex !== undefined) setRamping(ruleIndex);
+    },
+    denial: dirty || ruleIndex === undefined ? RAMP_UNSAVED_REASON : null,
+  });
+  const rampedRule = ramping === null ? undefined : control.rules[ramping];
   if (targetsQuery.isPending) {
     return (
       <Stack gap="md" aria-busy="true" aria-label="Loading the targeting">
@@ -307,6 +324,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
               index={index}
               count={draft.rules.length}
               noEffect={validation.noEffect.has(rule.id)}
+              ramp={rampOf(savedIndexes.targeted[index])}
               onChange={(next) => {
                 edit(
                   { ...draft, rules: draft.rules.map((item) => (item.id === rule.id ? next : item)) },
@@ -334,6 +352,7 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
             env={env}
             serve={draft.fallback}
             onChange={(fallback) => edit({ ...draft, fallback }, { rules: ['fallback'] })}
+            ramp={rampOf(savedIndexes.fallback)}
           />
           <SaveBar
             status={
@@ -355,6 +374,16 @@ export function TargetingEditor({ feature, control, environment }: TargetingEdit
             comment={comment}
             onCommentChange={setComment}
           />
+          {ramping !== null && rampedRule ? (
+            <RampEditorModal
+              feature={feature}
+              environment={environment}
+              ruleIndex={ramping}
+              rule={rampedRule}
+              ruleName={ruleNameOf(control.rules, ramping)}
+              onClose={() => setRamping(null)}
+            />
+          ) : null}
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, lg: 4 }}>
