@@ -10,9 +10,21 @@ import { history } from './history.bench';
 import { live } from './live.bench';
 import { memory } from './memory.bench';
 import { payload } from './payload.bench';
+import { schedules } from './schedules.bench';
 import { sdk } from './sdk.bench';
 
-const all = { foundation, engine, sdk, payload, bundle, featureList, history, live, memory } as const;
+const all = {
+  foundation,
+  engine,
+  sdk,
+  payload,
+  bundle,
+  featureList,
+  history,
+  live,
+  memory,
+  schedules,
+} as const;
 const wanted = process.argv.slice(2).filter((name): name is keyof typeof all => name in all);
 for (const name of wanted.length ? wanted : (Object.keys(all) as (keyof typeof all)[])) {
   console.log(`\n## ${name}\n`);
