@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Environment, Feature, FeatureControl, Rule } from '@vexil/core';
-import { DESKTOP, PHONE } from './support/api';
+import { call, DESKTOP, PHONE } from './support/api';
 import { launchBrowser, openPage, signIn, viewShot } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
@@ -36,18 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), server?.stop()]);
 });
-
-/** A call to the dashboard API with the page's session (a write only from the server's own origin). */
-async function call<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<T> {
-  const origin = new URL(page.url()).origin;
-  const response = await page.request.fetch(`${origin}${path}`, {
-    method,
-    data,
-    headers: { Origin: origin },
-  });
-  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
 
 /** Creates a feature whose Development targeting is on and gives everyone Off. */
 async function featureServingOff(page: Page, key: string, name: string): Promise<void> {

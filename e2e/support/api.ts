@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_DOMAIN } from './server';
 
 /** The viewports the specs take their screenshots at. */
@@ -34,4 +36,21 @@ export async function adminApi(base: string): Promise<Api> {
     const text = await res.text();
     return (text ? JSON.parse(text) : undefined) as T;
   };
+}
+
+/** A call to the dashboard API with the page's session (a write only from the server's own origin). */
+export async function call<T>(
+  page: Page,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const origin = new URL(page.url()).origin;
+  const response = await page.request.fetch(`${origin}${path}`, {
+    method,
+    data,
+    headers: { Origin: origin },
+  });
+  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
 }

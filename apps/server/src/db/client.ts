@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
@@ -165,6 +166,9 @@ export async function createPgliteDataDir(dataDir: string): Promise<void> {
   }
 }
 
+/** How long PGlite's transactions may keep the event loop from coming round before one lets it. */
+const STARVED_MS = 100;
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.kind === 'postgres') return openPostgres(options);
   let client = options.client;
@@ -176,11 +180,18 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Database;
   // PGlite answers in this thread, and a transaction waiting for it starts as the one before ends,
   // within the same run of promise callbacks: a burst of them (the scheduler's 1,000 steps due at one
-  // instant) would keep Node from reading any socket until the last one ends. Each transaction first
-  // lets the event loop take its turn (answer requests, fire timers, stream to SDKs), then queues.
+  // instant) would keep Node from reading any socket until the last one ends. A timer notes each time
+  // the event loop comes round; a transaction that finds it has not for 100 ms first lets it take its
+  // turn (answer requests, fire timers, stream to SDKs). At rest nothing waits.
+  let turned = performance.now();
+  const beat = setInterval(() => (turned = performance.now()), 25);
+  beat.unref();
   const transaction = db.transaction.bind(db);
   db.transaction = (async (run, config) => {
-    await new Promise((resolve) => setImmediate(resolve));
+    if (performance.now() - turned > STARVED_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turned = performance.now();
+    }
     return transaction(run, config);
   }) as Database['transaction'];
   return {
@@ -194,6 +205,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       await pglite.exec(WRITE_PROBE);
     },
     close: async () => {
+      clearInterval(beat);
       if (!pglite.closed) await pglite.close();
     },
   };
