@@ -48,7 +48,7 @@ export function scheduleActionsFor(
   if (kind === 'ramp') {
     switch (state) {
       case 'ready':
-        return ['cancel'];
+        return ['pause', 'cancel'];
       case 'running':
         return [
           ...(awaitingApproval ? (['approve'] as const) : []),
@@ -60,7 +60,8 @@ export function scheduleActionsFor(
       case 'paused':
         return ['resume', 'rollback', 'cancel'];
       case 'suspended':
-        return ['rollback', 'cancel'];
+        // Resume goes on from what is live now, the change that suspended it included.
+        return ['resume', 'rollback', 'cancel'];
       default:
         return [];
     }

@@ -138,13 +138,13 @@ describe('Schedules panel', { timeout: 30_000 }, () => {
     expect(within(paused).getByText('Paused by Demo Admin.')).toBeVisible();
 
     const suspended = card('Ramp On in Everyone else to 70 %');
-    expect(buttonsOf(suspended)).toEqual(['Roll back', 'Cancel']);
+    expect(buttonsOf(suspended)).toEqual(['Resume', 'Roll back', 'Cancel']);
     expect(within(suspended).getByRole('alert')).toHaveTextContent(
       'SuspendedAda Lovelace changed Everyone else since the last step.',
     );
 
     const ready = card('Ramp On in Everyone else to 60 %');
-    expect(buttonsOf(ready)).toEqual(['Cancel']);
+    expect(buttonsOf(ready)).toEqual(['Pause', 'Cancel']);
     expect(within(ready).getByText('Starts')).toBeVisible();
 
     const once = within(list).getByRole('listitem', { name: /^Turn on at / });
