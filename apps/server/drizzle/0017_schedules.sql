@@ -33,6 +33,7 @@ CREATE TABLE "schedules" (
 	"failures" integer DEFAULT 0 NOT NULL,
 	"reason" text,
 	"bypass" boolean DEFAULT false NOT NULL,
+	"change_request_id" uuid,
 	"author_id" uuid,
 	"author_name" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -46,6 +47,7 @@ ALTER TABLE "schedules" ADD CONSTRAINT "schedules_project_id_projects_id_fk" FOR
 ALTER TABLE "schedules" ADD CONSTRAINT "schedules_feature_id_features_id_fk" FOREIGN KEY ("feature_id") REFERENCES "public"."features"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "schedules" ADD CONSTRAINT "schedules_environment_id_environments_id_fk" FOREIGN KEY ("environment_id") REFERENCES "public"."environments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "schedules" ADD CONSTRAINT "schedules_control_id_feature_controls_id_fk" FOREIGN KEY ("control_id") REFERENCES "public"."feature_controls"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "schedules" ADD CONSTRAINT "schedules_change_request_id_change_requests_id_fk" FOREIGN KEY ("change_request_id") REFERENCES "public"."change_requests"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "schedule_events_schedule_idx" ON "schedule_events" USING btree ("schedule_id","created_at");--> statement-breakpoint
 CREATE INDEX "schedules_project_state_idx" ON "schedules" USING btree ("organisation_id","project_id","state");--> statement-breakpoint
 CREATE INDEX "schedules_control_idx" ON "schedules" USING btree ("control_id");--> statement-breakpoint

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { SCHEDULE_ACTIONS } from '@vexil/core';
 import type { RouteEntry } from '../src/app';
 import {
   environments,
@@ -114,8 +115,21 @@ beforeAll(async () => {
       rules: controlOfRequest!.rules,
     })
   ).json<{ changes: { id: string }[] }>();
+  // A schedule, so that the schedules' routes have something to leak.
+  const featureOfSchedule = victimFeatures.find((f) => f.projectId === projectOfRequest.id)!;
+  const schedule = (
+    await asVictim(`/api/v1/projects/${projectOfRequest.key}/schedules`, {
+      kind: 'once',
+      featureKey: featureOfSchedule.key,
+      environmentKey: environmentOfRequest.key,
+      at: new Date(Date.now() + 24 * 60 * 60_000).toISOString(),
+      change: { enabled: true },
+      comment: 'Victim schedule',
+    })
+  ).json<{ id: string }>();
   const ids = [
     request.id,
+    schedule.id,
     ...victimUsers.map((u) => u.id),
     ...victimProjects.map((p) => p.id),
     ...victimEnvironments.map((e) => e.id),
@@ -127,6 +141,7 @@ beforeAll(async () => {
     token: victimToken,
     markers: [
       'Victim request',
+      'Victim schedule',
       org!.id,
       ...ids,
       'admin@example.com',
@@ -152,6 +167,7 @@ beforeAll(async () => {
       userKey: ['victim-user'],
       number: ['1'],
       changeId: withChange.changes.map((c) => c.id),
+      action: [...SCHEDULE_ACTIONS],
       a: ['1'],
       b: ['1'],
     },

@@ -263,6 +263,8 @@ export function createServices(
     }));
   };
   const changeRequests = createChangeRequestsService({
+    // Made below: its steps apply change requests, and a request may make a schedule.
+    schedules: () => schedules.forChangeRequests,
     db,
     audit,
     scope,

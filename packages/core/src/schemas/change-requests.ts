@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_LENGTH, dateTimeSchema, environmentKeySchema, idSchema, optionalText, text } from './common';
 import { featureInput } from './features';
+import { scheduleInputSchema } from './schedules';
 import { segmentInput } from './segments';
 import { conditionValueSchema, featureControlInput } from './targeting';
 import { VERSIONED_RESOURCES, restoreVersionInput } from './versions';
@@ -59,7 +60,7 @@ export const REVIEW_DECISIONS = ['approve', 'request-changes', 'reject'] as cons
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
 
 /** What a change in a request changes: the body of the direct write it stands for. */
-export const CHANGE_KINDS = ['control', 'feature', 'segment', 'restore'] as const;
+export const CHANGE_KINDS = ['control', 'feature', 'segment', 'restore', 'schedule'] as const;
 /** One of {@link CHANGE_KINDS}. */
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
@@ -168,11 +169,27 @@ export const featureChangeInputSchema = featureInput.extend({ kind: z.literal('f
 /** Kind `segment`: a segment of the request's environment as `PUT /api/v2/segments` takes it. */
 export const segmentChangeInputSchema = segmentInput.extend({ kind: z.literal('segment'), id: idSchema });
 
+/**
+ * Kind `schedule`: a one-off change, a recurring change or a ramp of a feature in the request's
+ * environment (docs/adr/0025-scheduler.md), as `POST …/schedules` takes it; applying the request makes
+ * the schedule, approved by it: its steps need no other approval. A request may hold several.
+ */
+export const scheduleChangeInputSchema = z.strictObject({
+  kind: z.literal('schedule'),
+  schedule: scheduleInputSchema,
+});
+
 /** What `POST …/changes` takes: one of the change kinds a request holds. */
 export const changeInputSchema = z.discriminatedUnion(
   'kind',
-  [controlChangeInputSchema, restoreChangeInputSchema, featureChangeInputSchema, segmentChangeInputSchema],
-  { error: 'Kind must be control, restore, feature or segment.' },
+  [
+    controlChangeInputSchema,
+    restoreChangeInputSchema,
+    featureChangeInputSchema,
+    segmentChangeInputSchema,
+    scheduleChangeInputSchema,
+  ],
+  { error: 'Kind must be control, restore, feature, segment or schedule.' },
 );
 /** Type of {@link changeInputSchema}. */
 export type ChangeInput = z.infer<typeof changeInputSchema>;

@@ -8,6 +8,7 @@ import {
   type ScheduleSpec,
 } from '@vexil/core';
 import { createdAt, id, timestamptz, updatedAt } from './columns.ts';
+import { changeRequests } from './change-requests.ts';
 import { featureControls, features } from './features.ts';
 import { environments, projects } from './projects.ts';
 import { organisationId } from './tenant.ts';
@@ -65,6 +66,8 @@ export const schedules = pgTable(
     reason: text('reason'),
     /** Made by a member allowed to bypass the environment's change requests (audited as such). */
     bypass: boolean('bypass').notNull().default(false),
+    /** Made by applying this change request (docs/adr/0024-change-requests.md), which approved it. */
+    changeRequestId: uuid('change_request_id').references(() => changeRequests.id, { onDelete: 'set null' }),
     /** The member who made it; kept by name once they leave. */
     authorId: uuid('author_id'),
     authorName: text('author_name').notNull(),

@@ -11,6 +11,8 @@ import type { ChangeRow, RequestInScope } from './change-requests.repository';
 import { createControlChanges } from './control-changes';
 import { createFeatureChanges } from './feature-changes';
 import { createSegmentChanges } from './segment-changes';
+import { createScheduleChanges } from './schedule-changes';
+import type { SchedulesService } from '../schedules/schedules.service';
 
 export type ChangeKinds = ReturnType<typeof createChangeKinds>;
 
@@ -21,11 +23,14 @@ export function createChangeKinds(deps: {
   segments: SegmentsService['forChangeRequests'];
   versions: VersionsService;
   audit: AuditService;
+  /** Filled once the schedules exist (they are made after change requests, whose apply they call). */
+  schedules: () => SchedulesService['forChangeRequests'];
 }) {
   const { versions, audit } = deps;
   const controls = createControlChanges({ controls: deps.controls, versions, audit });
   const features = createFeatureChanges({ features: deps.features, versions, audit });
   const segments = createSegmentChanges({ segments: deps.segments, versions, audit });
+  const schedules = createScheduleChanges({ schedules: deps.schedules });
 
   return {
     /** What adding `input` stores, checked as its direct write would be. */
@@ -46,6 +51,8 @@ export function createChangeKinds(deps: {
           return features.resolve(tx, principal, found, input);
         case 'segment':
           return segments.resolve(tx, principal, found, input);
+        case 'schedule':
+          return schedules.resolve(tx, principal, found, input);
       }
     },
 
@@ -56,6 +63,8 @@ export function createChangeKinds(deps: {
       change: ChangeRow,
       options: { forUpdate?: boolean } = {},
     ): Promise<ChangePlan | null> {
+      // A schedule names the schedule it will make, not a resource that is live.
+      if (change.kind === 'schedule') return schedules.plan(executor, organisationId, change, options);
       switch (change.resourceType) {
         case 'feature_control':
           return controls.plan(executor, organisationId, change, options);

@@ -16,6 +16,7 @@ import type { Principal } from '../auth/auth.service';
 import type { ControlsService } from '../controls/controls.service';
 import type { FeaturesService } from '../features/features.service';
 import type { SegmentsService } from '../segments/segments.service';
+import type { SchedulesService } from '../schedules/schedules.service';
 import type { Scope } from '../scope/scope.service';
 import type { VersionsService } from '../versions/versions.service';
 import type { ChangeEvents } from '../../lib/change-events';
@@ -58,6 +59,11 @@ export function createChangeRequestsService(deps: {
   events: ChangeEvents;
   /** Who is told of each transition (change-request-notices.ts); nothing when left out. */
   notices?: ChangeRequestNotices;
+  /**
+   * The schedules a request makes (kind `schedule`), asked when a change is added or applied: the
+   * schedules module is made after this one, since its steps apply requests.
+   */
+  schedules?: () => SchedulesService['forChangeRequests'];
 }) {
   const { db, scope, events } = deps;
 
@@ -81,6 +87,10 @@ export function createChangeRequestsService(deps: {
     segments: deps.segments.forChangeRequests,
     versions: deps.versions,
     audit: deps.audit,
+    schedules: () => {
+      if (!deps.schedules) throw new Error('Schedules are not available to change requests here');
+      return deps.schedules();
+    },
   });
   const apply = createChangeRequestApply({ kinds });
   const reads = createChangeRequestReads({ db, scope, kinds });

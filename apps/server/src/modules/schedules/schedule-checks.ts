@@ -26,7 +26,15 @@ export function createScheduleChecks(
    * Checks a schedule's spec against its control as it is now; the control, whether its author
    * bypasses the environment's change requests, and when it first falls due.
    */
-  async function check(tx: Executor, principal: Principal, projectKey: string, spec: ScheduleSpec, at: Date) {
+  async function check(
+    tx: Executor,
+    principal: Principal,
+    projectKey: string,
+    spec: ScheduleSpec,
+    at: Date,
+    /** Drafted into a change request: its approval stands for the environment's protection. */
+    options: { viaRequest?: boolean } = {},
+  ) {
     const organisationId = principal.organisationId;
     const found = await controls.findByKeys(tx, organisationId, {
       projectKey,
@@ -40,6 +48,11 @@ export function createScheduleChecks(
     const where = { ...environment, projectId: project.id };
     let bypass = false;
     let dueAt: Date;
+    if (options.viaRequest && spec.kind === 'once' && isRequestChange(spec.change))
+      throw new ValidationError(
+        'schedule.change',
+        'A change request cannot schedule another change request.',
+      );
     if (spec.kind === 'once' && isRequestChange(spec.change)) {
       const request = await deps.requests.find(tx, principal, projectKey, spec.change.changeRequestId);
       if (request.environmentId !== environment.id)
@@ -57,7 +70,7 @@ export function createScheduleChecks(
           undefined,
           'forbidden',
         );
-    } else {
+    } else if (!options.viaRequest) {
       ({ bypass } = await deps.protection(tx, principal, where, { type: 'feature_control', id: control.id }));
     }
     if (spec.kind !== 'ramp' && !isRequestChange(spec.change)) {

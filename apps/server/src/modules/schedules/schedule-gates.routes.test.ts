@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeRequest, Project, Schedule } from '@vexil/core';
-import { createTeam, type Team } from '../../../test/api';
+import { auditTrail, createTeam, type Team } from '../../../test/api';
 import { REQUESTS, controlOf, draftWith, ok, protect } from '../../../test/change-requests';
 import { controlBody, createFeature, otherwise } from '../../../test/features';
 import { createHarness, type Harness } from '../../../test/helpers';
@@ -153,6 +153,65 @@ describe('a scheduled change request', () => {
     expect(told!.to).toEqual([team.productionEditor.email]);
     expect(told!.message.subject).toBe('Schedule suspended: The scheduled change of Checkout in Production');
     expect(told!.message.text).toContain('/projects/web/environments/production/features/checkout/targeting');
+  });
+
+  it('makes a ramp drafted into a change request once it is applied, its steps approved by it', async () => {
+    const ramp = {
+      kind: 'ramp' as const,
+      featureKey: 'checkout',
+      environmentKey: 'production',
+      ruleIndex: 0,
+      variantKey: 'on',
+      steps: [
+        { coverage: 10, holdSeconds: 60 },
+        { coverage: 100, holdSeconds: 60 },
+      ],
+    };
+    const refused = await team.productionEditor.call('POST', SCHEDULES, ramp);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'change_request_required' });
+
+    const author = team.productionEditor.call;
+    const draft = await ok(author, 'POST', REQUESTS, {
+      environmentKey: 'production',
+      title: 'Ramp checkout',
+    });
+    const elsewhere = await author('POST', `${REQUESTS}/${draft.id}/changes`, {
+      kind: 'schedule',
+      schedule: { ...ramp, environmentKey: 'development' },
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    const drafted = await ok(author, 'POST', `${REQUESTS}/${draft.id}/changes`, {
+      kind: 'schedule',
+      schedule: ramp,
+    });
+    expect(drafted.changes).toMatchObject([
+      {
+        kind: 'schedule',
+        featureKey: 'checkout',
+        changes: ['Schedules: Ramp on in rule 1 to 100 % in 2 steps'],
+      },
+    ]);
+    // Nothing is scheduled until the request is applied.
+    expect(await scheduleList()).toEqual([]);
+    await ok(author, 'POST', `${REQUESTS}/${draft.id}/submit`);
+    await ok(team.admin.call, 'POST', `${REQUESTS}/${draft.id}/reviews`, { decision: 'approve' });
+    const applied = await ok(author, 'POST', `${REQUESTS}/${draft.id}/apply`);
+    expect(applied.state).toBe('applied');
+
+    const [made] = await scheduleList();
+    expect(made).toMatchObject({ kind: 'ramp', author: { name: team.productionEditor.email } });
+    expect(made!.id).toBe(drafted.changes[0]!.resourceId);
+    await elapse(h, clock, 0);
+    await elapse(h, clock, MINUTE);
+    const now = await scheduleOf(team.admin.call, made!.id);
+    expect(now).toMatchObject({ state: 'running', currentStep: 1 });
+    expect((await controlOf(team.admin.call, 'production')).rules[0]!.variantSplits[0]).toEqual({
+      variantKey: 'on',
+      split: 100,
+    });
+    const [entry] = await auditTrail(team.admin.call);
+    expect(entry!.description).toContain('approved through a change request');
   });
 
   it('is refused when the request is another environment’s or still a draft, or the member may not apply it', async () => {

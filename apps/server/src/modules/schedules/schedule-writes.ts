@@ -88,7 +88,12 @@ export function createScheduleWrites(ports: SchedulePorts) {
     if (request) return principal;
     if (!can(principal, 'update', { type: 'featureControl', environment: where }))
       throw new Suspension(`${author.email} may no longer change targeting in ${environment.name}.`);
-    if (!schedule.bypass && (await ports.isProtected(tx, schedule.organisationId, environment.id)))
+    // Made by applying an approved change request: that request was its approval.
+    if (
+      !schedule.bypass &&
+      !schedule.changeRequestId &&
+      (await ports.isProtected(tx, schedule.organisationId, environment.id))
+    )
       throw new Suspension(
         `${environment.name} now asks for change requests: schedule an approved change request instead.`,
       );
@@ -129,7 +134,12 @@ export function createScheduleWrites(ports: SchedulePorts) {
       tx,
       principal,
       schedule.controlId,
-      { id: schedule.id, label, bypass: schedule.bypass, comment: schedule.spec.comment ?? null },
+      {
+        id: schedule.id,
+        label: schedule.changeRequestId ? `${label}, approved through a change request` : label,
+        bypass: schedule.bypass,
+        comment: schedule.spec.comment ?? null,
+      },
       (before) => next(snapshotOf(before)),
     );
     move.after.push(written.afterCommit);
@@ -148,4 +158,20 @@ export function createScheduleWrites(ports: SchedulePorts) {
   }
 
   return { authorOf, controlOf, changedBy, write };
+}
+
+/** What a schedule does, in one sentence (a change request's change). */
+export function scheduleSummary(spec: ScheduleSpec): string {
+  if (spec.kind === 'ramp') {
+    const last = spec.steps.at(-1)!.coverage;
+    const steps = spec.steps.length === 1 ? '1 step' : `${spec.steps.length} steps`;
+    return `Ramp ${spec.variantKey} in rule ${spec.ruleIndex + 1} to ${last} % in ${steps}`;
+  }
+  if (spec.kind === 'recurring')
+    return `${patchLabel(spec.change)} at every “${spec.cron}” (${spec.timeZone})`;
+  // The time as UTC, the same for every reader whatever their zone: "2026-12-10 08:00 UTC".
+  const at = `${new Date(spec.at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return 'changeRequestId' in spec.change
+    ? `Apply a change request at ${at}`
+    : `${patchLabel(spec.change)} at ${at}`;
 }

@@ -6,7 +6,7 @@ import { environments, features, projects, scheduleEvents, schedules } from '../
 /* The schedules module's tables (docs/adr/0025-scheduler.md): every query is scoped to the organisation. */
 
 export type ScheduleRecord = typeof schedules.$inferSelect;
-export type NewSchedule = Omit<typeof schedules.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+export type NewSchedule = Omit<typeof schedules.$inferInsert, 'createdAt' | 'updatedAt'>;
 export type ScheduleChanges = Partial<Omit<NewSchedule, 'organisationId' | 'projectId'>>;
 export type ScheduleEventRecord = typeof scheduleEvents.$inferSelect;
 export type NewScheduleEvent = Omit<typeof scheduleEvents.$inferInsert, 'id' | 'createdAt'>;

@@ -152,6 +152,81 @@ export function createSchedulesService(
     return viewOf(db, found, true);
   }
 
+  /**
+   * Makes a schedule in `tx`: checked, one unfinished ramp per control, armed for its first due time.
+   * `made` names it and its author when a change request's apply makes it (approved by the request).
+   */
+  async function insert(
+    tx: Executor,
+    principal: Principal,
+    projectKey: string,
+    spec: ScheduleSpec,
+    made: { id?: string; changeRequestId?: string; author?: { id: string; name: string } },
+    afterCommit: (task: () => void) => void,
+  ): Promise<ScheduleInScope> {
+    const at = now();
+    const viaRequest = made.changeRequestId !== undefined;
+    const {
+      found: control,
+      bypass,
+      dueAt,
+    } = await check(tx, principal, projectKey, spec, at, { viaRequest });
+    if (spec.kind === 'ramp') {
+      const open = await repo.openSchedulesOf(tx, principal.organisationId, control.control.id);
+      if (open.some((other) => other.kind === 'ramp'))
+        throw new ConflictError(
+          `A ramp of ${control.feature.name} in ${control.environment.name} is already under way.`,
+        );
+    }
+    const latest = await deps.versions.latest(tx, {
+      organisationId: principal.organisationId,
+      resourceType: 'feature_control',
+      resourceId: control.control.id,
+    });
+    const live = {
+      enabled: control.control.enabled,
+      offVariantKey: control.control.offVariantKey,
+      rules: control.control.rules,
+    };
+    const author = made.author ?? { id: principal.userId, name: principal.email };
+    const row = await repo.insertSchedule(
+      tx,
+      {
+        ...(made.id ? { id: made.id } : {}),
+        organisationId: principal.organisationId,
+        projectId: control.project.id,
+        featureId: control.feature.id,
+        environmentId: control.environment.id,
+        controlId: control.control.id,
+        kind: spec.kind,
+        state: 'ready',
+        spec,
+        nextDueAt: dueAt,
+        baseVersion: spec.kind === 'ramp' ? null : (latest?.number ?? null),
+        baseState: spec.kind === 'ramp' ? null : live,
+        bypass,
+        changeRequestId: made.changeRequestId ?? null,
+        authorId: author.id,
+        authorName: author.name,
+      },
+      at,
+    );
+    const inScope: ScheduleInScope = {
+      schedule: { ...row, generation: -1 },
+      project: { id: control.project.id, key: control.project.key },
+      feature: control.feature,
+      environment: control.environment,
+    };
+    const created = {
+      kind: 'created' as const,
+      step: null,
+      actorName: principal.email,
+      message: viaRequest ? 'Created by applying its change request.' : 'Created.',
+      version: null,
+    };
+    return commit(tx, inScope, { changes: {}, events: [created], after: [] }, at, principal, afterCommit);
+  }
+
   // The scheduler's job: the schedule's step, in one transaction with the job's completion.
   queue.handle<DuePayload>(SCHEDULE_JOB, {
     transactional: true,
@@ -175,66 +250,41 @@ export function createSchedulesService(
     async create(principal: Principal, projectKey: string, input: unknown): Promise<Schedule> {
       const spec = parse(input);
       const after: (() => void)[] = [];
-      const found = await db.transaction(async (tx) => {
-        const at = now();
-        const checked = await check(tx, principal, projectKey, spec, at);
-        const { found: control, bypass, dueAt } = checked;
-        if (spec.kind === 'ramp') {
-          const open = await repo.openSchedulesOf(tx, principal.organisationId, control.control.id);
-          if (open.some((other) => other.kind === 'ramp'))
-            throw new ConflictError(
-              `A ramp of ${control.feature.name} in ${control.environment.name} is already under way.`,
-            );
-        }
-        const latest = await deps.versions.latest(tx, {
-          organisationId: principal.organisationId,
-          resourceType: 'feature_control',
-          resourceId: control.control.id,
-        });
-        const live = {
-          enabled: control.control.enabled,
-          offVariantKey: control.control.offVariantKey,
-          rules: control.control.rules,
-        };
-        const row = await repo.insertSchedule(
-          tx,
-          {
-            organisationId: principal.organisationId,
-            projectId: control.project.id,
-            featureId: control.feature.id,
-            environmentId: control.environment.id,
-            controlId: control.control.id,
-            kind: spec.kind,
-            state: 'ready',
-            spec,
-            nextDueAt: dueAt,
-            baseVersion: spec.kind === 'ramp' ? null : (latest?.number ?? null),
-            baseState: spec.kind === 'ramp' ? null : live,
-            bypass,
-            authorId: principal.userId,
-            authorName: principal.email,
-          },
-          at,
-        );
-        const inScope: ScheduleInScope = {
-          schedule: { ...row, generation: -1 },
-          project: { id: control.project.id, key: control.project.key },
-          feature: control.feature,
-          environment: control.environment,
-        };
-        const created = {
-          kind: 'created' as const,
-          step: null,
-          actorName: principal.email,
-          message: 'Created.',
-          version: null,
-        };
-        return commit(tx, inScope, { changes: {}, events: [created], after: [] }, at, principal, (task) =>
-          after.push(task),
-        );
-      });
+      const found = await db.transaction((tx) =>
+        insert(tx, principal, projectKey, spec, {}, (task) => after.push(task)),
+      );
       for (const task of after) task();
       return viewOf(db, found, true);
+    },
+
+    /** What change requests ask of schedules (kind `schedule`, docs/adr/0025-scheduler.md). */
+    forChangeRequests: {
+      /** Checks a schedule drafted into a request as its own `POST` would, but for the environment's protection. */
+      async check(tx: Executor, principal: Principal, projectKey: string, spec: ScheduleSpec) {
+        const { found: control } = await check(tx, principal, projectKey, spec, now(), { viaRequest: true });
+        return {
+          controlId: control.control.id,
+          featureId: control.feature.id,
+          featureName: control.feature.name,
+        };
+      },
+      /**
+       * Makes the schedule of an applied request, in its transaction `tx`, approved by it, its author
+       * the request's; answers what to announce once `tx` commits.
+       */
+      async create(
+        tx: Executor,
+        principal: Principal,
+        projectKey: string,
+        spec: ScheduleSpec,
+        made: { id: string; changeRequestId: string; author: { id: string; name: string } },
+      ): Promise<() => void> {
+        const after: (() => void)[] = [];
+        await insert(tx, principal, projectKey, spec, made, (task) => after.push(task));
+        return () => {
+          for (const task of after) task();
+        };
+      },
     },
 
     /** PUT …/schedules/{id}: the same kind, feature and environment, while it is not running. */
