@@ -339,6 +339,19 @@ describe('release automation', () => {
     // A recurring schedule switches the feature: it offers no change request.
     await dialog.getByText('Recurring', { exact: true }).click();
     expect(await dialog.getByRole('radio', { name: 'Apply an approved change request' }).count()).toBe(0);
+
+    // A change made directly is refused, and goes into a change request instead.
+    await dialog.getByText('Once', { exact: true }).click();
+    await dialog.getByRole('radio', { name: 'Turn on' }).check();
+    await dialog.getByLabel('Date and time').fill(localDateTime(3, '08:00'));
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog.getByText(/it is scheduled once the request is applied\.$/).waitFor();
+    await dialog.getByRole('button', { name: 'Add to change request' }).click();
+    await page.getByText('Added to the change request “Schedule Guarded in Production”.').waitFor();
+    await page.getByRole('link', { name: 'Open the change request' }).click();
+    const change = page.getByRole('listitem', { name: 'Schedule: Guarded' });
+    await change.getByText(/^Schedules: Turn on at /).waitFor();
+    await viewShot(page, 'schedules-change-request', DESKTOP.width);
     await context.close();
   });
 });

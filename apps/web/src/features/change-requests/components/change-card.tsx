@@ -8,7 +8,8 @@ import { kindLabel } from './change-request-format';
 
 /**
  * Where a change's name leads: a feature's settings to its Settings tab, a segment to the
- * environment's Segments page, a control (or its restore) to the feature's page; nowhere for a kind
+ * environment's Segments page, a control (or its restore) to the feature's page, a schedule to its
+ * Targeting tab; nowhere for a kind
  * this dashboard does not know.
  */
 export function changeResourcePath(
@@ -23,6 +24,9 @@ export function changeResourcePath(
   if (kind === 'control' || kind === 'restore') {
     return featureDetailPath(projectKey, environmentKey, change.featureKey);
   }
+  // A schedule: the feature's Targeting tab, where its schedules show once the request is applied.
+  if (kind === 'schedule')
+    return featureDetailPath(projectKey, environmentKey, change.featureKey, 'targeting');
   return null;
 }
 

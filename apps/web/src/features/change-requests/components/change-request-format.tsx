@@ -34,6 +34,7 @@ export const KIND_LABELS: Readonly<Record<ChangeKind, string>> = {
   feature: 'Settings',
   segment: 'Segment',
   restore: 'Restore',
+  schedule: 'Schedule',
 };
 
 /** A kind's label; a kind this dashboard does not know yet (a newer server's) reads "Change". */

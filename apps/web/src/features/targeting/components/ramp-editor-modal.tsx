@@ -33,6 +33,8 @@ import {
   type ScheduleInput,
 } from '@vexil/core';
 import { applyFieldErrors, fieldOnlyFailure, FormFailure } from '../../../components/form-failure';
+import { errorReason } from '../../../components/load-error';
+import { throughRequestMessage, useScheduleThroughRequest } from './schedule-change-request';
 import { useCreateSchedule } from '../../../entities/schedules/api/create-schedule';
 import { isApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
@@ -132,6 +134,11 @@ export function RampEditorModal({
   onClose,
 }: RampEditorModalProps) {
   const create = useCreateSchedule();
+  const through = useScheduleThroughRequest({
+    projectKey: feature.projectKey,
+    featureName: feature.name,
+    environmentName: environment.name,
+  });
   const variantName = (key: string) => feature.variants.find((variant) => variant.key === key)?.name ?? key;
   const [variantKey, setVariantKey] = useState<string | null>(
     () => feature.variants.find((variant) => rampProblem(rule, variant.key) === null)?.key ?? null,
@@ -175,11 +182,12 @@ export function RampEditorModal({
     setServerErrors({});
   };
 
-  const submit = async () => {
+  /** The ramp as `POST …/schedules` takes it; null while the form has errors. */
+  const inputOf = (): ScheduleInput | null => {
     setTried(true);
     setFailure(null);
-    if (Object.keys(checked).length > 0 || !variantKey) return;
-    const input: ScheduleInput = {
+    if (Object.keys(checked).length > 0 || !variantKey) return null;
+    return {
       kind: 'ramp',
       featureKey: feature.key,
       environmentKey: environment.key,
@@ -190,9 +198,18 @@ export function RampEditorModal({
       ...(cutoff ? { cutoffAt: cutoff } : {}),
       ...(comment.trim() ? { comment: comment.trim() } : {}),
     };
+  };
+
+  const submit = async () => {
+    const input = inputOf();
+    if (!input) return;
     try {
       await create.mutateAsync({ projectKey: feature.projectKey, schedule: input });
     } catch (error) {
+      if (through.caught(error)) {
+        setFailure(throughRequestMessage(error));
+        return;
+      }
       const mapping: Record<string, string> = {};
       for (const { field } of isApiError(error) ? error.errors : []) {
         if (FORM_FIELDS.test(field)) mapping[field] = field;
@@ -206,8 +223,21 @@ export function RampEditorModal({
       return;
     }
     notifySuccess(
-      `${start ? 'Ramp scheduled' : 'Ramp started'}: ${variantName(variantKey)} in ${ruleName} grows to ${steps.at(-1)?.coverage ?? 100} %.`,
+      `${start ? 'Ramp scheduled' : 'Ramp started'}: ${variantName(variantKey ?? '')} in ${ruleName} grows to ${steps.at(-1)?.coverage ?? 100} %.`,
     );
+    onClose();
+  };
+
+  /** The ramp the environment refused, put into a change request instead. */
+  const addToRequest = async () => {
+    const input = inputOf();
+    if (!input) return;
+    try {
+      await through.add(input);
+    } catch (error) {
+      setFailure(errorReason(error) || 'The ramp was not added to a change request. Please try again.');
+      return;
+    }
     onClose();
   };
 
@@ -442,9 +472,15 @@ export function RampEditorModal({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={create.isPending}>
-              {startAt.trim() ? 'Schedule ramp' : 'Start ramp'}
-            </Button>
+            {through.refusal ? (
+              <Button loading={through.isPending} onClick={() => void addToRequest()}>
+                Add to change request
+              </Button>
+            ) : (
+              <Button type="submit" loading={create.isPending}>
+                {startAt.trim() ? 'Schedule ramp' : 'Start ramp'}
+              </Button>
+            )}
           </Group>
         </Stack>
       </form>

@@ -209,4 +209,42 @@ describe('Schedule change', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(REFUSAL);
     expect(within(dialog).getByLabelText(/^Date and time/)).toHaveValue(LOCAL);
   });
+
+  it('puts a change the environment refuses into the change request it names, as a schedule', async () => {
+    const request = changeRequestFixture(7, { title: 'Spring launch' });
+    const added: unknown[] = [];
+    const { dialog, user } = await openForm(() => ({
+      [`POST ${SCHEDULES_API}`]: () =>
+        jsonResponse(409, {
+          title: 'Changes to Development go through change requests: add this change to one.',
+          code: 'change_request_required',
+          environmentKey: 'dev',
+          changeRequestId: request.id,
+        }),
+      [`POST /api/v1/projects/web/change-requests/${request.id}/changes`]: ({ body }: { body: unknown }) => {
+        added.push(body);
+        return jsonResponse(200, request);
+      },
+    }));
+    setDateTime(within(dialog).getByLabelText(/^Date and time/), LOCAL);
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      /it is scheduled once the request is applied\.$/,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Add to change request' }));
+    expect(await screen.findByText('Added to the change request “Spring launch”.')).toBeVisible();
+    expect(added).toEqual([
+      {
+        kind: 'schedule',
+        schedule: {
+          kind: 'once',
+          featureKey: 'checkout',
+          environmentKey: 'dev',
+          at: SENT,
+          change: { enabled: true },
+        },
+      },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
 });

@@ -30,6 +30,7 @@ import { isApiError } from '../../../lib/api-client';
 import { changeRequestsQueryOptions } from '../../../entities/change-requests/api/get-change-requests';
 import type { EnvironmentProtection } from '../../../entities/change-requests/hooks/use-environment-protection';
 import { useCreateSchedule } from '../../../entities/schedules/api/create-schedule';
+import { throughRequestMessage, useScheduleThroughRequest } from './schedule-change-request';
 import { notifySuccess } from '../../../lib/notify';
 import {
   browserTimeZone,
@@ -84,6 +85,11 @@ export function ScheduleChangeModal({
   onClose,
 }: ScheduleChangeModalProps) {
   const create = useCreateSchedule();
+  const through = useScheduleThroughRequest({
+    projectKey: feature.projectKey,
+    featureName: feature.name,
+    environmentName: environment.name,
+  });
   const kindLabel = useId();
   const zone = browserTimeZone();
   const [zones] = useState(timeZones);
@@ -177,6 +183,10 @@ export function ScheduleChangeModal({
     try {
       created = await create.mutateAsync({ projectKey: feature.projectKey, schedule: built.input });
     } catch (error) {
+      if (through.caught(error)) {
+        setFailure(throughRequestMessage(error));
+        return;
+      }
       // Field errors name paths (`change.changeRequestId`): each goes under the field it starts with.
       const mapping: Record<string, Field> = {};
       for (const { field } of isApiError(error) ? error.errors : []) {
@@ -190,6 +200,23 @@ export function ScheduleChangeModal({
       return;
     }
     notifySuccess(`Scheduled: ${scheduleSummary(created)}.`);
+    onClose();
+  };
+
+  /** The change the environment refused, put into a change request instead. */
+  const addToRequest = async () => {
+    setFailure(null);
+    const built = build();
+    if ('errors' in built) {
+      setErrors(built.errors);
+      return;
+    }
+    try {
+      await through.add(built.input);
+    } catch (error) {
+      setFailure(errorReason(error) || 'The change was not added to a change request. Please try again.');
+      return;
+    }
     onClose();
   };
 
@@ -429,9 +456,15 @@ export function ScheduleChangeModal({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={create.isPending}>
-              Schedule
-            </Button>
+            {through.refusal ? (
+              <Button loading={through.isPending} onClick={() => void addToRequest()}>
+                Add to change request
+              </Button>
+            ) : (
+              <Button type="submit" loading={create.isPending}>
+                Schedule
+              </Button>
+            )}
           </Group>
         </Stack>
       </form>
