@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the composition root builds every service as one tree, lower modules
+// first (ADR 0019), so that the order in which ports are filled reads top to bottom in one place.
 import path from 'node:path';
 import type { Config } from '../config';
 import type { DatabaseHandle, Executor } from '../db/client';

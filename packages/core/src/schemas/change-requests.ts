@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: every contract of the change-requests API in one place (states, settings,
+// the change kinds' inputs, views and timeline), as the server and the dashboard both read them.
 import { z } from 'zod';
 import { MAX_LENGTH, dateTimeSchema, environmentKeySchema, idSchema, optionalText, text } from './common';
 import { featureInput } from './features';

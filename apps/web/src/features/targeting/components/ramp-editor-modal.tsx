@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one form — the variant, the steps editor, the start and cut-off, and the
+// splits at each step — whose fields share one state and one check (core's rampStepsSchema); split
+// apart, each part would take the whole state as props.
 import { useState } from 'react';
 import {
   ActionIcon,
@@ -35,6 +38,7 @@ import {
 import { applyFieldErrors, fieldOnlyFailure, FormFailure } from '../../../components/form-failure';
 import { errorReason } from '../../../components/load-error';
 import { throughRequestMessage, useScheduleThroughRequest } from './schedule-change-request';
+import { ScheduleFormActions } from './schedule-form-actions';
 import { useCreateSchedule } from '../../../entities/schedules/api/create-schedule';
 import { isApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
@@ -468,20 +472,16 @@ export function RampEditorModal({
             onChange={(event) => setComment(event.currentTarget.value)}
             error={errors.comment}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            {through.refusal ? (
-              <Button loading={through.isPending} onClick={() => void addToRequest()}>
-                Add to change request
-              </Button>
-            ) : (
-              <Button type="submit" loading={create.isPending}>
-                {startAt.trim() ? 'Schedule ramp' : 'Start ramp'}
-              </Button>
-            )}
-          </Group>
+          <ScheduleFormActions
+            label={startAt.trim() ? 'Schedule ramp' : 'Start ramp'}
+            submitting={create.isPending}
+            throughRequest={{
+              offered: through.refusal !== null,
+              pending: through.isPending,
+              add: () => void addToRequest(),
+            }}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one form for a one-off and a recurring change, whose fields (time, cron,
+// time zone, what to do, change request) share one state and one check against core's schema.
 import { useId, useState } from 'react';
 import {
   Alert,
@@ -31,6 +33,7 @@ import { changeRequestsQueryOptions } from '../../../entities/change-requests/ap
 import type { EnvironmentProtection } from '../../../entities/change-requests/hooks/use-environment-protection';
 import { useCreateSchedule } from '../../../entities/schedules/api/create-schedule';
 import { throughRequestMessage, useScheduleThroughRequest } from './schedule-change-request';
+import { ScheduleFormActions } from './schedule-form-actions';
 import { notifySuccess } from '../../../lib/notify';
 import {
   browserTimeZone,
@@ -452,20 +455,16 @@ export function ScheduleChangeModal({
             }}
             error={errors.comment}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            {through.refusal ? (
-              <Button loading={through.isPending} onClick={() => void addToRequest()}>
-                Add to change request
-              </Button>
-            ) : (
-              <Button type="submit" loading={create.isPending}>
-                Schedule
-              </Button>
-            )}
-          </Group>
+          <ScheduleFormActions
+            label={'Schedule'}
+            submitting={create.isPending}
+            throughRequest={{
+              offered: through.refusal !== null,
+              pending: through.isPending,
+              add: () => void addToRequest(),
+            }}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

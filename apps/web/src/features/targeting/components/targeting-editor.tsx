@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the rules editor's one state (rules, switch, off variant, unsaved edits,
+// concurrent-edit and change-request outcomes of a save) and the components it hands it to.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
