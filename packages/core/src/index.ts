@@ -44,4 +44,5 @@ export * from './versions/index';
 export * from './schemas/change-requests';
 export * from './change-requests/index';
 export * from './schemas/schedules';
+export * from './schemas/guards';
 export * from './schedules/index';
