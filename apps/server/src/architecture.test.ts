@@ -58,6 +58,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   change_request_events: 'change-requests',
   schedules: 'schedules',
   schedule_events: 'schedules',
+  ramp_alerts: 'guards',
 };
 
 const src = path.dirname(fileURLToPath(import.meta.url));

@@ -5,6 +5,7 @@ import { authRoutes } from '../modules/auth/auth.routes';
 import { billingRoutes } from '../modules/billing/billing.routes';
 import { changeRequestsRoutes } from '../modules/change-requests/change-requests.routes';
 import { schedulesRoutes } from '../modules/schedules/schedules.routes';
+import { guardsRoutes } from '../modules/guards/guards.routes';
 import { controlsRoutes } from '../modules/controls/controls.routes';
 import { environmentsRoutes } from '../modules/environments/environments.routes';
 import { experimentsRoutes } from '../modules/experiments/experiments.routes';
@@ -51,6 +52,7 @@ export async function registerDashboardRoutes(
     }),
   );
   await app.register(schedulesRoutes({ schedules: services.schedules }));
+  await app.register(guardsRoutes({ guards: services.guards }));
   await app.register(teamRoutes({ team: services.team }));
   await app.register(membersRoutes({ members: services.members }));
   await app.register(targetsRoutes({ targets: services.targets }));

@@ -49,6 +49,7 @@ import { createQueue } from '../modules/queue/queue.service';
 import { createScheduleNotices } from '../modules/schedules/schedule-notices';
 import type { SchedulePorts } from '../modules/schedules/schedule-ports';
 import { createSchedulesService } from '../modules/schedules/schedules.service';
+import { createGuardsService } from '../modules/guards/guards.service';
 import { createRolesService } from '../modules/roles/roles.service';
 import { createScope } from '../modules/scope/scope.service';
 import { createSegmentsService, segmentKeysOf } from '../modules/segments/segments.service';
@@ -306,6 +307,8 @@ export function createServices(
     notices: createScheduleNotices({ mail, member: scheduleMember, publicUrl, baseDomain }),
     ...clock,
   });
+  // Guards stop ramps (docs/adr/0026-guarded-rollouts.md): alert URLs, through the schedules' port.
+  const guards = createGuardsService({ db, schedules: () => schedules.forGuards, publicUrl, ...clock });
   const sdkRegistration = createSdkRegistration({
     db,
     audit,
@@ -384,6 +387,7 @@ export function createServices(
     changeRequests,
     approvalSettings,
     schedules,
+    guards,
     environments,
     projects,
     featureReads,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normaliseGoalKey } from '../keys';
-import { normalisedKey } from './common';
+import { dateTimeSchema, normalisedKey } from './common';
 
 /*
  * Guarded rollouts (docs/adr/0026-guarded-rollouts.md): a guard watches a ramp's goals, comparing the
@@ -97,3 +97,47 @@ export const guardSchema = z.strictObject({
 export type GuardInput = z.input<typeof guardSchema>;
 /** Type of {@link guardSchema}, with its defaults. */
 export type Guard = z.infer<typeof guardSchema>;
+
+/**
+ * `POST /api/v1/projects/{projectKey}/schedules/{id}/alert`: makes the ramp's alert URL, or replaces
+ * it (the old one stops working). `action` is what an alert does to the ramp.
+ */
+export const rampAlertInput = z.strictObject({
+  action: z.enum(GUARD_REGRESSION_ACTIONS, { error: 'Pause or roll back.' }).default('rollback'),
+});
+/** Type of {@link rampAlertInput}, as sent. */
+export type RampAlertInput = z.input<typeof rampAlertInput>;
+
+/** A ramp's alert URL as the API answers it; `url` only in the answer that made it. */
+export const rampAlertSchema = z.object({
+  action: z.enum(GUARD_REGRESSION_ACTIONS),
+  url: z.string().optional(),
+  createdBy: z.string(),
+  createdDate: dateTimeSchema,
+  lastAlertDate: dateTimeSchema.nullable(),
+  /** What the last alert did, in words. */
+  lastResult: z.string().nullable(),
+});
+/** Type of {@link rampAlertSchema}. */
+export type RampAlert = z.infer<typeof rampAlertSchema>;
+
+/**
+ * The body `POST /api/v1/alerts/{token}` reads: an Alertmanager webhook (version 4), or a bare `{}`
+ * from any other tool. Only `status` and the alerts' names are read; every other field is ignored.
+ */
+export const alertBodySchema = z.looseObject({
+  status: z.string().optional(),
+  alerts: z
+    .array(z.looseObject({ labels: z.looseObject({ alertname: z.string().optional() }).optional() }))
+    .optional(),
+});
+/** Type of {@link alertBodySchema}. */
+export type AlertBody = z.infer<typeof alertBodySchema>;
+
+/** The answer to an alert: whether it stopped the ramp, and why not when it did not. */
+export const alertAnswerSchema = z.object({
+  result: z.enum(['applied', 'skipped']),
+  reason: z.string(),
+});
+/** Type of {@link alertAnswerSchema}. */
+export type AlertAnswer = z.infer<typeof alertAnswerSchema>;

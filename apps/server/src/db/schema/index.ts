@@ -19,3 +19,4 @@ export * from './versions.ts';
 export * from './queue.ts';
 export * from './change-requests.ts';
 export * from './schedules.ts';
+export * from './guards.ts';

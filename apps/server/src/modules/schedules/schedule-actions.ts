@@ -216,3 +216,5 @@ export function createScheduleActions(deps: { versions: SchedulePorts['versions'
 
   return { actionMove };
 }
+
+export type ScheduleActions = ReturnType<typeof createScheduleActions>;

@@ -22,6 +22,7 @@ import type { ScheduleNotices } from './schedule-notices';
 import type { SchedulePorts } from './schedule-ports';
 import { createScheduleActions } from './schedule-actions';
 import { createScheduleChecks, rightsIn } from './schedule-checks';
+import { createScheduleGuardPort } from './schedule-guard-port';
 import { createScheduleSteps } from './schedule-steps';
 import type { Move } from './schedule-writes';
 import { toScheduleView } from './schedule-view';
@@ -256,6 +257,9 @@ export function createSchedulesService(
       for (const task of after) task();
       return viewOf(db, found, true);
     },
+
+    /** What guards ask of schedules (docs/adr/0026-guarded-rollouts.md). */
+    forGuards: createScheduleGuardPort({ db, steps, actionMove, commit, locate, now }),
 
     /** What change requests ask of schedules (kind `schedule`, docs/adr/0025-scheduler.md). */
     forChangeRequests: {
