@@ -47,6 +47,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   sso_attempts: 'sso',
   impression_counters: 'sdk',
   experiment_exposures: 'sdk',
+  ramp_exposures: 'sdk',
   target_values: 'sdk',
   throttle_counters: 'db',
   versions: 'versions',

@@ -1,3 +1,4 @@
+import { pureEvaluator } from '@vexil/core';
 import type { TargetUserAttributes } from '../db/schema/index';
 import { evaluatedFeaturesOf, isEvaluate, timeOf, userOf, type SdkEvent } from './events';
 import type { createDailyBound } from './ingestion-limits';
@@ -45,11 +46,41 @@ export function createCollector(bounds: { users: DailyBound; values: DailyBound;
     }
   }
 
+  /**
+   * A user shown `variantKey` of a feature under running ramps (docs/adr/0026-guarded-rollouts.md):
+   * when the live rules place the user in a ramp's rule, an exposure in the arm of the variant the
+   * SDK reported. Only the rule is evaluated here; the variant is what the user was actually served.
+   */
+  function exposeToRamps(
+    rows: Rows,
+    snapshot: EnvironmentSnapshot,
+    entry: NonNullable<ReturnType<EnvironmentSnapshot['controls']['get']>>,
+    user: { id: string; attributes: Record<string, unknown> },
+    variantKey: string,
+    at: Date,
+  ) {
+    const ramps = snapshot.experiments.rampsByFeature.get(entry.control.key);
+    if (!ramps) return;
+    const { ruleIndex } = pureEvaluator.evaluate(entry.control, user, at);
+    for (const ramp of ramps) {
+      if (ramp.ruleIndex !== ruleIndex) continue;
+      rowsOf.exposeToRamp(rows, {
+        organisationId: ramp.organisationId,
+        scheduleId: ramp.id,
+        userKey: user.id,
+        arm: variantKey === ramp.variantKey ? 'treatment' : 'control',
+        step: ramp.step,
+        exposedAt: at,
+      });
+    }
+  }
+
   /** One request's rows, within the daily bounds of its environment and project. */
   function collect(snapshot: EnvironmentSnapshot, events: readonly SdkEvent[], receivedAt: Date): Rows {
     const rows = rowsOf.emptyRows();
     const { organisationId, environmentId, projectId, projectKey, environmentKey } = snapshot.keys;
-    const experimenting = snapshot.experiments.byFeature.size > 0;
+    const experimenting =
+      snapshot.experiments.byFeature.size > 0 || snapshot.experiments.rampsByFeature.size > 0;
     for (const event of events) {
       const at = timeOf(event, receivedAt);
       const user = userOf(event);
@@ -94,8 +125,10 @@ export function createCollector(bounds: { users: DailyBound; values: DailyBound;
           seenAt: receivedAt,
           where: { organisationId, projectKey, environmentKey, featureKey: entry.control.key },
         });
-        if (experimenting && counted && user)
+        if (experimenting && counted && user) {
           exposeUser(rows, snapshot, user.id, entry.control.key, variantKey, at);
+          exposeToRamps(rows, snapshot, entry, user, variantKey, at);
+        }
       } else if (event.type === 'goal' && event.goalKey) {
         if (experimenting && user) {
           // The browser SDK's goal rows say which variants the user was shown (docs/sdk-protocol.md §6.2).

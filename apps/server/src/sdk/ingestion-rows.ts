@@ -64,6 +64,16 @@ export type ConversionRow = {
   valueSum: number;
 };
 
+/** A user of a running ramp's rule: the arm and step of their earliest exposure there (docs/adr/0026-guarded-rollouts.md). */
+export type RampExposureRow = {
+  organisationId: string;
+  scheduleId: string;
+  userKey: string;
+  arm: 'treatment' | 'control';
+  step: number;
+  exposedAt: Date;
+};
+
 export type Rows = {
   impressions: Map<string, ImpressionRow>;
   controls: Map<string, ControlRow>;
@@ -72,6 +82,7 @@ export type Rows = {
   goals: Map<string, GoalRow>;
   exposures: Map<string, ExposureRow>;
   conversions: Map<string, ConversionRow>;
+  rampExposures: Map<string, RampExposureRow>;
 };
 
 export function emptyRows(): Rows {
@@ -83,6 +94,7 @@ export function emptyRows(): Rows {
     goals: new Map(),
     exposures: new Map(),
     conversions: new Map(),
+    rampExposures: new Map(),
   };
 }
 
@@ -94,7 +106,8 @@ export function isEmpty(rows: Rows): boolean {
       rows.values.size +
       rows.goals.size +
       rows.exposures.size +
-      rows.conversions.size ===
+      rows.conversions.size +
+      rows.rampExposures.size ===
     0
   );
 }
@@ -154,6 +167,13 @@ export function expose(rows: Rows, row: ExposureRow) {
   else existing.crossed = crossed;
 }
 
+/** The earliest exposure wins: a user counts for the arm they were first seen in. */
+export function exposeToRamp(rows: Rows, row: RampExposureRow) {
+  const key = rowKey(row.scheduleId, row.userKey);
+  const existing = rows.rampExposures.get(key);
+  if (!existing || row.exposedAt < existing.exposedAt) rows.rampExposures.set(key, { ...row });
+}
+
 export function convert(rows: Rows, row: ConversionRow) {
   const key = rowKey(row.experimentId, row.userKey);
   const existing = rows.conversions.get(key);
@@ -179,6 +199,7 @@ export function mergeRows(parts: readonly Rows[]): Rows {
     for (const row of part.goals.values()) seeGoal(merged, row);
     for (const row of part.exposures.values()) expose(merged, row);
     for (const row of part.conversions.values()) convert(merged, row);
+    for (const row of part.rampExposures.values()) exposeToRamp(merged, row);
   }
   return merged;
 }
@@ -195,6 +216,8 @@ export function dropVanished(rows: Rows, live: Live) {
     if (!live.experiments.has(row.experimentId)) rows.exposures.delete(key);
   for (const [key, row] of rows.conversions)
     if (!live.experiments.has(row.experimentId)) rows.conversions.delete(key);
+  for (const [key, row] of rows.rampExposures)
+    if (!live.ramps.has(row.scheduleId)) rows.rampExposures.delete(key);
 }
 
 /** The ids rows refer to, to ask which still exist. */
@@ -204,11 +227,13 @@ export function referencedIds(rows: Rows) {
   const experiments = new Set(
     [...rows.exposures.values(), ...rows.conversions.values()].map((row) => row.experimentId),
   );
+  const ramps = new Set([...rows.rampExposures.values()].map((row) => row.scheduleId));
   return {
     controls: [...rows.controls.keys()],
     environments: [...environments],
     projects: [...projects],
     experiments: [...experiments],
+    ramps: [...ramps],
   };
 }
 
@@ -217,4 +242,6 @@ export type Live = {
   environments: Set<string>;
   projects: Set<string>;
   experiments: Set<string>;
+  /** Ramps still running: a user first seen after a ramp ended does not count for it. */
+  ramps: Set<string>;
 };

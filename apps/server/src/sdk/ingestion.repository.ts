@@ -4,6 +4,8 @@ import { byText, chunkStatements, runEach } from '../db/batches';
 import {
   environments,
   experimentExposures,
+  rampExposures,
+  schedules,
   experiments,
   featureControls,
   impressionCounters,
@@ -45,6 +47,7 @@ export async function writeGroup(db: Database, rows: Rows): Promise<string[]> {
     values: valueStatements(db, rows),
     goals: upsertGoalsStatements(db, [...rows.goals.values()]),
     exposures: exposureStatements(db, rows),
+    rampExposures: rampExposureStatements(db, rows),
   };
   // Exposures before conversions: a goal in the same batch as its exposure converts.
   const conversions = conversionStatements(rows);
@@ -145,6 +148,13 @@ function exposureStatements(db: Executor, rows: Rows): SQLWrapper[] {
   );
 }
 
+/** A ramp's users by their first exposure in its rule: a user already counted keeps their arm. */
+function rampExposureStatements(db: Executor, rows: Rows): SQLWrapper[] {
+  const exposures = [...rows.rampExposures.values()];
+  exposures.sort((a, b) => byText(a.scheduleId, b.scheduleId) || byText(a.userKey, b.userKey));
+  return chunkStatements(exposures, (chunk) => db.insert(rampExposures).values(chunk).onConflictDoNothing());
+}
+
 /**
  * Conversions of exposed users: a goal event at or after the user's exposure converts them once (the
  * first such time is kept); every such event adds to their count and value sum. Goal events of users
@@ -171,10 +181,16 @@ function conversionStatements(rows: Rows): SQLWrapper[] {
   });
 }
 
-/** Which of these controls, environments, projects and experiments still exist. */
+/** Which of these controls, environments, projects, experiments and ramps still exist. */
 export async function existing(
   db: Executor,
-  ids: { controls: string[]; environments: string[]; projects: string[]; experiments: string[] },
+  ids: {
+    controls: string[];
+    environments: string[];
+    projects: string[];
+    experiments: string[];
+    ramps: string[];
+  },
 ): Promise<Live> {
   const controls = ids.controls.length
     ? await db
@@ -197,10 +213,14 @@ export async function existing(
         .from(experiments)
         .where(inArray(experiments.id, ids.experiments))
     : [];
+  const ramps = ids.ramps.length
+    ? await db.select({ id: schedules.id }).from(schedules).where(inArray(schedules.id, ids.ramps))
+    : [];
   return {
     controls: new Set(controls.map((row) => row.id)),
     environments: new Set(envs.map((row) => row.id)),
     projects: new Set(live.map((row) => row.id)),
     experiments: new Set(running.map((row) => row.id)),
+    ramps: new Set(ramps.map((row) => row.id)),
   };
 }

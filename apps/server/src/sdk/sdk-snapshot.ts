@@ -69,18 +69,29 @@ export type EnvironmentSnapshot = {
   readsClock: ClockUse;
 };
 
+/** What the event ingestion counts users for: running experiments, and running ramps' arms. */
 export type ExperimentsIndex = {
   byFeature: ReadonlyMap<string, readonly repo.RunningExperiment[]>;
   byGoal: ReadonlyMap<string, readonly repo.RunningExperiment[]>;
+  /** Running ramps by feature key (docs/adr/0026-guarded-rollouts.md). */
+  rampsByFeature: ReadonlyMap<string, readonly repo.RunningRamp[]>;
 };
 
-export const NO_EXPERIMENTS: ExperimentsIndex = { byFeature: new Map(), byGoal: new Map() };
+export const NO_EXPERIMENTS: ExperimentsIndex = {
+  byFeature: new Map(),
+  byGoal: new Map(),
+  rampsByFeature: new Map(),
+};
 
-export function indexExperiments(running: repo.RunningExperiment[]): ExperimentsIndex {
-  if (running.length === 0) return NO_EXPERIMENTS;
+export function indexExperiments(
+  running: repo.RunningExperiment[],
+  ramps: repo.RunningRamp[] = [],
+): ExperimentsIndex {
+  if (running.length === 0 && ramps.length === 0) return NO_EXPERIMENTS;
   return {
     byFeature: groupBy(running, (experiment) => experiment.featureKey),
     byGoal: groupBy(running, (experiment) => experiment.goalKey),
+    rampsByFeature: groupBy(ramps, (ramp) => ramp.featureKey),
   };
 }
 

@@ -128,7 +128,10 @@ export function createSdkStore(deps: {
       rows.map((r) => r.featureId),
     );
     const controls = buildControls(rows, variantRows);
-    const experiments = indexExperiments(await repo.runningExperimentsOf(db, keys.environmentId));
+    const experiments = indexExperiments(
+      await repo.runningExperimentsOf(db, keys.environmentId),
+      await repo.runningRampsOf(db, keys.environmentId),
+    );
     return snapshotOf(keys, controls, experiments);
   }
 
@@ -166,9 +169,15 @@ export function createSdkStore(deps: {
     );
     const patched = patchControls(current.controls, featureIds, buildControls(rows, variantRows));
     if (!patched) return null;
-    const experiments = patched.membership
-      ? indexExperiments(await repo.runningExperimentsOf(db, environmentId))
-      : current.experiments;
+    // A ramp's step (its start, its end, a rollback) is a change of its feature: the ramps are read
+    // again at every patch; experiments only when features came or went.
+    const ramps = await repo.runningRampsOf(db, environmentId);
+    const experiments = indexExperiments(
+      patched.membership
+        ? await repo.runningExperimentsOf(db, environmentId)
+        : [...new Set([...current.experiments.byFeature.values()].flat())],
+      ramps,
+    );
     const { controls, updated, deleted } = patched;
     return () => {
       if (updated.length === 0 && deleted.length === 0) {

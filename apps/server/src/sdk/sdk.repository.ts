@@ -3,6 +3,7 @@ import type { Executor } from '../db/client';
 import {
   environments,
   experiments,
+  schedules,
   featureControls,
   features,
   projects,
@@ -173,4 +174,42 @@ export async function runningExperimentsOf(
       ),
     );
   return rows.map((row) => ({ ...row, startDate: row.startDate! }));
+}
+
+/** A running ramp of the environment: whose rule's users the event ingestion sorts into arms. */
+export type RunningRamp = {
+  id: string;
+  organisationId: string;
+  featureKey: string;
+  ruleIndex: number;
+  variantKey: string;
+  /** The ramp's step now (from 0). */
+  step: number;
+};
+
+/** The environment's running ramps (docs/adr/0026-guarded-rollouts.md), on live features. */
+export async function runningRampsOf(db: Executor, environmentId: string): Promise<RunningRamp[]> {
+  const rows = await db
+    .select({
+      id: schedules.id,
+      organisationId: schedules.organisationId,
+      featureKey: features.key,
+      spec: schedules.spec,
+      step: schedules.step,
+    })
+    .from(schedules)
+    .innerJoin(features, eq(features.id, schedules.featureId))
+    .where(
+      and(
+        eq(schedules.environmentId, environmentId),
+        eq(schedules.kind, 'ramp'),
+        eq(schedules.state, 'running'),
+        eq(features.archived, false),
+      ),
+    );
+  return rows.flatMap(({ spec, ...row }) =>
+    spec.kind === 'ramp' && row.step >= 0
+      ? [{ ...row, ruleIndex: spec.ruleIndex, variantKey: spec.variantKey }]
+      : [],
+  );
 }

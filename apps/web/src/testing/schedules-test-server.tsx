@@ -48,6 +48,7 @@ export function scheduleFixture(n: number, overrides: Partial<Schedule> = {}): S
     currentStep: null,
     awaitingApproval: false,
     exposures: null,
+    arms: null,
     nextDueDate: at,
     reason: null,
     failures: 0,

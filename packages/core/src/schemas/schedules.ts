@@ -278,6 +278,19 @@ export const scheduleSchema = z.object({
   awaitingApproval: z.boolean(),
   /** The ramp's current step waits for impressions: how many it has seen and needs. */
   exposures: z.object({ seen: z.number().int(), needed: z.number().int() }).nullable(),
+  /**
+   * A started ramp's users by arm (docs/adr/0026-guarded-rollouts.md): those of its rule first served
+   * the ramped variant (treatment) or another variant (control), from the SDKs' impressions, in all
+   * and since the current step began. Null for other schedules and before the first step.
+   */
+  arms: z
+    .object({
+      treatment: z.number().int(),
+      control: z.number().int(),
+      stepTreatment: z.number().int(),
+      stepControl: z.number().int(),
+    })
+    .nullable(),
   /** When the scheduler acts next; null when it waits for a person or has finished. */
   nextDueDate: dateTimeSchema.nullable(),
   /** Why it is paused or suspended, or the last failure of a step being retried. */

@@ -6,6 +6,7 @@ export function toScheduleView(
   found: ScheduleInScope,
   extra: {
     exposures?: { seen: number; needed: number } | null;
+    arms?: Schedule['arms'];
     awaitingApproval?: boolean;
     history?: ScheduleEventRecord[];
   } = {},
@@ -24,6 +25,7 @@ export function toScheduleView(
     currentStep: schedule.step >= 0 && schedule.kind === 'ramp' ? schedule.step : null,
     awaitingApproval: extra.awaitingApproval ?? false,
     exposures: extra.exposures ?? null,
+    arms: extra.arms ?? null,
     nextDueDate: schedule.nextDueAt?.toISOString() ?? null,
     reason: schedule.reason,
     failures: schedule.failures,

@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, inArray, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import { FINAL_SCHEDULE_STATES, type ScheduleState } from '@vexil/core';
 import type { Executor } from '../../db/client';
-import { environments, features, projects, scheduleEvents, schedules } from '../../db/schema/index';
+import {
+  environments,
+  features,
+  projects,
+  rampExposures,
+  scheduleEvents,
+  schedules,
+} from '../../db/schema/index';
 
 /* The schedules module's tables (docs/adr/0025-scheduler.md): every query is scoped to the organisation. */
 
@@ -162,4 +169,27 @@ export async function eventsOf(
     .from(scheduleEvents)
     .where(and(eq(scheduleEvents.organisationId, organisationId), eq(scheduleEvents.scheduleId, scheduleId)))
     .orderBy(asc(scheduleEvents.createdAt), asc(scheduleEvents.id));
+}
+
+/**
+ * A ramp's users by arm, in all and since `step` began (the event ingestion writes them; docs/adr/
+ * 0026-guarded-rollouts.md).
+ */
+export async function armsOf(db: Executor, organisationId: string, scheduleId: string, step: number) {
+  const rows = await db
+    .select({
+      arm: rampExposures.arm,
+      users: sql<number>`count(*)::int`,
+      stepUsers: sql<number>`count(*) filter (where ${rampExposures.step} = ${step})::int`,
+    })
+    .from(rampExposures)
+    .where(and(eq(rampExposures.organisationId, organisationId), eq(rampExposures.scheduleId, scheduleId)))
+    .groupBy(rampExposures.arm);
+  const of = (arm: 'treatment' | 'control') => rows.find((row) => row.arm === arm);
+  return {
+    treatment: of('treatment')?.users ?? 0,
+    control: of('control')?.users ?? 0,
+    stepTreatment: of('treatment')?.stepUsers ?? 0,
+    stepControl: of('control')?.stepUsers ?? 0,
+  };
 }

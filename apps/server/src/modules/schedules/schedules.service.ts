@@ -105,9 +105,15 @@ export function createSchedulesService(
     const running = found.schedule.kind === 'ramp' && found.schedule.state === 'running';
     const gate = running ? await steps.gateOf(executor, found, now()) : null;
     const exposures = running ? await steps.exposuresOf(executor, found) : null;
+    const { schedule } = found;
+    const arms =
+      schedule.kind === 'ramp' && schedule.step >= 0
+        ? await repo.armsOf(executor, schedule.organisationId, schedule.id, schedule.step)
+        : null;
     return toScheduleView(found, {
       awaitingApproval: gate?.gate === 'approval',
       exposures,
+      arms,
       ...(history
         ? { history: await repo.eventsOf(executor, found.schedule.organisationId, found.schedule.id) }
         : {}),
