@@ -22,4 +22,9 @@ export const scheduleKeys = {
     [...scheduleKeys.lists(), projectKey, filters] as const,
   /** One schedule, with its history. */
   detail: (projectKey: string, id: string) => [...scheduleKeys.all, 'detail', projectKey, id] as const,
+  /**
+   * A ramp's alert URL, without the URL itself (null when it has none). Under `all`, so that a live
+   * `schedule.changed` (an alert that stopped the ramp) also refreshes when the last alert came.
+   */
+  alert: (projectKey: string, id: string) => [...scheduleKeys.all, 'alert', projectKey, id] as const,
 };

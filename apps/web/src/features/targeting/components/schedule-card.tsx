@@ -11,6 +11,7 @@ import {
   scheduleSummary,
   type RampSpec,
 } from '../../../lib/schedule-labels';
+import { alertUrlOffered, RampAlertButton } from './ramp-alert-modal';
 import { RampTimeline } from './ramp-timeline';
 import { ScheduleActions } from './schedule-actions';
 import { ScheduleHistory } from './schedule-history';
@@ -98,7 +99,7 @@ export type ScheduleCardProps = {
 /**
  * One schedule of the feature in this environment: its kind and state, what it does, a ramp's steps,
  * why it is paused or suspended, its exposures, when it acts next, the actions that mean something
- * now, and on demand its history.
+ * now, a ramp's alert URL, and on demand its history.
  */
 export function ScheduleCard({ schedule, feature, rules, denial }: ScheduleCardProps) {
   const variantName = (key: string) => feature.variants.find((variant) => variant.key === key)?.name ?? key;
@@ -172,7 +173,14 @@ export function ScheduleCard({ schedule, feature, rules, denial }: ScheduleCardP
             {waiting}
           </Text>
         ) : null}
-        <ScheduleActions schedule={schedule} ruleName={ruleName} denial={denial} />
+        {alertUrlOffered(schedule, denial) ? (
+          <Group justify="space-between" align="flex-start" gap="xs">
+            <ScheduleActions schedule={schedule} ruleName={ruleName} denial={denial} />
+            <RampAlertButton schedule={schedule} summary={summary} />
+          </Group>
+        ) : (
+          <ScheduleActions schedule={schedule} ruleName={ruleName} denial={denial} />
+        )}
         {showHistory ? <ScheduleHistory projectKey={schedule.projectKey} id={schedule.id} /> : null}
       </Stack>
     </Paper>
