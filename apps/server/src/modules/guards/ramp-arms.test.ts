@@ -5,32 +5,15 @@
  * the arm of the variant they were first served, exactly; a user first seen at one step keeps that arm
  * at the next.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment, Project, Schedule } from '@vexil/core';
 import { createTeam, type Team } from '../../../test/api';
 import { controlOf } from '../../../test/change-requests';
 import { controlBody, createFeature, otherwise, rule } from '../../../test/features';
 import { createHarness, type Harness } from '../../../test/helpers';
+import { Featureflow, nodeSdkClient } from '../../../test/node-sdk';
 import { testClock } from '../../../test/integrations';
 import { elapse, schedule, scheduleOf } from '../../../test/schedules';
-
-type FeatureflowClient = {
-  evaluate(key: string, user: unknown): { value(): string };
-  close?: () => void;
-  eventsClient: { sendQueue(): void; close(): void };
-};
-type FeatureflowModule = {
-  Client: new (
-    config: Record<string, unknown>,
-    callback: (error: unknown, client: FeatureflowClient) => void,
-  ) => FeatureflowClient;
-  UserBuilder: new (id: string) => {
-    withAttribute(key: string, value: string): { build(): unknown };
-    build(): unknown;
-  };
-};
-const Featureflow = createRequire(import.meta.url)('featureflow-node-sdk') as FeatureflowModule;
 
 const clock = testClock();
 let h: Harness;
@@ -63,22 +46,12 @@ afterAll(async () => {
   await h.close();
 });
 
-/** A client that has just read the environment's payload. */
-function freshClient(): Promise<FeatureflowClient> {
-  return new Promise((resolve, reject) => {
-    new Featureflow.Client(
-      { apiKey: development.apiKey, baseUrl: address, eventsUrl: address, interval: 0, streaming: false },
-      (error, client) => (error ? reject(error as Error) : resolve(client)),
-    );
-  });
-}
-
 /**
  * Evaluates users `from`..`to` - 1 (every third in Germany, every seventh twice) with a fresh client and
  * sends its events. What each user was first served, by arm; `firstArm` carries users already seen.
  */
 async function evaluateUsers(from: number, to: number, firstArm: Map<string, 'treatment' | 'control'>) {
-  const client = await freshClient();
+  const client = await nodeSdkClient(address, development.apiKey);
   const tally = { treatment: 0, control: 0, germany: 0 };
   try {
     for (let i = from; i < to; i++) {

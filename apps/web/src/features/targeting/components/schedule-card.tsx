@@ -12,6 +12,7 @@ import {
   type RampSpec,
 } from '../../../lib/schedule-labels';
 import { alertUrlOffered, RampAlertButton } from './ramp-alert-modal';
+import { RampArms } from './ramp-arms';
 import { RampTimeline } from './ramp-timeline';
 import { ScheduleActions } from './schedule-actions';
 import { ScheduleHistory } from './schedule-history';
@@ -97,9 +98,9 @@ export type ScheduleCardProps = {
 };
 
 /**
- * One schedule of the feature in this environment: its kind and state, what it does, a ramp's steps,
- * why it is paused or suspended, its exposures, when it acts next, the actions that mean something
- * now, a ramp's alert URL, and on demand its history.
+ * One schedule of the feature in this environment: its kind and state, what it does, a ramp's steps
+ * and the users counted in its arms, why it is paused or suspended, its exposures, when it acts next,
+ * the actions that mean something now, a ramp's alert URL, and on demand its history.
  */
 export function ScheduleCard({ schedule, feature, rules, denial }: ScheduleCardProps) {
   const variantName = (key: string) => feature.variants.find((variant) => variant.key === key)?.name ?? key;
@@ -155,6 +156,7 @@ export function ScheduleCard({ schedule, feature, rules, denial }: ScheduleCardP
             ruleName={ruleName}
           />
         ) : null}
+        {ramp ? <RampArms arms={schedule.arms} variantName={variantName(ramp.variantKey)} /> : null}
         {schedule.exposures ? (
           <Text size="sm">
             Exposures: {schedule.exposures.seen.toLocaleString('en')} of{' '}

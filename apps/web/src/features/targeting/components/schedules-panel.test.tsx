@@ -106,6 +106,41 @@ describe('Schedules panel', { timeout: 30_000 }, () => {
     expect(within(card).getByText(/^in an hour/)).toBeVisible();
   });
 
+  it('shows the users counted in each arm of a started ramp, in all and in this step', async () => {
+    const ramp = rampTo(1, 100, {
+      currentStep: 1,
+      arms: { treatment: 1234, control: 5678, stepTreatment: 120, stepControl: 1100 },
+    });
+    const { list } = await openPanel([ramp]);
+
+    const card = within(list).getByRole('listitem', { name: 'Ramp On in Everyone else to 100 %' });
+    const arms = within(card).getByText(/^Users so far:/);
+    expect(arms).toBeVisible();
+    expect(arms).toHaveTextContent(
+      'Users so far: 1,234 on On · 5,678 on the others (this step: 120 · 1,100)',
+    );
+    expect(within(card).queryByText(/^No users counted yet/)).toBeNull();
+  });
+
+  it('says when a ramp has counted no users yet, and nothing for a schedule without arms', async () => {
+    const { list } = await openPanel([
+      rampTo(1, 100, { arms: { treatment: 0, control: 0, stepTreatment: 0, stepControl: 0 } }),
+      scheduleFixture(2),
+    ]);
+
+    const ramp = within(list).getByRole('listitem', { name: 'Ramp On in Everyone else to 100 %' });
+    expect(
+      within(ramp).getByText(
+        'No users counted yet: impressions of this rule appear here as SDKs report them.',
+      ),
+    ).toBeVisible();
+    expect(within(ramp).queryByText(/^Users so far:/)).toBeNull();
+
+    const once = within(list).getByRole('listitem', { name: /^Turn on at / });
+    expect(within(once).queryByText(/^Users so far:/)).toBeNull();
+    expect(within(once).queryByText(/^No users counted yet/)).toBeNull();
+  });
+
   it('offers only the actions that mean something in each state', async () => {
     const { list } = await openPanel([
       rampTo(1, 100),
