@@ -40,23 +40,41 @@ export function createGuardsService(deps: {
   });
 
   return {
-    /** POST …/schedules/{id}/alert: a new alert URL for the ramp, shown this once; the old one stops working. */
+    /**
+     * POST …/schedules/{id}/alert: a new alert URL for the ramp, shown this once; the old one stops
+     * working. The ramp's history says who made or replaced it and what an alert does.
+     */
     async make(principal: Principal, projectKey: string, id: string, input: unknown): Promise<RampAlert> {
       const { action } = rampAlertInput.parse(input ?? {});
-      const ramp = await deps.schedules().ramp(db, principal, projectKey, id);
       const token = newSecretToken(ALERT_TOKEN_PREFIX);
-      const row = await repo.putAlert(
-        db,
-        {
-          scheduleId: ramp.id,
-          organisationId: ramp.organisationId,
-          tokenHash: hashToken(token),
-          action,
-          createdById: principal.userId,
-          createdByName: principal.email,
-        },
-        now(),
-      );
+      const row = await db.transaction(async (tx) => {
+        const ramp = await deps.schedules().ramp(tx, principal, projectKey, id);
+        const replaced = !!(await repo.alertOf(tx, ramp.organisationId, ramp.id));
+        const made = await repo.putAlert(
+          tx,
+          {
+            scheduleId: ramp.id,
+            organisationId: ramp.organisationId,
+            tokenHash: hashToken(token),
+            action,
+            createdById: principal.userId,
+            createdByName: principal.email,
+          },
+          now(),
+        );
+        const does = action === 'rollback' ? 'rolls the ramp back' : 'pauses the ramp';
+        await deps
+          .schedules()
+          .note(
+            tx,
+            ramp,
+            principal,
+            replaced
+              ? `Alert URL replaced: the old one no longer works; an alert ${does}.`
+              : `Alert URL made: an alert ${does}.`,
+          );
+        return made;
+      });
       return view(row, token);
     },
 
@@ -68,11 +86,14 @@ export function createGuardsService(deps: {
       return view(row);
     },
 
-    /** DELETE …/schedules/{id}/alert: the alert URL stops working. */
+    /** DELETE …/schedules/{id}/alert: the alert URL stops working; the ramp's history says who removed it. */
     async remove(principal: Principal, projectKey: string, id: string): Promise<void> {
-      const ramp = await deps.schedules().ramp(db, principal, projectKey, id);
-      if (!(await repo.deleteAlert(db, ramp.organisationId, ramp.id)))
-        throw new NotFoundError('alert URL for this ramp');
+      await db.transaction(async (tx) => {
+        const ramp = await deps.schedules().ramp(tx, principal, projectKey, id);
+        if (!(await repo.deleteAlert(tx, ramp.organisationId, ramp.id)))
+          throw new NotFoundError('alert URL for this ramp');
+        await deps.schedules().note(tx, ramp, principal, 'Alert URL removed: it no longer works.');
+      });
     },
 
     /**

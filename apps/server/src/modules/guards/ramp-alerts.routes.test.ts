@@ -194,6 +194,16 @@ describe('a ramp’s alert URL', () => {
     expect((await team.admin.call('DELETE', alertPath(ramp.id))).statusCode).toBe(204);
     expect((await sendAlert(second.url!, {})).statusCode).toBe(404);
     expect((await team.admin.call('GET', alertPath(ramp.id))).statusCode).toBe(404);
+    expect((await team.admin.call('DELETE', alertPath(ramp.id))).statusCode).toBe(404);
+    // Who made, replaced and removed it is in the ramp's history.
+    const lines = (await scheduleOf(team.admin.call, ramp.id))
+      .history!.filter((event) => event.message.startsWith('Alert URL'))
+      .map((event) => [event.actor, event.message]);
+    expect(lines).toEqual([
+      [team.admin.email, 'Alert URL made: an alert rolls the ramp back.'],
+      [team.admin.email, 'Alert URL replaced: the old one no longer works; an alert pauses the ramp.'],
+      [team.admin.email, 'Alert URL removed: it no longer works.'],
+    ]);
   });
 
   it('refuses a body that is not an alert with a 400, and changes nothing', async () => {

@@ -48,6 +48,30 @@ export function createScheduleGuardPort(deps: {
       return { id: found.schedule.id, organisationId: found.schedule.organisationId };
     },
 
+    /** Adds a line to a ramp's history (its alert URL made, replaced or removed), by the member who did it. */
+    async note(
+      executor: Executor,
+      ramp: { id: string; organisationId: string },
+      actor: Principal,
+      message: string,
+    ) {
+      await repo.insertEvents(
+        executor,
+        [
+          {
+            organisationId: ramp.organisationId,
+            scheduleId: ramp.id,
+            kind: 'updated',
+            step: null,
+            actorName: actor.email,
+            message,
+            version: null,
+          },
+        ],
+        now(),
+      );
+    },
+
     /**
      * Rolls a ramp back or pauses it, as its author (with their rights now), saying why in its history.
      * Skipped, with the reason, when there is nothing to stop: the ramp has finished, is already
