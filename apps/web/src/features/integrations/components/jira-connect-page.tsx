@@ -29,7 +29,10 @@ export function JiraConnectPage() {
   const connect = useConnectJira();
   const newToken = useJiraConnectToken();
   const [tokenRefused, setTokenRefused] = useState(false);
-  const token = searchParams.get('token');
+  // A renewed token is used from the render that hides the refusal, not only once the address (a
+  // router transition, which may commit later) carries it: a Connect clicked in between sends it.
+  const [renewed, setRenewed] = useState<string | null>(null);
+  const token = renewed ?? searchParams.get('token');
 
   const { mutate: askToken } = newToken;
   const asked = useRef(false);
@@ -37,6 +40,7 @@ export function JiraConnectPage() {
     askToken(undefined, {
       onSuccess: ({ token: fresh }) => {
         setTokenRefused(false);
+        setRenewed(fresh);
         setSearchParams({ token: fresh }, { replace: true });
       },
     });

@@ -171,7 +171,9 @@ describe('Connect Jira page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Get a new link' }));
     await waitFor(() => expect(router.state.location.search).toBe(`?token=${JIRA_CONNECT_TOKEN}`));
-    expect(screen.queryByText('This connect link has expired or was already used.')).toBeNull();
+    await waitFor(() =>
+      expect(screen.queryByText('This connect link has expired or was already used.')).toBeNull(),
+    );
     refuse = false;
     // What was typed stays; the new token goes with it.
     await user.click(screen.getByRole('button', { name: 'Connect Jira' }));
